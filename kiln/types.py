@@ -1,0 +1,376 @@
+"""kiln's type objects, named and spelled as ``numba.types`` spells them.
+
+A type prints as its name (``int64``, ``bool``, ``UniTuple(int64 x 3)``, ``Tuple(int64, float64)``,
+``none``, ``range_state64``) and compares and hashes by its *key*, the plain value that carries
+it across the boundary to ``kiln._core`` (docs/core-api.md): ``"int64"``, ``"none"``,
+``"range"``, ``("tuple", k1, ..., kn)``, ``("array", dtype_key, ndim, layout, readonly)``.
+``from_key(key)`` goes back. Calling a type with types makes a :class:`Signature`
+(``float64(int64, int64)``); calling a number type with a value casts it, as in Numba.
+
+``parse_signature`` reads Numba's signature strings with a small hand-written parser (no eval)::
+
+    "float64(int64, float64)"   "(int64, float64)"   "int64()"   "void(float64)"
+    "UniTuple(int64, 3)(int64)"   "Tuple(int64, float64)(int64)"   "Tuple((int64, float64))()"
+
+Array types in signatures (``"float64[:]"``) are not supported yet.
+"""
+
+import struct as _struct
+
+from .errors import UnsupportedError
+
+
+class Type:
+    """Base class: ``name`` for display, ``key`` for identity."""
+
+    def __init__(self, name, key):
+        self.name = name
+        self.key = key
+
+    def __repr__(self):
+        return self.name
+
+    __str__ = __repr__
+
+    def __eq__(self, other):
+        return isinstance(other, Type) and self.key == other.key
+
+    def __ne__(self, other):
+        return not self == other
+
+    def __hash__(self):
+        return hash(self.key)
+
+    def __call__(self, *args):
+        if len(args) == 1 and not isinstance(args[0], Type):
+            return self.cast_python_value(args[0])
+        return Signature(self, args)
+
+    def cast_python_value(self, value):
+        raise TypeError(f"cannot convert a value to {self}")
+
+    def __getitem__(self, index):
+        raise UnsupportedError(f"array types ({self}[...]) are not supported yet: "
+                               f"arrays come later")
+
+
+class Boolean(Type):
+    def cast_python_value(self, value):
+        return bool(value)
+
+
+class Number(Type):
+    """A fixed-width number; casting a value goes through the NumPy scalar of the same name."""
+
+    def __init__(self, name, bitwidth):
+        super().__init__(name, name)
+        self.bitwidth = bitwidth
+
+    def cast_python_value(self, value):
+        import numpy
+
+        return getattr(numpy, self.name)(value)
+
+
+class Integer(Number):
+    def __init__(self, name):
+        self.signed = not name.startswith("u")
+        super().__init__(name, int(name.lstrip("uint")))
+
+
+class Float(Number):
+    def __init__(self, name):
+        super().__init__(name, int(name[5:]))
+
+
+class Complex(Number):
+    def __init__(self, name, underlying_float):
+        super().__init__(name, int(name[7:]))
+        self.underlying_float = underlying_float
+
+
+class NoneType(Type):
+    pass
+
+
+class RangeType(Type):
+    """A ``range`` object of int64 (Numba's ``range_state64_type``)."""
+
+    def __init__(self, dtype):
+        super().__init__(f"range_state{dtype.bitwidth}", "range")
+        self.dtype = dtype
+
+
+class UnicodeType(Type):
+    """A ``str``; kiln uses it only for constants (e.g. arguments of print)."""
+
+
+class BaseTuple(Type):
+    def __iter__(self):
+        return iter(self.types)
+
+    def __len__(self):
+        return len(self.types)
+
+    def __getitem__(self, i):
+        return self.types[i]
+
+
+class UniTuple(BaseTuple):
+    """A tuple of ``count`` items of one type."""
+
+    def __init__(self, dtype, count):
+        _check_type(dtype, "UniTuple")
+        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+            raise TypeError(f"UniTuple count must be a non-negative int, not {count!r}")
+        self.dtype = dtype
+        self.count = count
+        self.types = (dtype,) * count
+        super().__init__(f"UniTuple({dtype} x {count})", ("tuple",) + (dtype.key,) * count)
+
+
+class Tuple(BaseTuple):
+    """A heterogeneous tuple. ``Tuple([a, b])`` or ``Tuple(a, b)``; if every item has one type
+    the result is a :class:`UniTuple`, as in Numba."""
+
+    def __new__(cls, *types):
+        types = _tuple_items(types)
+        if types and all(t == types[0] for t in types[1:]):
+            return UniTuple(types[0], len(types))
+        return super().__new__(cls)
+
+    def __init__(self, *types):
+        self.types = _tuple_items(types)
+        super().__init__(f"Tuple({', '.join(map(str, self.types))})",
+                         ("tuple",) + tuple(t.key for t in self.types))
+
+
+class Array(Type):
+    """A NumPy array type (reserved: kiln does not compile arrays yet)."""
+
+    def __init__(self, dtype, ndim, layout, readonly=False):
+        self.dtype, self.ndim, self.layout, self.readonly = dtype, ndim, layout, readonly
+        kind = "readonly array" if readonly else "array"
+        super().__init__(f"{kind}({dtype}, {ndim}d, {layout})",
+                         ("array", dtype.key, ndim, layout, readonly))
+
+
+def _check_type(t, where):
+    if not isinstance(t, Type):
+        raise TypeError(f"{where} expects kiln types, got {t!r}")
+
+
+def _tuple_items(args):
+    if len(args) == 1 and not isinstance(args[0], Type):
+        args = tuple(args[0])
+    for t in args:
+        _check_type(t, "Tuple")
+    return tuple(args)
+
+
+class Signature:
+    """``return_type(args...)``; ``return_type`` is None when only the arguments were given."""
+
+    def __init__(self, return_type, args):
+        args = tuple(args)
+        for t in args:
+            _check_type(t, "a signature")
+        if return_type is not None:
+            _check_type(return_type, "a signature")
+        self.return_type = return_type
+        self.args = args
+
+    def __repr__(self):
+        ret = "" if self.return_type is None else str(self.return_type)
+        return f"{ret}({', '.join(map(str, self.args))})"
+
+    __str__ = __repr__
+
+    def __eq__(self, other):
+        return (isinstance(other, Signature) and self.return_type == other.return_type
+                and self.args == other.args)
+
+    def __hash__(self):
+        return hash((self.return_type, self.args))
+
+
+# --- the scalar types and Numba's aliases -------------------------------------------------------
+
+boolean = bool_ = b1 = Boolean("bool", "bool")
+
+int8 = i1 = Integer("int8")
+int16 = i2 = Integer("int16")
+int32 = i4 = Integer("int32")
+int64 = i8 = Integer("int64")
+uint8 = u1 = Integer("uint8")
+uint16 = u2 = Integer("uint16")
+uint32 = u4 = Integer("uint32")
+uint64 = u8 = Integer("uint64")
+
+float32 = f4 = Float("float32")
+float64 = f8 = double = Float("float64")
+float_ = float32  # as in Numba: C's float
+
+complex64 = c8 = Complex("complex64", float32)
+complex128 = c16 = Complex("complex128", float64)
+
+none = void = NoneType("none", "none")
+range_state64_type = RangeType(int64)
+unicode_type = string = UnicodeType("unicode_type", "str")
+
+
+def _signed(fmt):
+    return {1: int8, 2: int16, 4: int32, 8: int64}[_struct.calcsize(fmt)]
+
+
+def _unsigned(fmt):
+    return {1: uint8, 2: uint16, 4: uint32, 8: uint64}[_struct.calcsize(fmt)]
+
+
+intp, uintp = _signed("n"), _unsigned("N")
+ssize_t, size_t = intp, uintp
+char, uchar, byte = int8, uint8, uint8
+short, ushort = _signed("h"), _unsigned("H")
+intc, uintc = _signed("i"), _unsigned("I")
+long_, ulong = _signed("l"), _unsigned("L")
+longlong, ulonglong = _signed("q"), _unsigned("Q")
+int_, uint = intp, uintp  # NumPy 2: numpy.int_ is intp everywhere
+
+# The names ``from kiln import *``-style exports take (Numba's numba.types.__all__, scalars).
+scalar_names = (
+    "int8 int16 int32 int64 uint8 uint16 uint32 uint64 intp uintp intc uintc ssize_t size_t "
+    "boolean float32 float64 complex64 complex128 bool_ byte char uchar short ushort int_ uint "
+    "long_ ulong longlong ulonglong float_ double void none "
+    "b1 i1 i2 i4 i8 u1 u2 u4 u8 f4 f8 c8 c16"
+).split()
+
+_BY_KEY = {t.key: t for t in (boolean, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
+                              float32, float64, complex64, complex128, none,
+                              range_state64_type, unicode_type)}
+
+
+def from_key(key):
+    """The type object for a key of docs/core-api.md; ValueError for an unknown key."""
+    if isinstance(key, str):
+        t = _BY_KEY.get(key)
+        if t is not None:
+            return t
+    elif isinstance(key, tuple) and key:
+        if key[0] == "tuple":
+            return Tuple([from_key(k) for k in key[1:]])
+        if key[0] == "array" and len(key) == 5:
+            return Array(from_key(key[1]), key[2], key[3], bool(key[4]))
+    raise ValueError(f"unknown kiln type key: {key!r}")
+
+
+# --- signature strings --------------------------------------------------------------------------
+
+_NAMES = {name: globals()[name] for name in scalar_names}
+_NAMES.update(bool=boolean, unicode_type=unicode_type, string=unicode_type,
+              range_state64=range_state64_type, range_state64_type=range_state64_type)
+
+
+class _Parser:
+    """Recursive descent over the tokens of one signature string."""
+
+    def __init__(self, text):
+        self.text = text
+        self.tokens = _tokenize(text, self.fail)
+        self.i = 0
+
+    def fail(self, why, pos=None):
+        if pos is None:
+            pos = self.tokens[self.i][1] if self.i < len(self.tokens) else len(self.text)
+        raise TypeError(f"invalid signature {self.text!r}: {why} (at column {pos + 1})")
+
+    def peek(self):
+        return self.tokens[self.i][0] if self.i < len(self.tokens) else None
+
+    def take(self, expected=None):
+        tok = self.peek()
+        if tok is None or (expected is not None and tok != expected):
+            want = f"{expected!r}" if expected else "more"
+            got = "the end" if tok is None else repr(tok)
+            self.fail(f"expected {want}, found {got}")
+        self.i += 1
+        return tok
+
+    def signature(self):
+        ret = None if self.peek() == "(" else self.type()
+        if self.peek() != "(":
+            self.fail("a signature needs its argument types in parentheses, e.g. 'int64(int64)'")
+        args = self.type_list("(", ")")
+        if self.peek() is not None:
+            self.fail(f"unexpected {self.peek()!r} after the argument list")
+        return Signature(ret, args)
+
+    def type_list(self, open_, close):
+        self.take(open_)
+        items = []
+        while self.peek() != close:
+            items.append(self.type())
+            if self.peek() != close:
+                self.take(",")
+        self.take(close)
+        return items
+
+    def type(self):
+        pos = self.tokens[self.i][1] if self.i < len(self.tokens) else len(self.text)
+        name = self.take()
+        if name == "UniTuple":
+            self.take("(")
+            dtype = self.type()
+            self.take(",")
+            count = self.take()
+            if not count.isdigit():
+                self.fail(f"UniTuple count must be an integer, not {count!r}")
+            self.take(")")
+            t = UniTuple(dtype, int(count))
+        elif name == "Tuple":
+            self.take("(")
+            if self.peek() == "(":
+                items = self.type_list("(", ")")
+                self.take(")")
+            else:
+                self.i -= 1
+                items = self.type_list("(", ")")
+            t = Tuple(items)
+        elif name in _NAMES:
+            t = _NAMES[name]
+        elif name.isidentifier():
+            self.fail(f"unknown type {name!r}", pos)
+        else:
+            self.fail(f"expected a type, found {name!r}", pos)
+        if self.peek() == "[":
+            raise UnsupportedError(
+                f"array types in signatures are not supported yet (arrays come later): "
+                f"{self.text!r}")
+        return t
+
+
+def _tokenize(text, fail):
+    """(token, position) pairs: identifiers, integers and the punctuation ( ) [ ] , :"""
+    tokens, i, n = [], 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch.isspace():
+            i += 1
+        elif ch.isalnum() or ch == "_":
+            j = i
+            while j < n and (text[j].isalnum() or text[j] == "_"):
+                j += 1
+            tokens.append((text[i:j], i))
+            i = j
+        elif ch in "()[],:":
+            tokens.append((ch, i))
+            i += 1
+        else:
+            fail(f"unexpected character {ch!r}", i)
+    return tokens
+
+
+def parse_signature(text):
+    """The :class:`Signature` written in ``text``; TypeError when it is malformed."""
+    if not isinstance(text, str):
+        raise TypeError(f"a signature string is needed, not {type(text).__name__}")
+    return _Parser(text).signature()

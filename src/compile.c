@@ -1,0 +1,170 @@
+/* compile.c - the pipeline: an ordered table of passes from untyped KIR (made by the frontend,
+ * which the dispatcher runs because it needs Python objects) to code added to the JIT. Each pass
+ * takes the compilation and returns 0 or -1 with a diagnostic. KILN_DUMP (c->dump) prints the
+ * stages to stderr as they are built; inspect_llvm/inspect_asm run the same table in text-only
+ * mode. The KIR verifier runs after typing. */
+#include "compile.h"
+
+#include <llvm-c/Core.h>
+#include <llvm-c/Orc.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "jit/jit.h"
+#include "lower/lower.h"
+#include "typing/typing.h"
+
+void
+kn_compile_init(KnCompilation *c, KnTypeTable *types, KnJit *jit)
+{
+    memset(c, 0, sizeof *c);
+    kn_arena_init(&c->arena);
+    c->diags.arena = &c->arena;
+    c->types = types;
+    c->jit = jit;
+    c->error_model_python = 1;
+}
+
+void
+kn_compile_fini(KnCompilation *c)
+{
+    if (c->llvm_module)
+        LLVMDisposeModule(c->llvm_module);
+    if (c->llvm_tsc)
+        LLVMOrcDisposeThreadSafeContext(c->llvm_tsc);
+    free(c->llvm_text);
+    free(c->opt_text);
+    free(c->asm_text);
+    kn_arena_fini(&c->arena);
+}
+
+static void
+dump_kir(KnCompilation *c, const char *title, int with_types)
+{
+    KnStrBuf sb;
+    kn_sb_init(&sb);
+    kn_kir_print(&sb, c->fn, with_types);
+    fprintf(stderr, "---- %s: %s ----\n%s", title, c->fn->name, sb.data);
+    kn_sb_fini(&sb);
+}
+
+static int
+pass_typing(KnCompilation *c)
+{
+    if (c->dump & KN_DUMP_KIR)
+        dump_kir(c, "KIR", 0);
+    KN_TRY(kn_typing_infer(c, c->arg_types));
+    if (c->dump & KN_DUMP_TYPED)
+        dump_kir(c, "typed KIR", 1);
+    return 0;
+}
+
+static int
+pass_verify(KnCompilation *c)
+{
+    KnStrBuf why;
+    kn_sb_init(&why);
+    int rc = kn_kir_verify(c->fn, &why);
+    if (rc < 0)
+        kn_diag_error(&c->diags, KN_DIAG_LOWERING, c->fn->span, "internal error: bad KIR: %s",
+                      why.data);
+    kn_sb_fini(&why);
+    return rc;
+}
+
+static char *
+module_text(LLVMModuleRef m)
+{
+    char *s = LLVMPrintModuleToString(m);
+    char *r = strdup(s);
+    LLVMDisposeMessage(s);
+    return r;
+}
+
+static int
+pass_lower(KnCompilation *c)
+{
+    LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
+    LLVMContextRef ctx = LLVMOrcThreadSafeContextGetContext(tsc);
+    c->llvm_tsc = tsc;
+    LLVMModuleRef m = kn_lower_function(c, ctx, c->jit->triple, c->jit->datalayout);
+    if (!m)
+        return -1;
+    c->llvm_module = m;
+    if (c->want_text || (c->dump & KN_DUMP_LLVM))
+        c->llvm_text = module_text(m);
+    if (c->dump & KN_DUMP_LLVM)
+        fprintf(stderr, "---- LLVM IR: %s ----\n%s", c->fn->name, c->llvm_text);
+    return 0;
+}
+
+static int
+pass_optimize(KnCompilation *c)
+{
+    char *err = NULL;
+    if (kn_jit_optimize(c->jit, c->llvm_module, 3, &err) < 0) {
+        kn_diag_error(&c->diags, KN_DIAG_LOWERING, c->fn->span, "LLVM optimization failed: %s",
+                      err);
+        free(err);
+        return -1;
+    }
+    if (c->want_text || (c->dump & KN_DUMP_OPT))
+        c->opt_text = module_text(c->llvm_module);
+    if (c->dump & KN_DUMP_OPT)
+        fprintf(stderr, "---- optimized LLVM IR: %s ----\n%s", c->fn->name, c->opt_text);
+    if (c->want_text || (c->dump & KN_DUMP_ASM))
+        c->asm_text = kn_jit_asm(c->jit, c->llvm_module);
+    if (c->dump & KN_DUMP_ASM)
+        fprintf(stderr, "---- assembly: %s ----\n%s", c->fn->name, c->asm_text);
+    return 0;
+}
+
+static int
+pass_jit(KnCompilation *c)
+{
+    if (c->text_only)
+        return 0;
+    char *err = NULL;
+    LLVMOrcResourceTrackerRef rt = NULL;
+    int rc = kn_jit_add(c->jit, c->llvm_tsc, c->llvm_module, &rt, &err);
+    c->llvm_module = NULL; /* consumed, even on error */
+    LLVMOrcDisposeThreadSafeContext(c->llvm_tsc);
+    c->llvm_tsc = NULL;
+    if (rc < 0) {
+        kn_diag_error(&c->diags, KN_DIAG_LOWERING, c->fn->span, "JIT failed: %s", err);
+        free(err);
+        return -1;
+    }
+    c->resource_tracker = rt;
+    return 0;
+}
+
+typedef struct KnPass {
+    const char *name;
+    int (*run)(KnCompilation *c);
+} KnPass;
+
+static const KnPass pipeline[] = {
+    {"typing", pass_typing},     {"verify", pass_verify}, {"lower", pass_lower},
+    {"optimize", pass_optimize}, {"jit", pass_jit},
+};
+
+int
+kn_compile_run(KnCompilation *c)
+{
+    for (int i = 0; i < KN_ARRAY_LEN(pipeline); i++)
+        KN_TRY(pipeline[i].run(c));
+    return 0;
+}
+
+void *
+kn_compile_lookup(KnJit *jit, const char *wrapper, char **err)
+{
+    return kn_jit_lookup(jit, wrapper, err);
+}
+
+const char *
+kn_compile_triple(KnJit *jit)
+{
+    return jit->triple;
+}

@@ -1,0 +1,102 @@
+/* compile.h - one compilation: the state every stage function takes first (KnCompilation), and
+ * the pipeline that runs the stages in order (compile.c). The dispatcher fills in the options
+ * and hooks, calls kn_compile_run, and reads back the entry point or the diagnostics. */
+#ifndef KN_COMPILE_H
+#define KN_COMPILE_H
+
+#include "base/base.h"
+#include "ir/kir.h"
+#include "types/types.h"
+
+typedef struct KnJit KnJit;
+typedef struct KnCompilation KnCompilation;
+
+enum {
+    KN_DUMP_KIR = 1 << 0,
+    KN_DUMP_TYPED = 1 << 1,
+    KN_DUMP_LLVM = 1 << 2,
+    KN_DUMP_OPT = 1 << 3,
+    KN_DUMP_ASM = 1 << 4,
+};
+
+/* LLVM fast-math flags, as LLVMFastMathFlags spells them. */
+enum {
+    KN_FM_REASSOC = 1 << 0,
+    KN_FM_NNAN = 1 << 1,
+    KN_FM_NINF = 1 << 2,
+    KN_FM_NSZ = 1 << 3,
+    KN_FM_ARCP = 1 << 4,
+    KN_FM_CONTRACT = 1 << 5,
+    KN_FM_AFN = 1 << 6,
+    KN_FM_ALL = 0x7f,
+};
+
+/* What typing asks of the world outside the compiler: the type of a call to another jitted
+ * function. The dispatcher implements it (compiling the callee if needed). */
+typedef struct KnCallee {
+    KnType *ret;        /* NULL while a recursive callee's type is still unknown */
+    const char *symbol; /* native symbol of the callee's overload */
+    KnType **params;    /* the overload's parameter types (arguments are converted to them) */
+    int can_raise;
+} KnCallee;
+
+typedef struct KnHooks {
+    /* Type `ref` (a dispatcher) for the argument types; fills *out. On failure records a
+     * diagnostic in c->diags at `span` and returns -1. */
+    int (*resolve_call)(KnCompilation *c, void *ref, KnType **args, int nargs, KnSpan span,
+                        KnCallee *out);
+} KnHooks;
+
+typedef struct KnCompilation {
+    KnArena arena; /* everything below that is not long-lived */
+    KnDiags diags;
+    KnTypeTable *types; /* long-lived, shared by all compilations */
+    KnJit *jit;
+    const KnHooks *hooks;
+    void *hooks_ctx;
+
+    /* options */
+    unsigned fastmath;      /* KN_FM_* */
+    int boundscheck;        /* 0 or 1 */
+    int error_model_python; /* 1: division by zero raises (Numba's error_model='python') */
+    unsigned dump;          /* KN_DUMP_*: print stages to stderr */
+    int want_text;          /* keep LLVM IR and asm text (inspect_llvm / inspect_asm) */
+    const char *symbol;     /* native symbol for this overload's function */
+    const char *wrapper;    /* native symbol of its uniform-ABI wrapper */
+
+    /* stage products */
+    KnFunction *fn;       /* frontend: untyped KIR; typing adds types */
+    KnType *declared_ret; /* a signature's return type, or NULL */
+    KnType **arg_types;   /* the signature being compiled */
+    int nargs;
+    int text_only;     /* produce llvm/opt/asm text, do not add code to the JIT */
+    void *llvm_module; /* between lower and jit (compile.c) */
+    void *llvm_tsc;
+    char *llvm_text;        /* lower: IR before optimization (if want_text) */
+    char *opt_text;         /* jit: IR after optimization (if want_text) */
+    char *asm_text;         /* jit: assembly (if want_text) */
+    void *entry;            /* the wrapper's address */
+    void *resource_tracker; /* LLVMOrcResourceTrackerRef owning this code */
+    int partial_ret_used;   /* a recursive call saw fn->ret_type before typing finished */
+    KnType *ret_type_seen;  /* the return type that a recursive call saw */
+} KnCompilation;
+
+void kn_compile_init(KnCompilation *c, KnTypeTable *types, KnJit *jit);
+void kn_compile_fini(KnCompilation *c);
+/* KIR -> code in the JIT: runs the pass table (typing, verify, lower, optimize, jit). The wrapper's
+ * address is looked up later, by kn_compile_lookup, so mutually recursive overloads can all be
+ * added before any is linked. */
+int kn_compile_run(KnCompilation *c);
+void *kn_compile_lookup(KnJit *jit, const char *wrapper, char **err);
+const char *kn_compile_triple(KnJit *jit);
+
+/* The uniform entry every overload gets: status = wrapper(ret, excinfo, argbuf). */
+typedef struct KnExcInfo {
+    int64_t index; /* exception table index */
+    int64_t nargs; /* runtime arguments for the message (0 today) */
+    int64_t args[4];
+} KnExcInfo;
+
+typedef int (*KnWrapperFn)(void *ret, KnExcInfo *exc, void *args);
+
+#endif

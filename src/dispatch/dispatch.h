@@ -1,0 +1,50 @@
+/* dispatch.h - the Python-facing end of the compiler: the module state (type table, JIT,
+ * exception table, compile lock), the Dispatcher type, and boxing/unboxing of values between
+ * Python objects and the C layout compiled code uses. */
+#ifndef KN_DISPATCH_H
+#define KN_DISPATCH_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <pythread.h>
+
+#include "compile.h"
+#include "frontend/frontend.h"
+
+typedef struct KnFrame KnFrame; /* an overload being compiled (dispatcher.c) */
+
+typedef struct KnState {
+    KnTypeTable types;
+    KnJit *jit;
+    char *jit_error;         /* why the JIT could not be created, or NULL */
+    PyObject *exc_table;     /* list of (class, args); RAISE indexes into it */
+    PyObject *builtin_ids;   /* dict: callable -> KnBuiltin id (built on first compile) */
+    PyObject *support;       /* kiln._support, imported on first use */
+    PyThread_type_lock lock; /* the compile lock (reentrant through owner/depth) */
+    unsigned long lock_owner;
+    int lock_depth;
+    long counter;       /* makes native symbol names unique */
+    KnFrame *compiling; /* innermost overload being compiled */
+} KnState;
+
+extern KnState *kn_state; /* the one module state (static types need to find it) */
+
+extern PyTypeObject KnDispatcher_Type;
+
+int kn_dispatch_init(PyObject *module);
+void kn_dispatch_fini(void);
+
+/* boxing (box.c) */
+KnType *kn_box_typeof(KnState *s, PyObject *o);      /* NULL with TypeError set */
+int kn_box_unbox(KnType *t, PyObject *o, char *dst); /* convert to t's C layout at dst */
+PyObject *kn_box_box(KnType *t, const char *src);
+PyObject *kn_box_key(KnType *t);                    /* the type key (docs/core-api.md) */
+KnType *kn_box_from_key(KnState *s, PyObject *key); /* NULL with an error set */
+
+/* the runtime's Python-side helpers (print.c) */
+void kn_rt_print(int32_t n, const int32_t *kinds, void **vals);
+
+/* kiln._support, imported on first use */
+PyObject *kn_support(void);
+
+#endif

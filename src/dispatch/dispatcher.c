@@ -1,0 +1,1059 @@
+/* dispatcher.c - the Dispatcher type: what @njit returns.
+ *
+ * A call (vectorcall) computes the kiln type of each argument (a cheap fingerprint: exact
+ * Python types and NumPy scalar dtypes map to interned KnType pointers), finds the overload
+ * whose parameter types are the same pointers, unboxes the arguments into a C-layout buffer and
+ * calls the overload's wrapper. A miss compiles under the process's compile lock (reentrant,
+ * so compiling f may compile its callees; a second thread waits and then finds the overload).
+ * Once signatures were given explicitly, only they are used, with safe conversions. A signature
+ * that failed to compile keeps its exception and raises it again without recompiling.
+ *
+ * Overloads own their code through a JIT resource tracker, removed when the dispatcher dies;
+ * they keep alive every object their code refers to (callees included), so code is never freed
+ * while other code can still call it. */
+#include "dispatch/dispatch.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "jit/jit.h"
+#include "runtime/runtime.h"
+
+typedef struct Overload {
+    int nargs;
+    KnType **args; /* interned; heap array */
+    KnType *ret;
+    char *symbol, *wrapper;
+    KnWrapperFn entry; /* looked up on first call */
+    void *rt;          /* LLVMOrcResourceTrackerRef */
+    PyObject *keepalive;
+    PyObject *var_info; /* list of (line, name, type name) for inspect_types */
+    size_t argbuf_size;
+    int failed;      /* 1: compiling raised `error` */
+    PyObject *error; /* the exception instance, for failed entries */
+} Overload;
+
+typedef struct Dispatcher {
+    PyObject_HEAD vectorcallfunc vectorcall;
+    PyObject *py_func;
+    PyObject *dict;
+    PyObject *weakrefs;
+    PyObject *options;
+    unsigned fastmath;
+    int boundscheck, error_model_python;
+    Overload **ovs; /* compiled and failed signatures */
+    int nov, cap;
+    Overload **retired; /* replaced by recompile(); their code may still be called */
+    int nretired, capretired;
+    int explicit_sigs;
+} Dispatcher;
+
+struct KnFrame {
+    Dispatcher *disp;
+    KnType **args;
+    int nargs;
+    KnCompilation *c;
+    KnFrame *outer;
+};
+
+/* ---- the compile lock ---- */
+
+static void
+lock_acquire(KnState *s)
+{
+    unsigned long me = PyThread_get_thread_ident();
+    if (s->lock_depth && s->lock_owner == me) {
+        s->lock_depth++;
+        return;
+    }
+    if (!PyThread_acquire_lock(s->lock, NOWAIT_LOCK)) {
+        Py_BEGIN_ALLOW_THREADS PyThread_acquire_lock(s->lock, WAIT_LOCK);
+        Py_END_ALLOW_THREADS
+    }
+    s->lock_owner = me;
+    s->lock_depth = 1;
+}
+
+static void
+lock_release(KnState *s)
+{
+    if (--s->lock_depth == 0) {
+        s->lock_owner = 0;
+        PyThread_release_lock(s->lock);
+    }
+}
+
+/* ---- overloads ---- */
+
+static void
+overload_free(Overload *ov)
+{
+    if (!ov)
+        return;
+    kn_jit_remove(ov->rt);
+    Py_XDECREF(ov->keepalive);
+    Py_XDECREF(ov->var_info);
+    Py_XDECREF(ov->error);
+    free(ov->args);
+    free(ov->symbol);
+    free(ov->wrapper);
+    free(ov);
+}
+
+static Overload *
+find_exact(Dispatcher *d, KnType **args, int n)
+{
+    for (int i = 0; i < d->nov; i++) {
+        Overload *ov = d->ovs[i];
+        if (ov->nargs == n && !memcmp(ov->args, args, sizeof(KnType *) * (size_t)n))
+            return ov;
+    }
+    return NULL;
+}
+
+static Overload *
+find_convertible(Dispatcher *d, KnType **args, int n)
+{
+    for (int i = 0; i < d->nov; i++) {
+        Overload *ov = d->ovs[i];
+        if (ov->failed || ov->nargs != n)
+            continue;
+        int ok = 1;
+        for (int k = 0; ok && k < n; k++)
+            ok = kn_type_can_convert_safely(args[k], ov->args[k]);
+        if (ok)
+            return ov;
+    }
+    return NULL;
+}
+
+static void
+add_overload(Dispatcher *d, Overload *ov)
+{
+    KN_HVEC_PUSH(*(struct {
+                      Overload **items;
+                      int len, cap;
+                  } *)&d->ovs,
+                 ov);
+}
+
+/* ---- errors ---- */
+
+PyObject *
+kn_support(void)
+{
+    if (!kn_state->support)
+        kn_state->support = PyImport_ImportModule("kiln._support");
+    return kn_state->support;
+}
+
+static PyObject *
+span_tuple(const char *msg, const char *file, KnSpan s)
+{
+    if (!s.line)
+        return Py_BuildValue("(sOOOOO)", msg, Py_None, Py_None, Py_None, Py_None, Py_None);
+    return Py_BuildValue("(ssiiii)", msg, file, s.line, s.col, s.end_line, s.end_col);
+}
+
+/* The first diagnostic of a failed compilation, as a kiln.errors exception instance. */
+static PyObject *
+diag_exception(KnCompilation *c, Dispatcher *d)
+{
+    static const char *const kinds[] = {"typing", "unsupported", "lowering"};
+    KnDiag *diag = &c->diags.items.items[0];
+    const char *file = c->fn ? c->fn->filename : "<unknown>";
+    PyObject *notes = PyList_New(0);
+    for (int i = 0; notes && i < diag->notes.len; i++) {
+        KnNote *n = &diag->notes.items[i];
+        PyObject *t = span_tuple(n->message, n->filename ? n->filename : file, n->span);
+        if (!t || PyList_Append(notes, t) < 0)
+            Py_CLEAR(notes);
+        Py_XDECREF(t);
+    }
+    PyObject *support = kn_support();
+    if (!notes || !support) {
+        Py_XDECREF(notes);
+        return NULL;
+    }
+    PyObject *exc = PyObject_CallMethod(support, "make_error", "sssiiiiO", kinds[diag->kind],
+                                        diag->message, file, diag->span.line, diag->span.col,
+                                        diag->span.end_line, diag->span.end_col, notes);
+    Py_DECREF(notes);
+    KN_UNUSED(d);
+    return exc;
+}
+
+/* ---- compiling ---- */
+
+static void
+sanitize(char *dst, size_t cap, const char *name)
+{
+    size_t i = 0;
+    for (; name[i] && i + 1 < cap; i++)
+        dst[i] = (name[i] == '_' || (name[i] >= 'a' && name[i] <= 'z') ||
+                  (name[i] >= 'A' && name[i] <= 'Z') || (name[i] >= '0' && name[i] <= '9'))
+                     ? name[i]
+                     : '_';
+    dst[i] = '\0';
+}
+
+static unsigned
+dump_flags(void)
+{
+    const char *e = getenv("KILN_DUMP");
+    if (!e || !*e)
+        return 0;
+    unsigned f = 0;
+    if (strstr(e, "kir"))
+        f |= KN_DUMP_KIR;
+    if (strstr(e, "typed"))
+        f |= KN_DUMP_TYPED;
+    if (strstr(e, "llvm"))
+        f |= KN_DUMP_LLVM;
+    if (strstr(e, "opt"))
+        f |= KN_DUMP_OPT;
+    if (strstr(e, "asm"))
+        f |= KN_DUMP_ASM;
+    if (strstr(e, "all"))
+        f = 0xff;
+    return f;
+}
+
+static PyObject *
+var_info(KnCompilation *c)
+{
+    PyObject *l = PyList_New(0);
+    KnFunction *fn = c->fn;
+    for (int i = 0; l && i < fn->vars.len; i++) {
+        KnVar *v = &fn->vars.items[i];
+        if (v->name[0] == '$' || !v->type)
+            continue;
+        PyObject *t = Py_BuildValue("(iss)", v->span.line, v->name, v->type->name);
+        if (!t || PyList_Append(l, t) < 0)
+            Py_CLEAR(l);
+        Py_XDECREF(t);
+    }
+    return l;
+}
+
+static int builtins_setup(KnState *s);
+static const KnHooks hooks;
+
+/* Run the whole pipeline for one signature. Fills ov (symbol, ret, rt...) or returns -1 with a
+ * Python exception set. With text != NULL, only produce the texts for inspect_*. */
+static int
+run_compile(Dispatcher *d, KnType **args, int n, KnType *declared_ret, Overload *ov,
+            KnCompilation *text)
+{
+    KnState *s = kn_state;
+    if (!s->jit) {
+        PyErr_Format(PyExc_RuntimeError, "kiln: the LLVM JIT is not available: %s",
+                     s->jit_error ? s->jit_error : "unknown error");
+        return -1;
+    }
+    KN_TRY(builtins_setup(s));
+    KnCompilation local, *c = text ? text : &local;
+    kn_compile_init(c, &s->types, s->jit);
+    c->hooks = &hooks;
+    c->hooks_ctx = s;
+    c->fastmath = d->fastmath;
+    c->boundscheck = d->boundscheck;
+    c->error_model_python = d->error_model_python;
+    c->dump = dump_flags();
+    c->declared_ret = declared_ret;
+    c->arg_types = args;
+    c->nargs = n;
+    c->want_text = text != NULL;
+    c->text_only = text != NULL;
+    PyObject *qn = PyObject_GetAttrString(d->py_func, "__qualname__");
+    char base[96];
+    sanitize(base, sizeof base, qn && PyUnicode_Check(qn) ? PyUnicode_AsUTF8(qn) : "f");
+    Py_XDECREF(qn);
+    PyErr_Clear();
+    c->symbol = kn_arena_printf(&c->arena, "kn_%s_%ld", base, ++s->counter);
+    c->wrapper = kn_arena_printf(&c->arena, "%s_wrap", c->symbol);
+    PyObject *keep = PyList_New(0);
+    KnFrontendEnv env = {(PyObject *)&KnDispatcher_Type, s->builtin_ids, s->exc_table, kn_support(),
+                         keep};
+    KnFrame frame = {d, args, n, c, s->compiling};
+    int rc = -1;
+    if (!keep || !env.support)
+        goto done;
+    s->compiling = &frame;
+    rc = kn_frontend_build(c, &env, d->py_func);
+    if (rc == 0) {
+        if (c->fn->nparams != n) {
+            PyErr_Format(PyExc_TypeError, "%s() takes %d arguments but %d were given", c->fn->name,
+                         c->fn->nparams, n);
+            rc = -1;
+        } else {
+            rc = kn_compile_run(c);
+        }
+    }
+    s->compiling = frame.outer;
+    if (rc < 0) {
+        if (!PyErr_Occurred()) {
+            PyObject *exc = c->diags.items.len ? diag_exception(c, d) : NULL;
+            if (exc) {
+                PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
+                Py_DECREF(exc);
+            } else if (!PyErr_Occurred()) {
+                PyErr_SetString(PyExc_RuntimeError, "kiln: compilation failed");
+            }
+        }
+        goto done;
+    }
+    if (!text) {
+        ov->ret = c->fn->ret_type;
+        ov->symbol = strdup(c->symbol);
+        ov->wrapper = strdup(c->wrapper);
+        ov->rt = c->resource_tracker;
+        ov->argbuf_size = kn_type_args_size(args, n);
+        ov->var_info = var_info(c);
+        ov->keepalive = keep;
+        keep = NULL;
+    }
+done:
+    Py_XDECREF(keep);
+    if (!text)
+        kn_compile_fini(c);
+    return rc;
+}
+
+static Overload *
+overload_new(KnType **args, int n)
+{
+    Overload *ov = calloc(1, sizeof(Overload));
+    ov->nargs = n;
+    ov->args = malloc(sizeof(KnType *) * (size_t)(n ? n : 1));
+    memcpy(ov->args, args, sizeof(KnType *) * (size_t)n);
+    return ov;
+}
+
+/* Compile (or find) the overload for exactly these argument types. Borrowed result, or NULL
+ * with an exception set (a failed signature raises its stored error again). */
+static Overload *
+compile_overload(Dispatcher *d, KnType **args, int n, KnType *declared_ret)
+{
+    KnState *s = kn_state;
+    lock_acquire(s);
+    Overload *ov = find_exact(d, args, n);
+    if (!ov) {
+        ov = overload_new(args, n);
+        if (run_compile(d, args, n, declared_ret, ov, NULL) < 0) {
+            PyObject *type, *value, *tb;
+            PyErr_Fetch(&type, &value, &tb);
+            PyErr_NormalizeException(&type, &value, &tb);
+            ov->failed = 1;
+            ov->error = value;
+            Py_XINCREF(value);
+            /* errors that are not kiln's (a KeyboardInterrupt...) are not remembered */
+            PyObject *support = kn_support();
+            PyObject *kerr = support ? PyObject_GetAttrString(support, "KilnError") : NULL;
+            int is_kiln = kerr && value && PyObject_IsInstance(value, kerr) > 0;
+            Py_XDECREF(kerr);
+            PyErr_Clear();
+            PyErr_Restore(type, value, tb);
+            if (is_kiln)
+                add_overload(d, ov);
+            else
+                overload_free(ov);
+            lock_release(s);
+            return NULL;
+        }
+        add_overload(d, ov);
+    }
+    lock_release(s);
+    if (ov->failed) {
+        PyErr_SetObject((PyObject *)Py_TYPE(ov->error), ov->error);
+        return NULL;
+    }
+    return ov;
+}
+
+/* The typing hook: the type of a call to another (or the same) jitted function. */
+static int
+resolve_call(KnCompilation *c, void *ref, KnType **args, int n, KnSpan span, KnCallee *out)
+{
+    Dispatcher *d = ref;
+    KnState *s = c->hooks_ctx;
+    for (KnFrame *f = s->compiling; f; f = f->outer) {
+        if (f->disp == d && f->nargs == n && !memcmp(f->args, args, sizeof(KnType *) * (size_t)n)) {
+            /* recursion: use the return type typed so far (NULL: not known yet) */
+            out->ret = f->c->fn ? f->c->fn->ret_type : NULL;
+            out->symbol = f->c->symbol;
+            out->params = NULL;
+            out->can_raise = 1;
+            f->c->partial_ret_used = 1;
+            f->c->ret_type_seen = out->ret;
+            return 0;
+        }
+    }
+    Overload *ov = find_exact(d, args, n);
+    if (!ov && d->explicit_sigs)
+        ov = find_convertible(d, args, n);
+    if (!ov || ov->failed) {
+        if (d->explicit_sigs && !ov) {
+            kn_diag_error(&c->diags, KN_DIAG_TYPING, span,
+                          "no compiled signature of %s accepts these argument types", c->fn->name);
+            return -1;
+        }
+        ov = compile_overload(d, args, n, NULL);
+    }
+    if (!ov) {
+        /* the callee's own error (at its own position) is the useful one: keep it set */
+        kn_diag_error(&c->diags, KN_DIAG_TYPING, span, "in a call to a jitted function");
+        return -1;
+    }
+    out->ret = ov->ret;
+    out->symbol = ov->symbol;
+    out->params = ov->args;
+    out->can_raise = 1;
+    return 0;
+}
+
+static const KnHooks hooks = {resolve_call};
+
+/* ---- builtin ids: map the Python objects of ir/builtins.def to their ids ---- */
+
+static int
+builtins_setup(KnState *s)
+{
+    if (s->builtin_ids)
+        return 0;
+    PyObject *ids = PyDict_New();
+    if (!ids)
+        return -1;
+    for (int id = 0; id < KN_BI__COUNT; id++) {
+        PyObject *mod = PyImport_ImportModule(kn_kir_builtin_module(id));
+        PyObject *obj = mod ? PyObject_GetAttrString(mod, kn_kir_builtin_attr(id)) : NULL;
+        PyObject *key = PyLong_FromLong(id);
+        if (obj && key)
+            PyDict_SetItem(ids, obj, key);
+        PyErr_Clear();
+        Py_XDECREF(obj);
+        Py_XDECREF(key);
+        Py_XDECREF(mod);
+    }
+    /* kiln.prange is range in serial code; numpy's abs and bool aliases */
+    PyObject *kiln = PyImport_ImportModule("kiln");
+    PyObject *prange = kiln ? PyObject_GetAttrString(kiln, "prange") : NULL;
+    PyObject *rid = PyLong_FromLong(KN_BI_RANGE);
+    if (prange && rid)
+        PyDict_SetItem(ids, prange, rid);
+    PyErr_Clear();
+    Py_XDECREF(prange);
+    Py_XDECREF(rid);
+    Py_XDECREF(kiln);
+    s->builtin_ids = ids;
+    return 0;
+}
+
+/* ---- calling ---- */
+
+static PyObject *
+raise_from_table(KnExcInfo *exc)
+{
+    PyObject *entry = exc->index >= 0 && exc->index < PyList_GET_SIZE(kn_state->exc_table)
+                          ? PyList_GET_ITEM(kn_state->exc_table, exc->index)
+                          : NULL;
+    if (!entry) {
+        PyErr_SetString(PyExc_SystemError, "kiln: compiled code raised an unknown exception");
+        return NULL;
+    }
+    PyObject *inst = PyObject_Call(PyTuple_GET_ITEM(entry, 0), PyTuple_GET_ITEM(entry, 1), NULL);
+    if (inst) {
+        PyErr_SetObject((PyObject *)Py_TYPE(inst), inst);
+        Py_DECREF(inst);
+    }
+    return NULL;
+}
+
+static PyObject *
+invoke(Overload *ov, PyObject *const *args)
+{
+    char small[512];
+    char *buf = ov->argbuf_size <= sizeof small ? small : malloc(ov->argbuf_size);
+    _Alignas(16) char ret[512];
+    PyObject *result = NULL;
+    for (int i = 0; i < ov->nargs; i++)
+        if (kn_box_unbox(ov->args[i], args[i], buf + kn_type_arg_offset(ov->args, i)) < 0)
+            goto done;
+    if (!ov->entry) {
+        char *err = NULL;
+        ov->entry = (KnWrapperFn)kn_compile_lookup(kn_state->jit, ov->wrapper, &err);
+        if (!ov->entry) {
+            PyErr_Format(PyExc_RuntimeError, "kiln: cannot link %s: %s", ov->wrapper,
+                         err ? err : "?");
+            free(err);
+            goto done;
+        }
+    }
+    if (kn_type_size(ov->ret) > sizeof ret) {
+        PyErr_SetString(PyExc_TypeError, "kiln: return value too large");
+        goto done;
+    }
+    KnExcInfo exc = {0, 0, {0}};
+    if (ov->entry(ret, &exc, buf) != 0)
+        raise_from_table(&exc);
+    else
+        result = kn_box_box(ov->ret, ret);
+done:
+    if (buf != small)
+        free(buf);
+    return result;
+}
+
+/* Bind keyword arguments and defaults into a full positional vector (slow path). */
+static PyObject *
+bind_call(Dispatcher *d, PyObject *const *args, size_t nargs, PyObject *kwnames)
+{
+    PyObject *code = PyObject_GetAttrString(d->py_func, "__code__");
+    PyObject *argc = code ? PyObject_GetAttrString(code, "co_argcount") : NULL;
+    PyObject *names = code ? PyObject_GetAttrString(code, "co_varnames") : NULL;
+    PyObject *defaults = PyObject_GetAttrString(d->py_func, "__defaults__");
+    PyObject *full = NULL;
+    if (!argc || !names || !defaults)
+        goto done;
+    Py_ssize_t np = PyLong_AsSsize_t(argc);
+    Py_ssize_t nd = PyTuple_Check(defaults) ? PyTuple_GET_SIZE(defaults) : 0;
+    if ((Py_ssize_t)nargs > np) {
+        PyErr_Format(PyExc_TypeError, "%U() takes %zd positional arguments but %zu were given",
+                     PyObject_GetAttrString(d->py_func, "__name__"), np, nargs);
+        goto done;
+    }
+    full = PyList_New(np);
+    for (Py_ssize_t i = 0; i < (Py_ssize_t)nargs; i++) {
+        Py_INCREF(args[i]);
+        PyList_SET_ITEM(full, i, args[i]);
+    }
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t k = 0; k < nkw; k++) {
+        PyObject *kw = PyTuple_GET_ITEM(kwnames, k);
+        Py_ssize_t slot = -1;
+        for (Py_ssize_t i = 0; i < np; i++)
+            if (PyUnicode_Compare(PyTuple_GET_ITEM(names, i), kw) == 0)
+                slot = i;
+        if (slot < 0 || PyList_GET_ITEM(full, slot)) {
+            PyErr_Format(PyExc_TypeError,
+                         slot < 0 ? "got an unexpected keyword argument '%U'"
+                                  : "got multiple values for argument '%U'",
+                         kw);
+            Py_CLEAR(full);
+            goto done;
+        }
+        Py_INCREF(args[nargs + k]);
+        PyList_SET_ITEM(full, slot, args[nargs + k]);
+    }
+    for (Py_ssize_t i = 0; i < np; i++) {
+        if (PyList_GET_ITEM(full, i))
+            continue;
+        Py_ssize_t di = i - (np - nd);
+        if (di < 0) {
+            PyErr_Format(PyExc_TypeError, "missing required argument '%U'",
+                         PyTuple_GET_ITEM(names, i));
+            Py_CLEAR(full);
+            goto done;
+        }
+        PyObject *v = PyTuple_GET_ITEM(defaults, di);
+        Py_INCREF(v);
+        PyList_SET_ITEM(full, i, v);
+    }
+done:
+    Py_XDECREF(code);
+    Py_XDECREF(argc);
+    Py_XDECREF(names);
+    Py_XDECREF(defaults);
+    return full;
+}
+
+static PyObject *
+no_match(Dispatcher *d, KnType **types, int n)
+{
+    KnStrBuf sb;
+    kn_sb_init(&sb);
+    for (int i = 0; i < n; i++)
+        kn_sb_printf(&sb, "%s%s", i ? ", " : "", types[i]->name);
+    PyErr_Format(PyExc_TypeError, "No matching definition for argument type(s) %s", sb.data);
+    kn_sb_fini(&sb);
+    KN_UNUSED(d);
+    return NULL;
+}
+
+static PyObject *
+call_positional(Dispatcher *d, PyObject *const *args, int n)
+{
+    KnType *types[64];
+    if (n > 64) {
+        PyErr_SetString(PyExc_TypeError, "kiln: more than 64 arguments");
+        return NULL;
+    }
+    for (int i = 0; i < n; i++)
+        if (!(types[i] = kn_box_typeof(kn_state, args[i])))
+            return NULL;
+    Overload *ov = find_exact(d, types, n);
+    if (!ov || ov->failed) {
+        if (d->explicit_sigs) {
+            ov = find_convertible(d, types, n);
+            if (!ov)
+                return no_match(d, types, n);
+        } else if (!(ov = compile_overload(d, types, n, NULL))) {
+            return NULL;
+        }
+    }
+    return invoke(ov, args);
+}
+
+static PyObject *
+dispatcher_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    Dispatcher *d = (Dispatcher *)self;
+    size_t nargs = PyVectorcall_NARGS(nargsf);
+    if (!kwnames || !PyTuple_GET_SIZE(kwnames)) {
+        /* fast path: the exact number of parameters, no keywords */
+        if (d->nov && (int)nargs == d->ovs[0]->nargs)
+            return call_positional(d, args, (int)nargs);
+    }
+    PyObject *full = bind_call(d, args, nargs, kwnames);
+    if (!full)
+        return NULL;
+    PyObject *r = call_positional(d, ((PyListObject *)full)->ob_item, (int)PyList_GET_SIZE(full));
+    Py_DECREF(full);
+    return r;
+}
+
+/* ---- Python-visible methods ---- */
+
+static int
+keys_to_types(PyObject *keys, KnType **out, int *n)
+{
+    PyObject *seq = PySequence_Fast(keys, "a signature is a sequence of type keys");
+    if (!seq)
+        return -1;
+    *n = (int)PySequence_Fast_GET_SIZE(seq);
+    if (*n > 64) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_TypeError, "kiln: more than 64 arguments");
+        return -1;
+    }
+    for (int i = 0; i < *n; i++)
+        if (!(out[i] = kn_box_from_key(kn_state, PySequence_Fast_GET_ITEM(seq, i)))) {
+            Py_DECREF(seq);
+            return -1;
+        }
+    Py_DECREF(seq);
+    return 0;
+}
+
+static PyObject *
+dispatcher_compile(PyObject *self, PyObject *args)
+{
+    Dispatcher *d = (Dispatcher *)self;
+    PyObject *argkeys, *retkey = Py_None;
+    if (!PyArg_ParseTuple(args, "O|O", &argkeys, &retkey))
+        return NULL;
+    KnType *types[64];
+    int n;
+    if (keys_to_types(argkeys, types, &n) < 0)
+        return NULL;
+    KnType *ret = retkey == Py_None ? NULL : kn_box_from_key(kn_state, retkey);
+    if (retkey != Py_None && !ret)
+        return NULL;
+    d->explicit_sigs = 1;
+    if (!compile_overload(d, types, n, ret))
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+sig_tuple(Overload *ov)
+{
+    PyObject *support = kn_support();
+    if (!support)
+        return NULL;
+    PyObject *t = PyTuple_New(ov->nargs);
+    for (int i = 0; t && i < ov->nargs; i++) {
+        PyObject *key = kn_box_key(ov->args[i]);
+        PyObject *ty = key ? PyObject_CallMethod(support, "from_key", "(O)", key) : NULL;
+        Py_XDECREF(key);
+        if (!ty) {
+            Py_CLEAR(t);
+            break;
+        }
+        PyTuple_SET_ITEM(t, i, ty);
+    }
+    return t;
+}
+
+static PyObject *
+dispatcher_signatures(PyObject *self, void *closure)
+{
+    Dispatcher *d = (Dispatcher *)self;
+    KN_UNUSED(closure);
+    PyObject *l = PyList_New(0);
+    for (int i = 0; l && i < d->nov; i++) {
+        if (d->ovs[i]->failed)
+            continue;
+        PyObject *t = sig_tuple(d->ovs[i]);
+        if (!t || PyList_Append(l, t) < 0)
+            Py_CLEAR(l);
+        Py_XDECREF(t);
+    }
+    return l;
+}
+
+static PyObject *
+dispatcher_overloads(PyObject *self, void *closure)
+{
+    Dispatcher *d = (Dispatcher *)self;
+    KN_UNUSED(closure);
+    PyObject *support = kn_support();
+    PyObject *r = support ? PyDict_New() : NULL;
+    for (int i = 0; r && i < d->nov; i++) {
+        Overload *ov = d->ovs[i];
+        if (ov->failed)
+            continue;
+        if (!ov->entry) {
+            char *err = NULL;
+            ov->entry = (KnWrapperFn)kn_compile_lookup(kn_state->jit, ov->wrapper, &err);
+            free(err);
+        }
+        PyObject *sig = sig_tuple(ov);
+        PyObject *retkey = kn_box_key(ov->ret);
+        PyObject *info = sig && retkey
+                             ? PyObject_CallMethod(support, "make_overload_info", "OOK", sig,
+                                                   retkey, (unsigned long long)(uintptr_t)ov->entry)
+                             : NULL;
+        if (!info || PyDict_SetItem(r, sig, info) < 0)
+            Py_CLEAR(r);
+        Py_XDECREF(sig);
+        Py_XDECREF(retkey);
+        Py_XDECREF(info);
+    }
+    return r;
+}
+
+/* Find the overload a `signature` argument names (a tuple of type objects or keys); with None,
+ * all of them. */
+static Overload *
+overload_for(Dispatcher *d, PyObject *sig)
+{
+    KnType *types[64];
+    int n;
+    PyObject *keys = PyObject_CallMethod(kn_support(), "to_keys", "(O)", sig);
+    if (!keys)
+        return NULL;
+    int rc = keys_to_types(keys, types, &n);
+    Py_DECREF(keys);
+    if (rc < 0)
+        return NULL;
+    Overload *ov = find_exact(d, types, n);
+    if (!ov || ov->failed) {
+        PyErr_Format(PyExc_KeyError, "no compiled signature %R", sig);
+        return NULL;
+    }
+    return ov;
+}
+
+enum { TEXT_LLVM, TEXT_ASM };
+
+static PyObject *
+overload_text(Dispatcher *d, Overload *ov, int which)
+{
+    KnCompilation c;
+    lock_acquire(kn_state);
+    int rc = run_compile(d, ov->args, ov->nargs, NULL, NULL, &c);
+    lock_release(kn_state);
+    PyObject *r = NULL;
+    if (rc == 0) {
+        const char *t = which == TEXT_LLVM ? c.opt_text : c.asm_text;
+        r = PyUnicode_FromString(t ? t : "");
+    }
+    kn_compile_fini(&c);
+    return r;
+}
+
+static PyObject *
+inspect_text(PyObject *self, PyObject *args, PyObject *kw, int which)
+{
+    Dispatcher *d = (Dispatcher *)self;
+    static char *kwlist[] = {"signature", NULL};
+    PyObject *sig = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|O", kwlist, &sig))
+        return NULL;
+    if (sig != Py_None) {
+        Overload *ov = overload_for(d, sig);
+        return ov ? overload_text(d, ov, which) : NULL;
+    }
+    PyObject *r = PyDict_New();
+    for (int i = 0; r && i < d->nov; i++) {
+        if (d->ovs[i]->failed)
+            continue;
+        PyObject *key = sig_tuple(d->ovs[i]);
+        PyObject *text = key ? overload_text(d, d->ovs[i], which) : NULL;
+        if (!text || PyDict_SetItem(r, key, text) < 0)
+            Py_CLEAR(r);
+        Py_XDECREF(key);
+        Py_XDECREF(text);
+    }
+    return r;
+}
+
+static PyObject *
+dispatcher_inspect_llvm(PyObject *self, PyObject *args, PyObject *kw)
+{
+    return inspect_text(self, args, kw, TEXT_LLVM);
+}
+
+static PyObject *
+dispatcher_inspect_asm(PyObject *self, PyObject *args, PyObject *kw)
+{
+    return inspect_text(self, args, kw, TEXT_ASM);
+}
+
+static PyObject *
+dispatcher_inspect_types(PyObject *self, PyObject *args, PyObject *kw)
+{
+    Dispatcher *d = (Dispatcher *)self;
+    static char *kwlist[] = {"file", "signature", "pretty", "style", NULL};
+    PyObject *file = Py_None, *sig = Py_None, *pretty = Py_None, *style = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOO", kwlist, &file, &sig, &pretty, &style))
+        return NULL;
+    PyObject *entries = PyList_New(0);
+    for (int i = 0; entries && i < d->nov; i++) {
+        Overload *ov = d->ovs[i];
+        if (ov->failed)
+            continue;
+        PyObject *s = sig_tuple(ov);
+        PyObject *retkey = kn_box_key(ov->ret);
+        PyObject *e = s && retkey ? Py_BuildValue("(OOO)", s, retkey, ov->var_info) : NULL;
+        if (!e || PyList_Append(entries, e) < 0)
+            Py_CLEAR(entries);
+        Py_XDECREF(s);
+        Py_XDECREF(retkey);
+        Py_XDECREF(e);
+    }
+    if (!entries)
+        return NULL;
+    PyObject *r =
+        PyObject_CallMethod(kn_support(), "render_types", "OOOO", d->py_func, entries, file, sig);
+    Py_DECREF(entries);
+    return r;
+}
+
+static PyObject *
+dispatcher_recompile(PyObject *self, PyObject *unused)
+{
+    Dispatcher *d = (Dispatcher *)self;
+    KN_UNUSED(unused);
+    int n = d->nov;
+    Overload **old = d->ovs;
+    d->ovs = NULL;
+    d->nov = d->cap = 0;
+    PyObject *err = NULL;
+    for (int i = 0; i < n; i++) {
+        if (!old[i]->failed && !compile_overload(d, old[i]->args, old[i]->nargs, NULL) && !err) {
+            PyObject *t, *tb;
+            PyErr_Fetch(&t, &err, &tb);
+            Py_XDECREF(t);
+            Py_XDECREF(tb);
+        }
+        /* the old code may still be called by other compiled functions: retire, not free */
+        KN_HVEC_PUSH(*(struct {
+                          Overload **items;
+                          int len, cap;
+                      } *)&d->retired,
+                     old[i]);
+    }
+    free(old);
+    if (err) {
+        PyErr_SetObject((PyObject *)Py_TYPE(err), err);
+        Py_DECREF(err);
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+/* ---- type slots ---- */
+
+static PyObject *
+dispatcher_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"py_func", "options", NULL};
+    PyObject *func, *options = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O", kwlist, &func, &options))
+        return NULL;
+    if (!PyFunction_Check(func)) {
+        PyErr_SetString(PyExc_TypeError, "kiln can only compile Python functions");
+        return NULL;
+    }
+    Dispatcher *d = (Dispatcher *)type->tp_alloc(type, 0);
+    if (!d)
+        return NULL;
+    d->vectorcall = dispatcher_vectorcall;
+    d->py_func = Py_NewRef(func);
+    d->options = options ? Py_NewRef(options) : PyDict_New();
+    d->error_model_python = 1;
+    d->dict = PyDict_New();
+    if (!d->dict || !d->options) {
+        Py_DECREF(d);
+        return NULL;
+    }
+    static const char *const copied[] = {"__name__", "__qualname__", "__doc__", "__module__"};
+    for (int i = 0; i < 4; i++) {
+        PyObject *v = PyObject_GetAttrString(func, copied[i]);
+        if (v)
+            PyDict_SetItemString(d->dict, copied[i], v);
+        Py_XDECREF(v);
+        PyErr_Clear();
+    }
+    PyDict_SetItemString(d->dict, "__wrapped__", func);
+    if (PyDict_Check(d->options)) {
+        PyObject *fm = PyDict_GetItemString(d->options, "fastmath");
+        if (fm && PyAnySet_Check(fm)) {
+            static const struct {
+                const char *name;
+                unsigned flag;
+            } flags[] = {{"fast", KN_FM_ALL},          {"reassoc", KN_FM_REASSOC},
+                         {"nnan", KN_FM_NNAN},         {"ninf", KN_FM_NINF},
+                         {"nsz", KN_FM_NSZ},           {"arcp", KN_FM_ARCP},
+                         {"contract", KN_FM_CONTRACT}, {"afn", KN_FM_AFN}};
+            for (int i = 0; i < KN_ARRAY_LEN(flags); i++) {
+                PyObject *s = PyUnicode_FromString(flags[i].name);
+                if (s && PySet_Contains(fm, s) > 0)
+                    d->fastmath |= flags[i].flag;
+                Py_XDECREF(s);
+            }
+        } else if (fm && PyObject_IsTrue(fm) > 0) {
+            d->fastmath = KN_FM_ALL;
+        }
+        PyObject *bc = PyDict_GetItemString(d->options, "boundscheck");
+        d->boundscheck = bc && PyObject_IsTrue(bc) > 0;
+        PyObject *em = PyDict_GetItemString(d->options, "error_model");
+        if (em && PyUnicode_Check(em) && !strcmp(PyUnicode_AsUTF8(em), "numpy"))
+            d->error_model_python = 0;
+    }
+    return (PyObject *)d;
+}
+
+static int
+dispatcher_traverse(PyObject *self, visitproc visit, void *arg)
+{
+    Dispatcher *d = (Dispatcher *)self;
+    Py_VISIT(d->py_func);
+    Py_VISIT(d->dict);
+    Py_VISIT(d->options);
+    for (int i = 0; i < d->nov; i++) {
+        Py_VISIT(d->ovs[i]->keepalive);
+        Py_VISIT(d->ovs[i]->error);
+    }
+    for (int i = 0; i < d->nretired; i++)
+        Py_VISIT(d->retired[i]->keepalive);
+    return 0;
+}
+
+static int
+dispatcher_clear(PyObject *self)
+{
+    Dispatcher *d = (Dispatcher *)self;
+    Py_CLEAR(d->dict);
+    Py_CLEAR(d->options);
+    for (int i = 0; i < d->nov; i++) {
+        Py_CLEAR(d->ovs[i]->keepalive);
+        Py_CLEAR(d->ovs[i]->error);
+    }
+    for (int i = 0; i < d->nretired; i++)
+        Py_CLEAR(d->retired[i]->keepalive);
+    return 0;
+}
+
+static void
+dispatcher_dealloc(PyObject *self)
+{
+    Dispatcher *d = (Dispatcher *)self;
+    PyObject_GC_UnTrack(self);
+    if (d->weakrefs)
+        PyObject_ClearWeakRefs(self);
+    dispatcher_clear(self);
+    Py_CLEAR(d->py_func);
+    for (int i = 0; i < d->nov; i++)
+        overload_free(d->ovs[i]);
+    for (int i = 0; i < d->nretired; i++)
+        overload_free(d->retired[i]);
+    free(d->ovs);
+    free(d->retired);
+    Py_TYPE(self)->tp_free(self);
+}
+
+static PyObject *
+dispatcher_get_py_func(PyObject *self, void *closure)
+{
+    KN_UNUSED(closure);
+    return Py_NewRef(((Dispatcher *)self)->py_func);
+}
+
+static PyObject *
+dispatcher_get_options(PyObject *self, void *closure)
+{
+    KN_UNUSED(closure);
+    return Py_NewRef(((Dispatcher *)self)->options);
+}
+
+static PyObject *
+dispatcher_repr(PyObject *self)
+{
+    Dispatcher *d = (Dispatcher *)self;
+    PyObject *qn = PyObject_GetAttrString(d->py_func, "__qualname__");
+    PyObject *r = PyUnicode_FromFormat("CPUDispatcher(<function %S>)", qn ? qn : Py_None);
+    Py_XDECREF(qn);
+    return r;
+}
+
+static PyObject *
+dispatcher_descr_get(PyObject *self, PyObject *obj, PyObject *type)
+{
+    KN_UNUSED(type);
+    if (!obj || obj == Py_None)
+        return Py_NewRef(self);
+    return PyMethod_New(self, obj);
+}
+
+static PyMethodDef dispatcher_methods[] = {
+    {"compile", dispatcher_compile, METH_VARARGS, "compile(argkeys, retkey=None)"},
+    {"inspect_llvm", (PyCFunction)(void (*)(void))dispatcher_inspect_llvm,
+     METH_VARARGS | METH_KEYWORDS, "optimized LLVM IR of a signature (or a dict of all)"},
+    {"inspect_asm", (PyCFunction)(void (*)(void))dispatcher_inspect_asm,
+     METH_VARARGS | METH_KEYWORDS, "assembly of a signature (or a dict of all)"},
+    {"inspect_types", (PyCFunction)(void (*)(void))dispatcher_inspect_types,
+     METH_VARARGS | METH_KEYWORDS, "print the source annotated with inferred types"},
+    {"recompile", dispatcher_recompile, METH_NOARGS, "compile every signature again"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef dispatcher_getset[] = {
+    {"py_func", dispatcher_get_py_func, NULL, "the original Python function", NULL},
+    {"signatures", dispatcher_signatures, NULL, "compiled signatures", NULL},
+    {"overloads", dispatcher_overloads, NULL, "compiled overloads by signature", NULL},
+    {"targetoptions", dispatcher_get_options, NULL, "the compile options", NULL},
+    {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+PyTypeObject KnDispatcher_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "kiln._core.Dispatcher",
+    .tp_basicsize = sizeof(Dispatcher),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_new = dispatcher_new,
+    .tp_dealloc = dispatcher_dealloc,
+    .tp_traverse = dispatcher_traverse,
+    .tp_clear = dispatcher_clear,
+    .tp_vectorcall_offset = offsetof(Dispatcher, vectorcall),
+    .tp_call = PyVectorcall_Call,
+    .tp_repr = dispatcher_repr,
+    .tp_methods = dispatcher_methods,
+    .tp_getset = dispatcher_getset,
+    .tp_dictoffset = offsetof(Dispatcher, dict),
+    .tp_weaklistoffset = offsetof(Dispatcher, weakrefs),
+    .tp_descr_get = dispatcher_descr_get,
+    .tp_doc = "A function compiled by kiln on first call for each signature.",
+};

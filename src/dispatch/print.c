@@ -1,0 +1,75 @@
+/* print.c - print() from compiled code. Compiled code spills each value and passes kinds and
+ * pointers; this rebuilds the Python objects and calls Python's own print, so the output is
+ * formatted exactly as the interpreter formats it and goes wherever sys.stdout points (pytest's
+ * capture included). It takes the GIL itself, so it is safe from any thread. */
+#include "dispatch/dispatch.h"
+
+#include "runtime/runtime.h"
+
+static PyObject *
+print_value(int kind, void *p)
+{
+    switch (kind) {
+    case KN_PRINT_BOOL:
+        return PyBool_FromLong(*(uint8_t *)p);
+    case KN_PRINT_I64:
+        return PyLong_FromLongLong(*(int64_t *)p);
+    case KN_PRINT_U64:
+        return PyLong_FromUnsignedLongLong(*(uint64_t *)p);
+    case KN_PRINT_F64:
+        return PyFloat_FromDouble(*(double *)p);
+    case KN_PRINT_F32:
+        return PyFloat_FromDouble(*(float *)p);
+    case KN_PRINT_C128:
+        return PyComplex_FromDoubles(((double *)p)[0], ((double *)p)[1]);
+    case KN_PRINT_C64:
+        return PyComplex_FromDoubles(((float *)p)[0], ((float *)p)[1]);
+    case KN_PRINT_STR:
+        return PyUnicode_FromString(*(const char **)p);
+    default:
+        Py_RETURN_NONE;
+    }
+}
+
+/* Build the objects for kinds[*i..] up to the end of the current tuple (or of the call). */
+static PyObject *
+print_items(int32_t n, const int32_t *kinds, void **vals, int32_t *i)
+{
+    PyObject *list = PyList_New(0);
+    while (list && *i < n && kinds[*i] != KN_PRINT_TUPLE_END) {
+        PyObject *v;
+        if (kinds[*i] == KN_PRINT_TUPLE_BEGIN) {
+            (*i)++;
+            PyObject *items = print_items(n, kinds, vals, i);
+            v = items ? PyList_AsTuple(items) : NULL;
+            Py_XDECREF(items);
+        } else {
+            v = print_value(kinds[*i], vals[*i]);
+        }
+        (*i)++;
+        if (!v || PyList_Append(list, v) < 0) {
+            Py_XDECREF(v);
+            Py_CLEAR(list);
+            break;
+        }
+        Py_DECREF(v);
+    }
+    return list;
+}
+
+void
+kn_rt_print(int32_t n, const int32_t *kinds, void **vals)
+{
+    PyGILState_STATE g = PyGILState_Ensure();
+    int32_t i = 0;
+    PyObject *items = print_items(n, kinds, vals, &i);
+    PyObject *args = items ? PyList_AsTuple(items) : NULL;
+    PyObject *print = PyDict_GetItemString(PyEval_GetBuiltins(), "print");
+    PyObject *r = args && print ? PyObject_Call(print, args, NULL) : NULL;
+    if (!r)
+        PyErr_WriteUnraisable(print);
+    Py_XDECREF(r);
+    Py_XDECREF(args);
+    Py_XDECREF(items);
+    PyGILState_Release(g);
+}

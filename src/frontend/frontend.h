@@ -1,0 +1,25 @@
+/* frontend.h - Python function -> untyped KIR. The only stage besides dispatch that sees Python
+ * objects: it reads the source through kiln._support, parses it with the ast module, resolves
+ * names (locals, closure cells, globals, builtins; globals and closures are frozen at compile
+ * time as Numba does) and emits KIR with a span on every instruction. */
+#ifndef KN_FRONTEND_H
+#define KN_FRONTEND_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "compile.h"
+
+typedef struct KnFrontendEnv {
+    PyObject *dispatcher_type; /* borrowed: objects of this type are jitted callees */
+    PyObject *builtin_ids;     /* borrowed dict: callable object -> KnBuiltin id */
+    PyObject *exc_table;       /* borrowed list of (class, args): RAISE indexes into it */
+    PyObject *support;         /* borrowed: the kiln._support module */
+    PyObject *keepalive;       /* borrowed list: objects the compiled code refers to */
+} KnFrontendEnv;
+
+/* Build c->fn from `func`. Returns 0, or -1 with either a diagnostic in c->diags or a Python
+ * exception set (when the source could not be read, for example). */
+int kn_frontend_build(KnCompilation *c, const KnFrontendEnv *env, PyObject *func);
+
+#endif

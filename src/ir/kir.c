@@ -1,0 +1,324 @@
+/* kir.c - building, printing and verifying KIR. The builder appends instructions to the current
+ * block and drops code after a terminator (it is unreachable). The printer gives the text that
+ * KILN_DUMP=kir,typed and the stage tests show; the verifier checks the invariants that passes
+ * rely on: every block ends in exactly one terminator and every operand is an instruction. */
+#include "ir/kir.h"
+
+#include <inttypes.h>
+
+static const char *const op_names[] = {
+#define X(name, text, term) text,
+#include "ir/ops.def"
+#undef X
+};
+
+static const int op_terms[] = {
+#define X(name, text, term) term,
+#include "ir/ops.def"
+#undef X
+};
+
+static const char *const builtin_modules[] = {
+#define X(id, module, name) module,
+#include "ir/builtins.def"
+#undef X
+};
+
+static const char *const builtin_attrs[] = {
+#define X(id, module, name) name,
+#include "ir/builtins.def"
+#undef X
+};
+
+static const char *const builtin_names[] = {
+#define X(id, module, name) module "." name,
+#include "ir/builtins.def"
+#undef X
+};
+
+const char *
+kn_kir_builtin_module(KnBuiltin id)
+{
+    return builtin_modules[id];
+}
+
+const char *
+kn_kir_builtin_attr(KnBuiltin id)
+{
+    return builtin_attrs[id];
+}
+
+const char *
+kn_kir_builtin_name(KnBuiltin id)
+{
+    const char *n = builtin_names[id];
+    return strncmp(n, "builtins.", 9) ? n : n + 9;
+}
+
+const char *
+kn_kir_op_name(KnOp op)
+{
+    return op < KN_OP__COUNT ? op_names[op] : "?";
+}
+
+int
+kn_kir_op_is_terminator(KnOp op)
+{
+    return op < KN_OP__COUNT && op_terms[op];
+}
+
+const char *
+kn_kir_binop_symbol(KnBinop op)
+{
+    static const char *const s[] = {"+", "-", "*", "/", "//", "%", "**", "<<", ">>", "&", "|", "^"};
+    return op < KN_BIN__COUNT ? s[op] : "?";
+}
+
+const char *
+kn_kir_cmp_symbol(KnCmp op)
+{
+    static const char *const s[] = {"==", "!=", "<", "<=", ">", ">="};
+    return s[op];
+}
+
+KnFunction *
+kn_kir_function_new(KnArena *a, const char *name, const char *filename)
+{
+    KnFunction *fn = kn_arena_alloc(a, sizeof(KnFunction));
+    fn->name = kn_arena_strdup(a, name);
+    fn->filename = kn_arena_strdup(a, filename);
+    return fn;
+}
+
+KnBlock *
+kn_kir_block_new(KnBuilder *b)
+{
+    KnBlock *blk = kn_arena_alloc(b->arena, sizeof(KnBlock));
+    blk->id = b->fn->blocks.len;
+    KN_VEC_PUSH(b->arena, b->fn->blocks, blk);
+    return blk;
+}
+
+int
+kn_kir_var_find(KnFunction *fn, const char *name)
+{
+    for (int i = 0; i < fn->vars.len; i++)
+        if (!strcmp(fn->vars.items[i].name, name))
+            return i;
+    return -1;
+}
+
+int
+kn_kir_var_add(KnBuilder *b, const char *name, KnSpan span)
+{
+    KnVar v;
+    memset(&v, 0, sizeof v);
+    v.name = kn_arena_strdup(b->arena, name);
+    v.span = span;
+    KN_VEC_PUSH(b->arena, b->fn->vars, v);
+    return b->fn->vars.len - 1;
+}
+
+KnInstr *
+kn_kir_emit(KnBuilder *b, KnOp op, KnSpan span, int nargs, KnInstr **args)
+{
+    KnInstr *in = kn_arena_alloc(b->arena, sizeof(KnInstr));
+    in->op = op;
+    in->id = b->fn->next_id++;
+    in->span = span;
+    in->nargs = nargs;
+    if (nargs) {
+        in->args = kn_arena_alloc(b->arena, sizeof(KnInstr *) * (size_t)nargs);
+        memcpy(in->args, args, sizeof(KnInstr *) * (size_t)nargs);
+    }
+    if (b->cur)
+        KN_VEC_PUSH(b->arena, b->cur->instrs, in);
+    if (kn_kir_op_is_terminator(op))
+        b->cur = NULL;
+    return in;
+}
+
+KnInstr *
+kn_kir_emit1(KnBuilder *b, KnOp op, KnSpan span, KnInstr *a0)
+{
+    return kn_kir_emit(b, op, span, 1, &a0);
+}
+
+KnInstr *
+kn_kir_emit2(KnBuilder *b, KnOp op, KnSpan span, KnInstr *a0, KnInstr *a1)
+{
+    KnInstr *args[2] = {a0, a1};
+    return kn_kir_emit(b, op, span, 2, args);
+}
+
+void
+kn_kir_br(KnBuilder *b, KnSpan span, KnBlock *target)
+{
+    if (!b->cur)
+        return;
+    KnInstr *in = kn_kir_emit(b, KN_OP_BR, span, 0, NULL);
+    in->targets[0] = target;
+}
+
+void
+kn_kir_cbr(KnBuilder *b, KnSpan span, KnInstr *cond, KnBlock *t, KnBlock *f)
+{
+    if (!b->cur)
+        return;
+    KnInstr *in = kn_kir_emit1(b, KN_OP_CBR, span, cond);
+    in->targets[0] = t;
+    in->targets[1] = f;
+}
+
+void
+kn_kir_set_block(KnBuilder *b, KnBlock *blk)
+{
+    b->cur = blk;
+}
+
+KnInstr *
+kn_kir_terminator(const KnBlock *blk)
+{
+    if (!blk->instrs.len)
+        return NULL;
+    KnInstr *last = blk->instrs.items[blk->instrs.len - 1];
+    return kn_kir_op_is_terminator(last->op) ? last : NULL;
+}
+
+/* ---- printing ---- */
+
+static void
+print_imm(KnStrBuf *sb, const KnInstr *in, const KnFunction *fn)
+{
+    switch (in->op) {
+    case KN_OP_CONST:
+        if (!in->type)
+            break;
+        switch (in->type->kind) {
+        case KN_TY_BOOL:
+        case KN_TY_INT:
+            if (in->type->is_signed || in->type->kind == KN_TY_BOOL)
+                kn_sb_printf(sb, " %" PRId64, in->imm.i);
+            else
+                kn_sb_printf(sb, " %" PRIu64, in->imm.u);
+            break;
+        case KN_TY_FLOAT:
+            kn_sb_printf(sb, " %.17g", in->imm.f);
+            break;
+        case KN_TY_COMPLEX:
+            kn_sb_printf(sb, " (%.17g%+.17gj)", in->imm.c.re, in->imm.c.im);
+            break;
+        case KN_TY_STR:
+            kn_sb_printf(sb, " \"%s\"", in->imm.str);
+            break;
+        default:
+            kn_sb_append(sb, " None");
+        }
+        break;
+    case KN_OP_GLOBAL:
+        kn_sb_printf(sb, " %s", in->type ? in->type->name : "?");
+        break;
+    case KN_OP_ARG:
+        kn_sb_printf(sb, " %d", in->aux);
+        break;
+    case KN_OP_LOAD:
+    case KN_OP_STORE:
+        kn_sb_printf(sb, " %s", fn->vars.items[in->aux].name);
+        break;
+    case KN_OP_BINOP:
+        kn_sb_printf(sb, " %s", kn_kir_binop_symbol((KnBinop)in->aux));
+        break;
+    case KN_OP_UNOP: {
+        static const char *const u[] = {"-", "+", "~", "not"};
+        kn_sb_printf(sb, " %s", u[in->aux]);
+        break;
+    }
+    case KN_OP_CMP:
+        kn_sb_printf(sb, " %s", kn_kir_cmp_symbol((KnCmp)in->aux));
+        break;
+    case KN_OP_GETATTR:
+        kn_sb_printf(sb, " .%s", in->imm.str);
+        break;
+    case KN_OP_CAST:
+        kn_sb_printf(sb, " to %s", in->type ? in->type->name : "?");
+        break;
+    case KN_OP_RAISE:
+        kn_sb_printf(sb, " exc#%d", in->aux);
+        break;
+    default:
+        break;
+    }
+}
+
+static void
+print_instr(KnStrBuf *sb, const KnInstr *in, const KnFunction *fn, int with_types)
+{
+    int has_value = in->op != KN_OP_STORE && !kn_kir_op_is_terminator(in->op);
+    kn_sb_append(sb, "    ");
+    if (has_value)
+        kn_sb_printf(sb, "%%%d = ", in->id);
+    kn_sb_append(sb, kn_kir_op_name(in->op));
+    print_imm(sb, in, fn);
+    for (int i = 0; i < in->nargs; i++)
+        kn_sb_printf(sb, "%s%%%d", i ? ", " : " ", in->args[i]->id);
+    if (in->op == KN_OP_BR)
+        kn_sb_printf(sb, " b%d", in->targets[0]->id);
+    if (in->op == KN_OP_CBR)
+        kn_sb_printf(sb, " ? b%d : b%d", in->targets[0]->id, in->targets[1]->id);
+    if (with_types && has_value && in->type)
+        kn_sb_printf(sb, " : %s", in->type->name);
+    kn_sb_printf(sb, "    ; %d:%d\n", in->span.line, in->span.col);
+}
+
+void
+kn_kir_print(KnStrBuf *sb, const KnFunction *fn, int with_types)
+{
+    kn_sb_printf(sb, "function %s(", fn->name);
+    for (int i = 0; i < fn->nparams; i++) {
+        const KnVar *v = &fn->vars.items[i];
+        kn_sb_printf(sb, "%s%s", i ? ", " : "", v->name);
+        if (with_types && v->type)
+            kn_sb_printf(sb, ": %s", v->type->name);
+    }
+    kn_sb_append(sb, ")");
+    if (with_types && fn->ret_type)
+        kn_sb_printf(sb, " -> %s", fn->ret_type->name);
+    kn_sb_append(sb, "\n");
+    if (with_types) {
+        for (int i = fn->nparams; i < fn->vars.len; i++) {
+            const KnVar *v = &fn->vars.items[i];
+            kn_sb_printf(sb, "  var %s: %s\n", v->name, v->type ? v->type->name : "?");
+        }
+    }
+    for (int b = 0; b < fn->blocks.len; b++) {
+        const KnBlock *blk = fn->blocks.items[b];
+        kn_sb_printf(sb, "  b%d:\n", blk->id);
+        for (int i = 0; i < blk->instrs.len; i++)
+            print_instr(sb, blk->instrs.items[i], fn, with_types);
+    }
+}
+
+int
+kn_kir_verify(const KnFunction *fn, KnStrBuf *why)
+{
+    for (int b = 0; b < fn->blocks.len; b++) {
+        const KnBlock *blk = fn->blocks.items[b];
+        if (!kn_kir_terminator(blk)) {
+            kn_sb_printf(why, "block b%d has no terminator", blk->id);
+            return -1;
+        }
+        for (int i = 0; i < blk->instrs.len; i++) {
+            const KnInstr *in = blk->instrs.items[i];
+            if (kn_kir_op_is_terminator(in->op) && i != blk->instrs.len - 1) {
+                kn_sb_printf(why, "terminator %%%d in the middle of b%d", in->id, blk->id);
+                return -1;
+            }
+            for (int k = 0; k < in->nargs; k++)
+                if (!in->args[k]) {
+                    kn_sb_printf(why, "%%%d has a missing operand %d", in->id, k);
+                    return -1;
+                }
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,124 @@
+/* kir.h - KIR, kiln's intermediate representation: a control-flow graph of basic blocks whose
+ * instructions compute values (each instruction is its own value) and read and write named
+ * variables (LOAD/STORE). Variables get one type each, the unification of every value stored
+ * to them, as in Numba. Every instruction carries the source span it came from. All of it
+ * lives in the compilation's arena. See docs/kir.md. */
+#ifndef KN_KIR_H
+#define KN_KIR_H
+
+#include "base/base.h"
+#include "types/types.h"
+
+typedef enum KnOp {
+#define X(name, text, term) KN_OP_##name,
+#include "ir/ops.def"
+#undef X
+    KN_OP__COUNT
+} KnOp;
+
+typedef enum KnBinop {
+    KN_BIN_ADD,
+    KN_BIN_SUB,
+    KN_BIN_MUL,
+    KN_BIN_TRUEDIV,
+    KN_BIN_FLOORDIV,
+    KN_BIN_MOD,
+    KN_BIN_POW,
+    KN_BIN_LSHIFT,
+    KN_BIN_RSHIFT,
+    KN_BIN_AND,
+    KN_BIN_OR,
+    KN_BIN_XOR,
+    KN_BIN__COUNT
+} KnBinop;
+
+typedef enum KnUnop { KN_UN_NEG, KN_UN_POS, KN_UN_INVERT, KN_UN_NOT } KnUnop;
+
+typedef enum KnCmp { KN_CMP_EQ, KN_CMP_NE, KN_CMP_LT, KN_CMP_LE, KN_CMP_GT, KN_CMP_GE } KnCmp;
+
+typedef enum KnBuiltin {
+#define X(id, module, name) KN_BI_##id,
+#include "ir/builtins.def"
+#undef X
+    KN_BI__COUNT
+} KnBuiltin;
+
+typedef struct KnInstr KnInstr;
+typedef struct KnBlock KnBlock;
+
+struct KnInstr {
+    KnOp op;
+    int id;  /* value number, unique in the function (printing) */
+    int aux; /* op-specific: see ops.def */
+    int nargs;
+    KnInstr **args;
+    KnBlock *targets[2]; /* BR, CBR */
+    KnType *type;        /* CONST/GLOBAL/CAST: set by the frontend; others: by typing */
+    union {
+        int64_t i;
+        uint64_t u;
+        double f;
+        struct {
+            double re, im;
+        } c;
+        const char *str;
+        void *ptr;
+    } imm;
+    KnSpan span;
+    void *impl; /* set by typing: the chosen implementation (e.g. a resolved callee) */
+};
+
+struct KnBlock {
+    int id;
+    int reachable;            /* set by typing: only reachable blocks are typed and lowered */
+    KN_VEC(KnInstr *) instrs; /* the last one is a terminator once the block is sealed */
+};
+
+typedef struct KnVar {
+    const char *name; /* source name, or "$..." for compiler temporaries */
+    KnType *type;     /* set by typing */
+    KnSpan span;      /* first assignment */
+    int is_param;
+} KnVar;
+
+typedef struct KnFunction {
+    const char *name;     /* qualified name, for symbols and messages */
+    const char *filename; /* for diagnostics */
+    int nparams;
+    KN_VEC(KnBlock *) blocks; /* blocks[0] is the entry */
+    KN_VEC(KnVar) vars;       /* params are vars[0..nparams) */
+    KnType *ret_type;         /* set by typing (or fixed by a signature) */
+    KnType **arg_types;       /* the signature being compiled */
+    int next_id;
+    KnSpan span; /* the def line */
+} KnFunction;
+
+typedef struct KnBuilder {
+    KnArena *arena;
+    KnFunction *fn;
+    KnBlock *cur; /* NULL after a terminator: code that follows is unreachable */
+} KnBuilder;
+
+KnFunction *kn_kir_function_new(KnArena *a, const char *name, const char *filename);
+KnBlock *kn_kir_block_new(KnBuilder *b);
+int kn_kir_var_add(KnBuilder *b, const char *name, KnSpan span);
+int kn_kir_var_find(KnFunction *fn, const char *name);
+KnInstr *kn_kir_emit(KnBuilder *b, KnOp op, KnSpan span, int nargs, KnInstr **args);
+KnInstr *kn_kir_emit1(KnBuilder *b, KnOp op, KnSpan span, KnInstr *a0);
+KnInstr *kn_kir_emit2(KnBuilder *b, KnOp op, KnSpan span, KnInstr *a0, KnInstr *a1);
+void kn_kir_br(KnBuilder *b, KnSpan span, KnBlock *target);
+void kn_kir_cbr(KnBuilder *b, KnSpan span, KnInstr *cond, KnBlock *t, KnBlock *f);
+void kn_kir_set_block(KnBuilder *b, KnBlock *blk);
+KnInstr *kn_kir_terminator(const KnBlock *blk);
+
+const char *kn_kir_op_name(KnOp op);
+const char *kn_kir_builtin_name(KnBuiltin id); /* "math.sqrt" */
+const char *kn_kir_builtin_module(KnBuiltin id);
+const char *kn_kir_builtin_attr(KnBuiltin id);
+int kn_kir_op_is_terminator(KnOp op);
+const char *kn_kir_binop_symbol(KnBinop op);
+const char *kn_kir_cmp_symbol(KnCmp op);
+void kn_kir_print(KnStrBuf *sb, const KnFunction *fn, int with_types);
+int kn_kir_verify(const KnFunction *fn, KnStrBuf *why); /* 0 when well formed */
+
+#endif

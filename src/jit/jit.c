@@ -1,0 +1,203 @@
+/* jit.c - LLVM ORC LLJIT for the host, following the recipe in LLVM19-NOTES.md: a host
+ * TargetMachine at CodeGenLevelAggressive with the host CPU name and features (one for the JIT,
+ * one kept for running passes and printing assembly, since building the JIT consumes the TM it
+ * is given), PIC with the default code model so libm calls go through the PLT, process symbols
+ * for libm, and kiln's runtime helpers defined as absolute symbols. Compilation is serialized by
+ * the dispatcher's compile lock, so one JIT and one TM are safe. */
+#include "jit/jit.h"
+
+#include <llvm-c/Error.h>
+#include <llvm-c/LLJIT.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static char *
+take_error(LLVMErrorRef e)
+{
+    char *m = LLVMGetErrorMessage(e);
+    char *r = strdup(m ? m : "unknown LLVM error");
+    LLVMDisposeErrorMessage(m);
+    return r;
+}
+
+static char *
+dup_llvm(char *s)
+{
+    char *r = strdup(s ? s : "");
+    LLVMDisposeMessage(s);
+    return r;
+}
+
+static LLVMTargetMachineRef
+host_tm(KnJit *j, char **err)
+{
+    LLVMTargetRef target;
+    char *msg = NULL;
+    if (LLVMGetTargetFromTriple(j->triple, &target, &msg)) {
+        *err = dup_llvm(msg);
+        return NULL;
+    }
+    return LLVMCreateTargetMachine(target, j->triple, j->cpu, j->features,
+                                   LLVMCodeGenLevelAggressive, LLVMRelocPIC, LLVMCodeModelDefault);
+}
+
+static void
+report_error(void *ctx, LLVMErrorRef e)
+{
+    KnJit *j = ctx;
+    char *m = take_error(e);
+    snprintf(j->error, sizeof j->error, "%s", m);
+    free(m);
+}
+
+KnJit *
+kn_jit_create(char **err)
+{
+    LLVMInitializeNativeTarget();
+    LLVMInitializeNativeAsmPrinter();
+    KnJit *j = calloc(1, sizeof(KnJit));
+    const char *cpu = getenv("KILN_CPU"), *feat = getenv("KILN_FEATURES");
+    j->triple = dup_llvm(LLVMGetDefaultTargetTriple());
+    j->cpu = cpu ? strdup(cpu) : dup_llvm(LLVMGetHostCPUName());
+    j->features = feat ? strdup(feat) : dup_llvm(LLVMGetHostCPUFeatures());
+    j->tm = host_tm(j, err);
+    LLVMTargetMachineRef jit_tm = j->tm ? host_tm(j, err) : NULL;
+    if (!jit_tm) {
+        kn_jit_destroy(j);
+        return NULL;
+    }
+    LLVMTargetDataRef td = LLVMCreateTargetDataLayout(j->tm);
+    j->datalayout = dup_llvm(LLVMCopyStringRepOfTargetData(td));
+    LLVMDisposeTargetData(td);
+    LLVMOrcLLJITBuilderRef b = LLVMOrcCreateLLJITBuilder();
+    LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(
+        b, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(jit_tm));
+    LLVMErrorRef e = LLVMOrcCreateLLJIT(&j->lljit, b);
+    if (e) {
+        *err = take_error(e);
+        j->lljit = NULL;
+        kn_jit_destroy(j);
+        return NULL;
+    }
+    LLVMOrcExecutionSessionSetErrorReporter(LLVMOrcLLJITGetExecutionSession(j->lljit), report_error,
+                                            j);
+    return j;
+}
+
+void
+kn_jit_destroy(KnJit *j)
+{
+    if (!j)
+        return;
+    if (j->lljit)
+        LLVMOrcDisposeLLJIT(j->lljit);
+    if (j->tm)
+        LLVMDisposeTargetMachine(j->tm);
+    free(j->triple);
+    free(j->cpu);
+    free(j->features);
+    free(j->datalayout);
+    free(j);
+}
+
+int
+kn_jit_define_symbols(KnJit *j, const KnJitSymbol *syms, int n, char **err)
+{
+    LLVMOrcCSymbolMapPair *pairs = calloc((size_t)n, sizeof(LLVMOrcCSymbolMapPair));
+    for (int i = 0; i < n; i++) {
+        pairs[i].Name = LLVMOrcLLJITMangleAndIntern(j->lljit, syms[i].name);
+        pairs[i].Sym.Address = (LLVMOrcExecutorAddress)(uintptr_t)syms[i].addr;
+        pairs[i].Sym.Flags.GenericFlags =
+            LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable;
+        pairs[i].Sym.Flags.TargetFlags = 0;
+    }
+    LLVMOrcMaterializationUnitRef mu = LLVMOrcAbsoluteSymbols(pairs, (size_t)n);
+    free(pairs);
+    LLVMErrorRef e = LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(j->lljit), mu);
+    if (e) {
+        LLVMOrcDisposeMaterializationUnit(mu);
+        *err = take_error(e);
+        return -1;
+    }
+    return 0;
+}
+
+int
+kn_jit_optimize(KnJit *j, LLVMModuleRef m, int level, char **err)
+{
+    char pipeline[32];
+    snprintf(pipeline, sizeof pipeline, "default<O%d>", level);
+    LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
+    LLVMErrorRef e = LLVMRunPasses(m, pipeline, j->tm, opts);
+    LLVMDisposePassBuilderOptions(opts);
+    if (e) {
+        *err = take_error(e);
+        return -1;
+    }
+    return 0;
+}
+
+char *
+kn_jit_asm(KnJit *j, LLVMModuleRef m)
+{
+    LLVMModuleRef clone = LLVMCloneModule(m); /* codegen mutates the module (G4) */
+    LLVMMemoryBufferRef buf = NULL;
+    char *msg = NULL;
+    char *r;
+    if (LLVMTargetMachineEmitToMemoryBuffer(j->tm, clone, LLVMAssemblyFile, &msg, &buf)) {
+        r = strdup(msg ? msg : "cannot emit assembly");
+        LLVMDisposeMessage(msg);
+    } else {
+        size_t n = LLVMGetBufferSize(buf);
+        r = malloc(n + 1);
+        memcpy(r, LLVMGetBufferStart(buf), n);
+        r[n] = '\0';
+        LLVMDisposeMemoryBuffer(buf);
+    }
+    LLVMDisposeModule(clone);
+    return r;
+}
+
+int
+kn_jit_add(KnJit *j, LLVMOrcThreadSafeContextRef tsc, LLVMModuleRef m,
+           LLVMOrcResourceTrackerRef *rt, char **err)
+{
+    LLVMOrcJITDylibRef jd = LLVMOrcLLJITGetMainJITDylib(j->lljit);
+    *rt = LLVMOrcJITDylibCreateResourceTracker(jd);
+    LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(m, tsc);
+    LLVMErrorRef e = LLVMOrcLLJITAddLLVMIRModuleWithRT(j->lljit, *rt, tsm);
+    if (e) {
+        *err = take_error(e);
+        LLVMOrcReleaseResourceTracker(*rt);
+        *rt = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+void *
+kn_jit_lookup(KnJit *j, const char *name, char **err)
+{
+    LLVMOrcExecutorAddress addr = 0;
+    j->error[0] = '\0';
+    LLVMErrorRef e = LLVMOrcLLJITLookup(j->lljit, &addr, name);
+    if (e) {
+        *err = take_error(e);
+        return NULL;
+    }
+    return (void *)(uintptr_t)addr;
+}
+
+void
+kn_jit_remove(LLVMOrcResourceTrackerRef rt)
+{
+    if (!rt)
+        return;
+    LLVMErrorRef e = LLVMOrcResourceTrackerRemove(rt);
+    if (e)
+        LLVMConsumeError(e);
+    LLVMOrcReleaseResourceTracker(rt);
+}

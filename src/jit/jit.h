@@ -1,0 +1,40 @@
+/* jit.h - the process's one LLJIT and the host target machine: optimizing modules with the new
+ * pass manager, adding them under a resource tracker (one per overload, so freeing a dispatcher
+ * frees its code), looking up symbols, and printing assembly for inspect_asm. */
+#ifndef KN_JIT_H
+#define KN_JIT_H
+
+#include <llvm-c/Core.h>
+#include <llvm-c/LLJIT.h>
+#include <llvm-c/Orc.h>
+
+#include "compile.h"
+
+typedef struct KnJitSymbol {
+    const char *name;
+    void *addr;
+} KnJitSymbol;
+
+struct KnJit {
+    LLVMOrcLLJITRef lljit;
+    LLVMTargetMachineRef tm; /* for passes and assembly (the JIT owns its own) */
+    char *triple, *cpu, *features, *datalayout;
+    char error[512]; /* the last error reported by ORC's session */
+};
+
+/* Create the JIT for the host (KILN_CPU / KILN_FEATURES override); NULL with *err set. */
+KnJit *kn_jit_create(char **err);
+void kn_jit_destroy(KnJit *j);
+int kn_jit_define_symbols(KnJit *j, const KnJitSymbol *syms, int n, char **err);
+
+/* Optimize (O3 or the level given) in place. */
+int kn_jit_optimize(KnJit *j, LLVMModuleRef m, int level, char **err);
+/* Assembly text of a module (codegen works on a clone). Free with free(). */
+char *kn_jit_asm(KnJit *j, LLVMModuleRef m);
+/* Add the module (consumed, with its context) under a new resource tracker. */
+int kn_jit_add(KnJit *j, LLVMOrcThreadSafeContextRef tsc, LLVMModuleRef m,
+               LLVMOrcResourceTrackerRef *rt, char **err);
+void *kn_jit_lookup(KnJit *j, const char *name, char **err);
+void kn_jit_remove(LLVMOrcResourceTrackerRef rt);
+
+#endif

@@ -1,0 +1,494 @@
+/* calls.c - LLVM code for calls: builtins and the math module (inline, through LLVM intrinsics,
+ * libm or kn_rt_* helpers), methods of values, print (through the runtime's kn_rt_print, which
+ * writes with Python's own print), and calls to other jitted functions (by symbol, checking the
+ * status so an exception raised below propagates). */
+#include "lower/internal.h"
+
+#include <stdio.h>
+
+static LLVMValueRef
+arg(L *l, KnInstr *in, int i)
+{
+    return l->vals[in->args[i + 1]->id];
+}
+
+static const KnType *
+argt(KnInstr *in, int i)
+{
+    return in->args[i + 1]->type;
+}
+
+/* argument i converted to the call's operand type */
+static LLVMValueRef
+arg_as(L *l, KnInstr *in, int i, const KnType *t)
+{
+    return kn_lower_convert(l, arg(l, in, i), argt(in, i), t);
+}
+
+static LLVMValueRef
+libm1(L *l, const char *name, LLVMValueRef x, const KnType *t)
+{
+    char buf[32];
+    LLVMTypeRef ft = t->bits == 32 ? l->f32 : l->f64;
+    snprintf(buf, sizeof buf, "%s%s", name, t->bits == 32 ? "f" : "");
+    return kn_lower_extern(l, buf, ft, &ft, 1, &x);
+}
+
+static LLVMValueRef
+libm2(L *l, const char *name, LLVMValueRef x, LLVMValueRef y, const KnType *t)
+{
+    char buf[32];
+    LLVMTypeRef ft = t->bits == 32 ? l->f32 : l->f64;
+    LLVMTypeRef ps[2] = {ft, ft};
+    LLVMValueRef args[2] = {x, y};
+    snprintf(buf, sizeof buf, "%s%s", name, t->bits == 32 ? "f" : "");
+    return kn_lower_extern(l, buf, ft, ps, 2, args);
+}
+
+static LLVMValueRef
+intrinsic1(L *l, const char *name, LLVMValueRef x)
+{
+    LLVMTypeRef t = LLVMTypeOf(x);
+    return kn_lower_intrinsic(l, name, &t, 1, &x, 1);
+}
+
+static LLVMValueRef
+intrinsic2(L *l, const char *name, LLVMValueRef x, LLVMValueRef y)
+{
+    LLVMTypeRef t = LLVMTypeOf(x);
+    LLVMValueRef args[2] = {x, y};
+    return kn_lower_intrinsic(l, name, &t, 1, args, 2);
+}
+
+static LLVMValueRef
+math_unary(L *l, int id, LLVMValueRef x, const KnType *t)
+{
+    static const struct {
+        int id;
+        const char *libm, *intrinsic;
+    } map[] = {
+        {KN_BI_MATH_ACOS, "acos", NULL},      {KN_BI_MATH_ACOSH, "acosh", NULL},
+        {KN_BI_MATH_ASIN, "asin", NULL},      {KN_BI_MATH_ASINH, "asinh", NULL},
+        {KN_BI_MATH_ATAN, "atan", NULL},      {KN_BI_MATH_ATANH, "atanh", NULL},
+        {KN_BI_MATH_COS, NULL, "llvm.cos"},   {KN_BI_MATH_COSH, "cosh", NULL},
+        {KN_BI_MATH_ERF, "erf", NULL},        {KN_BI_MATH_ERFC, "erfc", NULL},
+        {KN_BI_MATH_EXP, NULL, "llvm.exp"},   {KN_BI_MATH_EXPM1, "expm1", NULL},
+        {KN_BI_MATH_FABS, NULL, "llvm.fabs"}, {KN_BI_MATH_GAMMA, "tgamma", NULL},
+        {KN_BI_MATH_LGAMMA, "lgamma", NULL},  {KN_BI_MATH_LOG10, NULL, "llvm.log10"},
+        {KN_BI_MATH_LOG1P, "log1p", NULL},    {KN_BI_MATH_LOG2, NULL, "llvm.log2"},
+        {KN_BI_MATH_SIN, NULL, "llvm.sin"},   {KN_BI_MATH_SINH, "sinh", NULL},
+        {KN_BI_MATH_SQRT, NULL, "llvm.sqrt"}, {KN_BI_MATH_TAN, "tan", NULL},
+        {KN_BI_MATH_TANH, "tanh", NULL},      {KN_BI_MATH_EXP2, NULL, "llvm.exp2"},
+        {KN_BI_MATH_CBRT, "cbrt", NULL},      {KN_BI_MATH_LOG, NULL, "llvm.log"},
+    };
+    for (int i = 0; i < KN_ARRAY_LEN(map); i++)
+        if (map[i].id == id)
+            return map[i].libm ? libm1(l, map[i].libm, x, t) : intrinsic1(l, map[i].intrinsic, x);
+    if (id == KN_BI_MATH_DEGREES)
+        return kn_lower_fmf(l,
+                            LLVMBuildFMul(l->b, x, kn_lower_const_f(l, t, 57.295779513082323), ""));
+    if (id == KN_BI_MATH_RADIANS)
+        return kn_lower_fmf(
+            l, LLVMBuildFMul(l->b, x, kn_lower_const_f(l, t, 0.017453292519943295), ""));
+    return NULL;
+}
+
+static LLVMValueRef
+float_to_int_round(L *l, const char *intrinsic, LLVMValueRef x, const KnType *t)
+{
+    if (t->kind != KN_TY_FLOAT)
+        return x;
+    return LLVMBuildFPToSI(l->b, intrinsic1(l, intrinsic, x), l->i64, "");
+}
+
+static LLVMValueRef
+lower_math(L *l, KnInstr *in, int id, const KnType *op)
+{
+    int n = in->nargs - 1;
+    switch (id) {
+    case KN_BI_MATH_ATAN2:
+        return libm2(l, "atan2", arg_as(l, in, 0, op), arg_as(l, in, 1, op), op);
+    case KN_BI_MATH_HYPOT:
+        return libm2(l, "hypot", arg_as(l, in, 0, op), arg_as(l, in, 1, op), op);
+    case KN_BI_MATH_COPYSIGN:
+        return intrinsic2(l, "llvm.copysign", arg_as(l, in, 0, op), arg_as(l, in, 1, op));
+    case KN_BI_MATH_FMOD:
+        return libm2(l, "fmod", arg_as(l, in, 0, op), arg_as(l, in, 1, op), op);
+    case KN_BI_MATH_POW:
+        return intrinsic2(l, "llvm.pow", arg_as(l, in, 0, op), arg_as(l, in, 1, op));
+    case KN_BI_MATH_LOG:
+        if (n == 2) {
+            LLVMValueRef a = intrinsic1(l, "llvm.log", arg_as(l, in, 0, op));
+            LLVMValueRef b = intrinsic1(l, "llvm.log", arg_as(l, in, 1, op));
+            return kn_lower_fmf(l, LLVMBuildFDiv(l->b, a, b, ""));
+        }
+        return intrinsic1(l, "llvm.log", arg_as(l, in, 0, op));
+    case KN_BI_MATH_CEIL:
+        return float_to_int_round(l, "llvm.ceil", arg_as(l, in, 0, op), op);
+    case KN_BI_MATH_FLOOR:
+        return float_to_int_round(l, "llvm.floor", arg_as(l, in, 0, op), op);
+    case KN_BI_MATH_TRUNC:
+        return float_to_int_round(l, "llvm.trunc", arg_as(l, in, 0, op), op);
+    case KN_BI_MATH_ISNAN:
+    case KN_BI_MATH_ISINF:
+    case KN_BI_MATH_ISFINITE: {
+        if (op->kind != KN_TY_FLOAT)
+            return LLVMConstInt(l->i1, id == KN_BI_MATH_ISFINITE, 0);
+        LLVMValueRef x = arg_as(l, in, 0, op);
+        if (id == KN_BI_MATH_ISNAN)
+            return LLVMBuildFCmp(l->b, LLVMRealUNO, x, x, "");
+        LLVMValueRef ax = intrinsic1(l, "llvm.fabs", x);
+        LLVMValueRef inf = kn_lower_const_f(l, op, 1.0 / 0.0);
+        return LLVMBuildFCmp(l->b, id == KN_BI_MATH_ISINF ? LLVMRealOEQ : LLVMRealOLT, ax, inf, "");
+    }
+    case KN_BI_MATH_LDEXP: {
+        LLVMTypeRef ps[2] = {l->f64, l->i32};
+        LLVMValueRef args[2] = {arg_as(l, in, 0, &kn_type_float64),
+                                arg_as(l, in, 1, &kn_type_int32)};
+        return kn_lower_extern(l, "ldexp", l->f64, ps, 2, args);
+    }
+    case KN_BI_MATH_FREXP: {
+        LLVMValueRef e = kn_lower_entry_alloca(l, l->i64, "exp");
+        LLVMTypeRef ps[2] = {l->f64, l->ptr};
+        LLVMValueRef args[2] = {arg_as(l, in, 0, &kn_type_float64), e};
+        LLVMValueRef m = kn_lower_extern(l, "kn_rt_frexp", l->f64, ps, 2, args);
+        LLVMValueRef t = LLVMGetUndef(kn_lower_type(l, in->type));
+        t = LLVMBuildInsertValue(l->b, t, m, 0, "");
+        return LLVMBuildInsertValue(l->b, t, LLVMBuildLoad2(l->b, l->i64, e, ""), 1, "");
+    }
+    case KN_BI_MATH_GCD: {
+        LLVMValueRef acc = n ? arg_as(l, in, 0, &kn_type_int64) : LLVMConstInt(l->i64, 0, 0);
+        LLVMTypeRef ps[2] = {l->i64, l->i64};
+        if (n == 1) {
+            LLVMValueRef args[2] = {acc, LLVMConstInt(l->i64, 0, 0)};
+            return kn_lower_extern(l, "kn_rt_gcd", l->i64, ps, 2, args);
+        }
+        for (int i = 1; i < n; i++) {
+            LLVMValueRef args[2] = {acc, arg_as(l, in, i, &kn_type_int64)};
+            acc = kn_lower_extern(l, "kn_rt_gcd", l->i64, ps, 2, args);
+        }
+        return acc;
+    }
+    case KN_BI_MATH_ISQRT: {
+        LLVMValueRef err = kn_lower_entry_alloca(l, l->i32, "err");
+        LLVMTypeRef ps[2] = {l->i64, l->ptr};
+        LLVMValueRef args[2] = {arg_as(l, in, 0, &kn_type_int64), err};
+        LLVMValueRef r = kn_lower_extern(l, "kn_rt_isqrt", l->i64, ps, 2, args);
+        kn_lower_raise_if(l,
+                          LLVMBuildICmp(l->b, LLVMIntNE, LLVMBuildLoad2(l->b, l->i32, err, ""),
+                                        LLVMConstInt(l->i32, 0, 0), ""),
+                          KN_EXC_ISQRT_NEG);
+        return r;
+    }
+    default:
+        return math_unary(l, id, arg_as(l, in, 0, op), op);
+    }
+}
+
+static LLVMValueRef
+minmax(L *l, KnInstr *in, int is_max, const KnType *rt)
+{
+    int n = in->nargs - 1;
+    LLVMValueRef vals[64];
+    const KnType *types[64];
+    int m;
+    if (n == 1 && argt(in, 0)->kind == KN_TY_TUPLE) {
+        const KnType *t = argt(in, 0);
+        m = t->n;
+        for (int i = 0; i < m && i < 64; i++) {
+            vals[i] = LLVMBuildExtractValue(l->b, arg(l, in, 0), (unsigned)i, "");
+            types[i] = t->items[i];
+        }
+    } else {
+        m = n;
+        for (int i = 0; i < n; i++) {
+            vals[i] = arg(l, in, i);
+            types[i] = argt(in, i);
+        }
+    }
+    /* Python keeps the first extreme: replace only when strictly better */
+    LLVMValueRef acc = kn_lower_convert(l, vals[0], types[0], rt);
+    for (int i = 1; i < m && i < 64; i++) {
+        LLVMValueRef x = kn_lower_convert(l, vals[i], types[i], rt);
+        LLVMValueRef better = kn_lower_cmp(l, is_max ? KN_CMP_GT : KN_CMP_LT, x, acc, rt, rt, rt);
+        acc = LLVMBuildSelect(l->b, better, x, acc, "");
+    }
+    return acc;
+}
+
+static LLVMValueRef
+lower_abs(L *l, KnInstr *in, const KnType *op)
+{
+    const KnType *t = argt(in, 0);
+    if (t->kind == KN_TY_COMPLEX) {
+        const KnType *ft = kn_type_float(t->bits / 2);
+        LLVMValueRef z = arg(l, in, 0);
+        return libm2(l, "hypot", LLVMBuildExtractValue(l->b, z, 0, ""),
+                     LLVMBuildExtractValue(l->b, z, 1, ""), ft);
+    }
+    LLVMValueRef x = arg_as(l, in, 0, op);
+    if (op->kind == KN_TY_FLOAT)
+        return intrinsic1(l, "llvm.fabs", x);
+    if (!op->is_signed)
+        return x;
+    LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, x, LLVMConstNull(LLVMTypeOf(x)), "");
+    return LLVMBuildSelect(l->b, neg, LLVMBuildNeg(l->b, x, ""), x, "");
+}
+
+static LLVMValueRef
+lower_round(L *l, KnInstr *in, const KnType *op)
+{
+    int n = in->nargs - 1;
+    LLVMValueRef x = arg_as(l, in, 0, op);
+    if (op->kind != KN_TY_FLOAT)
+        return x; /* round(int[, n]) (negative n on ints is rare; kept as the value) */
+    if (n == 1)
+        return LLVMBuildFPToSI(l->b, intrinsic1(l, "llvm.roundeven", x), l->i64, "");
+    LLVMTypeRef ps[2] = {l->f64, l->i64};
+    LLVMValueRef args[2] = {kn_lower_convert(l, x, op, &kn_type_float64),
+                            arg_as(l, in, 1, &kn_type_int64)};
+    LLVMValueRef r = kn_lower_extern(l, "kn_rt_round_ndigits", l->f64, ps, 2, args);
+    return kn_lower_convert(l, r, &kn_type_float64, op);
+}
+
+static LLVMValueRef
+lower_range(L *l, KnInstr *in)
+{
+    int n = in->nargs - 1;
+    LLVMValueRef start = LLVMConstInt(l->i64, 0, 0), step = LLVMConstInt(l->i64, 1, 0), stop;
+    if (n == 1) {
+        stop = arg_as(l, in, 0, &kn_type_int64);
+    } else {
+        start = arg_as(l, in, 0, &kn_type_int64);
+        stop = arg_as(l, in, 1, &kn_type_int64);
+        if (n == 3) {
+            step = arg_as(l, in, 2, &kn_type_int64);
+            kn_lower_raise_if(l,
+                              LLVMBuildICmp(l->b, LLVMIntEQ, step, LLVMConstInt(l->i64, 0, 0), ""),
+                              KN_EXC_RANGE_STEP_ZERO);
+        }
+    }
+    LLVMValueRef r = LLVMGetUndef(kn_lower_type(l, &kn_type_range));
+    r = LLVMBuildInsertValue(l->b, r, start, 0, "");
+    r = LLVMBuildInsertValue(l->b, r, stop, 1, "");
+    return LLVMBuildInsertValue(l->b, r, step, 2, "");
+}
+
+/* print(a, b, ...): spill each value, pass kinds and pointers to kn_rt_print */
+static int
+print_kind(const KnType *t)
+{
+    switch (t->kind) {
+    case KN_TY_BOOL:
+        return KN_PRINT_BOOL;
+    case KN_TY_INT:
+        return t->is_signed ? KN_PRINT_I64 : KN_PRINT_U64;
+    case KN_TY_FLOAT:
+        return t->bits == 32 ? KN_PRINT_F32 : KN_PRINT_F64;
+    case KN_TY_COMPLEX:
+        return t->bits == 64 ? KN_PRINT_C64 : KN_PRINT_C128;
+    case KN_TY_STR:
+        return KN_PRINT_STR;
+    default:
+        return KN_PRINT_NONE;
+    }
+}
+
+static void
+flatten_print(L *l, LLVMValueRef v, const KnType *t, LLVMValueRef *vals, int *kinds, int *n)
+{
+    if (*n >= 60)
+        return;
+    if (t->kind == KN_TY_TUPLE) {
+        kinds[*n] = KN_PRINT_TUPLE_BEGIN;
+        vals[(*n)++] = NULL;
+        for (int i = 0; i < t->n; i++)
+            flatten_print(l, LLVMBuildExtractValue(l->b, v, (unsigned)i, ""), t->items[i], vals,
+                          kinds, n);
+        kinds[*n] = KN_PRINT_TUPLE_END;
+        vals[(*n)++] = NULL;
+        return;
+    }
+    const KnType *st = t;
+    if (t->kind == KN_TY_INT)
+        st = t->is_signed ? &kn_type_int64 : &kn_type_uint64;
+    kinds[*n] = print_kind(t);
+    vals[(*n)++] = kn_lower_convert(l, v, t, st);
+}
+
+static LLVMValueRef
+lower_print(L *l, KnInstr *in)
+{
+    LLVMValueRef vals[64];
+    int kinds[64], n = 0;
+    for (int i = 0; i < in->nargs - 1; i++)
+        flatten_print(l, arg(l, in, i), argt(in, i), vals, kinds, &n);
+    LLVMTypeRef karr = LLVMArrayType2(l->i32, (uint64_t)(n ? n : 1));
+    LLVMTypeRef parr = LLVMArrayType2(l->ptr, (uint64_t)(n ? n : 1));
+    LLVMValueRef kmem = kn_lower_entry_alloca(l, karr, "pkinds");
+    LLVMValueRef pmem = kn_lower_entry_alloca(l, parr, "pvals");
+    for (int i = 0; i < n; i++) {
+        LLVMValueRef ix[2] = {LLVMConstInt(l->i64, 0, 0), LLVMConstInt(l->i64, (unsigned)i, 0)};
+        LLVMBuildStore(l->b, LLVMConstInt(l->i32, (unsigned)kinds[i], 0),
+                       LLVMBuildInBoundsGEP2(l->b, karr, kmem, ix, 2, ""));
+        LLVMValueRef slot = LLVMConstNull(l->ptr);
+        if (vals[i]) {
+            LLVMValueRef v = vals[i];
+            if (kinds[i] == KN_PRINT_BOOL)
+                v = LLVMBuildZExt(l->b, v, l->i8, "");
+            slot = kn_lower_entry_alloca(l, LLVMTypeOf(v), "pv");
+            LLVMBuildStore(l->b, v, slot);
+        }
+        LLVMBuildStore(l->b, slot, LLVMBuildInBoundsGEP2(l->b, parr, pmem, ix, 2, ""));
+    }
+    LLVMTypeRef ps[3] = {l->i32, l->ptr, l->ptr};
+    LLVMValueRef args[3] = {LLVMConstInt(l->i32, (unsigned)n, 0), kmem, pmem};
+    kn_lower_extern(l, "kn_rt_print", LLVMVoidTypeInContext(l->ctx), ps, 3, args);
+    return LLVMConstInt(l->i8, 0, 0);
+}
+
+static LLVMValueRef
+lower_complex(L *l, KnInstr *in)
+{
+    int n = in->nargs - 1;
+    const KnType *t = in->type;
+    if (n == 1)
+        return kn_lower_convert(l, arg(l, in, 0), argt(in, 0), t);
+    LLVMValueRef re =
+        n ? arg_as(l, in, 0, &kn_type_float64) : kn_lower_const_f(l, &kn_type_float64, 0);
+    LLVMValueRef im =
+        n > 1 ? arg_as(l, in, 1, &kn_type_float64) : kn_lower_const_f(l, &kn_type_float64, 0);
+    return kn_lower_cplx(l, t, re, im);
+}
+
+static LLVMValueRef
+lower_builtin(L *l, KnInstr *in, KnCallImpl *impl)
+{
+    int id = impl->builtin, n = in->nargs - 1;
+    const KnType *op = impl->operand;
+    if (id >= KN_BI_MATH_ACOS && id <= KN_BI_MATH_CBRT)
+        return lower_math(l, in, id, op);
+    switch (id) {
+    case KN_BI_ABS:
+        return lower_abs(l, in, op);
+    case KN_BI_MIN:
+    case KN_BI_MAX:
+        return minmax(l, in, id == KN_BI_MAX, in->type);
+    case KN_BI_ROUND:
+        return lower_round(l, in, op);
+    case KN_BI_DIVMOD: {
+        const KnType *r = in->type->items[0];
+        LLVMValueRef q = kn_lower_binop(l, KN_BIN_FLOORDIV, arg(l, in, 0), arg(l, in, 1), op,
+                                        argt(in, 0), argt(in, 1));
+        LLVMValueRef m = kn_lower_binop(l, KN_BIN_MOD, arg(l, in, 0), arg(l, in, 1), op,
+                                        argt(in, 0), argt(in, 1));
+        LLVMValueRef t = LLVMGetUndef(kn_lower_type(l, in->type));
+        t = LLVMBuildInsertValue(l->b, t, kn_lower_convert(l, q, op, r), 0, "");
+        return LLVMBuildInsertValue(l->b, t, kn_lower_convert(l, m, op, r), 1, "");
+    }
+    case KN_BI_POW:
+        if (n == 3) {
+            LLVMValueRef m = arg_as(l, in, 2, &kn_type_int64);
+            LLVMValueRef e = arg_as(l, in, 1, &kn_type_int64);
+            kn_lower_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, m, LLVMConstInt(l->i64, 0, 0), ""),
+                              KN_EXC_POW_MOD_ZERO);
+            kn_lower_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, e, LLVMConstInt(l->i64, 0, 0), ""),
+                              KN_EXC_NEG_POW);
+            LLVMTypeRef ps[3] = {l->i64, l->i64, l->i64};
+            LLVMValueRef args[3] = {arg_as(l, in, 0, &kn_type_int64), e, m};
+            return kn_lower_extern(l, "kn_rt_ipow_mod", l->i64, ps, 3, args);
+        }
+        return kn_lower_convert(l,
+                                kn_lower_binop(l, KN_BIN_POW, arg(l, in, 0), arg(l, in, 1), op,
+                                               argt(in, 0), argt(in, 1)),
+                                op, in->type);
+    case KN_BI_INT:
+    case KN_BI_FLOAT:
+        if (!n)
+            return LLVMConstNull(kn_lower_type(l, in->type));
+        return kn_lower_convert(l, arg(l, in, 0), argt(in, 0), in->type);
+    case KN_BI_BOOL:
+        return n ? kn_lower_truth(l, arg(l, in, 0), argt(in, 0)) : LLVMConstInt(l->i1, 0, 0);
+    case KN_BI_COMPLEX:
+        return lower_complex(l, in);
+    case KN_BI_LEN:
+        if (argt(in, 0)->kind == KN_TY_TUPLE)
+            return LLVMConstInt(l->i64, (unsigned long long)argt(in, 0)->n, 0);
+        return kn_lower_range_len(l, arg(l, in, 0));
+    case KN_BI_RANGE:
+        return lower_range(l, in);
+    case KN_BI_PRINT:
+        return lower_print(l, in);
+    case KN_BI_TUPLE:
+        return arg(l, in, 0);
+    case KN_BI_SUM: {
+        const KnType *t = argt(in, 0);
+        LLVMValueRef acc = kn_lower_convert(l, LLVMConstInt(l->i64, 0, 0), &kn_type_int64, op);
+        for (int i = 0; i < t->n; i++) {
+            LLVMValueRef x = LLVMBuildExtractValue(l->b, arg(l, in, 0), (unsigned)i, "");
+            acc = kn_lower_binop(l, KN_BIN_ADD, acc, x, op, op, t->items[i]);
+        }
+        return acc;
+    }
+    default:
+        if (id >= KN_BI_NP_INT8 && id <= KN_BI_NP_BOOL) {
+            if (!n)
+                return LLVMConstNull(kn_lower_type(l, in->type));
+            return kn_lower_convert(l, arg(l, in, 0), argt(in, 0), in->type);
+        }
+        return NULL;
+    }
+}
+
+static LLVMValueRef
+lower_jitted(L *l, KnInstr *in, KnCallImpl *impl)
+{
+    int n = in->nargs - 1;
+    LLVMTypeRef params[66];
+    LLVMValueRef args[66];
+    LLVMTypeRef rt = kn_lower_type(l, in->type);
+    LLVMValueRef ret = kn_lower_entry_alloca(l, rt, "cret");
+    params[0] = params[1] = l->ptr;
+    args[0] = ret;
+    args[1] = l->exc_ptr;
+    for (int i = 0; i < n && i < 64; i++) {
+        const KnType *pt = impl->callee.params ? impl->callee.params[i] : argt(in, i);
+        params[i + 2] = kn_lower_type(l, pt);
+        args[i + 2] = kn_lower_convert(l, arg(l, in, i), argt(in, i), pt);
+    }
+    LLVMValueRef st = kn_lower_extern(l, impl->callee.symbol, l->i32, params, n + 2, args);
+    /* status != 0: the callee recorded an exception; pass it up */
+    LLVMBasicBlockRef bad = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "propagate");
+    LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "ok");
+    LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, st, LLVMConstInt(l->i32, 0, 0), ""), bad,
+                    ok);
+    LLVMPositionBuilderAtEnd(l->b, bad);
+    LLVMBuildRet(l->b, st);
+    LLVMPositionBuilderAtEnd(l->b, ok);
+    return LLVMBuildLoad2(l->b, rt, ret, "");
+}
+
+LLVMValueRef
+kn_lower_call(L *l, KnInstr *in)
+{
+    KnCallImpl *impl = in->impl;
+    switch (impl->kind) {
+    case KN_CALL_CONST:
+        return LLVMConstInt(l->i1, (unsigned long long)impl->value, 0);
+    case KN_CALL_BUILTIN:
+        return lower_builtin(l, in, impl);
+    case KN_CALL_JITTED:
+        return lower_jitted(l, in, impl);
+    case KN_CALL_METHOD: {
+        const KnType *self = in->args[0]->args[0]->type;
+        LLVMValueRef v = l->vals[in->args[0]->args[0]->id];
+        if (self->kind == KN_TY_COMPLEX) {
+            LLVMValueRef im = LLVMBuildExtractValue(l->b, v, 1, "");
+            return LLVMBuildInsertValue(l->b, v, kn_lower_fmf(l, LLVMBuildFNeg(l->b, im, "")), 1,
+                                        "");
+        }
+        return kn_lower_convert(l, v, self, in->type);
+    }
+    }
+    return NULL;
+}

@@ -1,0 +1,568 @@
+/* lower.c - typed KIR -> LLVM IR: the function frame, variables, control flow, tuples, and the
+ * wrapper with the dispatcher's uniform ABI.
+ *
+ * Input: c->fn after typing. Output: an LLVM module holding
+ *   i32 @symbol(ptr %ret, ptr %exc, <args by value>)   the native function
+ *   i32 @wrapper(ptr %ret, ptr %exc, ptr %args)        loads args from C layout, stores result
+ * Status 0 is a normal return; nonzero means an exception was recorded in *exc (its index in the
+ * exception table). Variables are allocas in the entry block (LLVM's mem2reg makes SSA of them);
+ * a value is converted to its variable's (unified) type when stored. Only reachable blocks are
+ * emitted. Operators and builtins live in scalar.c and calls.c. */
+#include "lower/internal.h"
+
+#include <llvm-c/Analysis.h>
+#include <stdio.h>
+
+/* ---- types ---- */
+
+LLVMTypeRef
+kn_lower_type(L *l, const KnType *t)
+{
+    switch (t->kind) {
+    case KN_TY_BOOL:
+        return l->i1;
+    case KN_TY_INT:
+        return LLVMIntTypeInContext(l->ctx, (unsigned)t->bits);
+    case KN_TY_FLOAT:
+        return t->bits == 32 ? l->f32 : l->f64;
+    case KN_TY_COMPLEX: {
+        LLVMTypeRef f = t->bits == 64 ? l->f32 : l->f64;
+        LLVMTypeRef fs[2] = {f, f};
+        return LLVMStructTypeInContext(l->ctx, fs, 2, 0);
+    }
+    case KN_TY_RANGE: {
+        LLVMTypeRef fs[3] = {l->i64, l->i64, l->i64};
+        return LLVMStructTypeInContext(l->ctx, fs, 3, 0);
+    }
+    case KN_TY_TUPLE: {
+        LLVMTypeRef fs[256];
+        for (int i = 0; i < t->n && i < 256; i++)
+            fs[i] = kn_lower_type(l, t->items[i]);
+        return LLVMStructTypeInContext(l->ctx, fs, (unsigned)t->n, 0);
+    }
+    case KN_TY_STR:
+        return l->ptr;
+    default:
+        return l->i8; /* none and compile-time values: a placeholder byte */
+    }
+}
+
+/* ---- small helpers shared with scalar.c and calls.c ---- */
+
+LLVMValueRef
+kn_lower_fmf(L *l, LLVMValueRef inst)
+{
+    if (l->fmf && LLVMCanValueUseFastMathFlags(inst))
+        LLVMSetFastMathFlags(inst, l->fmf);
+    return inst;
+}
+
+LLVMValueRef
+kn_lower_const_f(L *l, const KnType *t, double v)
+{
+    return LLVMConstReal(t->kind == KN_TY_FLOAT && t->bits == 32 ? l->f32 : l->f64, v);
+}
+
+LLVMValueRef
+kn_lower_cplx(L *l, const KnType *t, LLVMValueRef re, LLVMValueRef im)
+{
+    LLVMValueRef v = LLVMGetUndef(kn_lower_type(l, t));
+    v = LLVMBuildInsertValue(l->b, v, re, 0, "");
+    return LLVMBuildInsertValue(l->b, v, im, 1, "");
+}
+
+LLVMValueRef
+kn_lower_entry_alloca(L *l, LLVMTypeRef t, const char *name)
+{
+    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(l->fn);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(l->ctx);
+    LLVMValueRef first = LLVMGetFirstInstruction(entry);
+    if (first)
+        LLVMPositionBuilderBefore(b, first);
+    else
+        LLVMPositionBuilderAtEnd(b, entry);
+    LLVMValueRef a = LLVMBuildAlloca(b, t, name);
+    LLVMDisposeBuilder(b);
+    return a;
+}
+
+LLVMValueRef
+kn_lower_intrinsic(L *l, const char *name, LLVMTypeRef *types, int ntypes, LLVMValueRef *args,
+                   int nargs)
+{
+    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    LLVMValueRef f = LLVMGetIntrinsicDeclaration(l->mod, id, types, (size_t)ntypes);
+    LLVMTypeRef ft = LLVMIntrinsicGetType(l->ctx, id, types, (size_t)ntypes);
+    return kn_lower_fmf(l, LLVMBuildCall2(l->b, ft, f, args, (unsigned)nargs, ""));
+}
+
+LLVMValueRef
+kn_lower_extern(L *l, const char *name, LLVMTypeRef ret, LLVMTypeRef *params, int nparams,
+                LLVMValueRef *args)
+{
+    LLVMTypeRef ft = LLVMFunctionType(ret, params, (unsigned)nparams, 0);
+    LLVMValueRef f = LLVMGetNamedFunction(l->mod, name);
+    if (!f)
+        f = LLVMAddFunction(l->mod, name, ft);
+    LLVMValueRef r = LLVMBuildCall2(l->b, ft, f, args, (unsigned)nparams, "");
+    return kn_lower_fmf(l, r);
+}
+
+/* Record exception `exc_index` and return status 1 when cond holds; go on otherwise. */
+void
+kn_lower_raise_if(L *l, LLVMValueRef cond, int exc_index)
+{
+    LLVMBasicBlockRef bad = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "raise");
+    LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "ok");
+    LLVMValueRef br = LLVMBuildCondBr(l->b, cond, bad, ok);
+    /* exceptions are the cold path */
+    LLVMValueRef w[2] = {LLVMConstInt(l->i32, 1, 0), LLVMConstInt(l->i32, 2000, 0)};
+    LLVMMetadataRef md[3] = {LLVMMDStringInContext2(l->ctx, "branch_weights", 14),
+                             LLVMValueAsMetadata(w[0]), LLVMValueAsMetadata(w[1])};
+    unsigned kind = LLVMGetMDKindIDInContext(l->ctx, "prof", 4);
+    LLVMSetMetadata(br, kind, LLVMMetadataAsValue(l->ctx, LLVMMDNodeInContext2(l->ctx, md, 3)));
+    LLVMPositionBuilderAtEnd(l->b, bad);
+    LLVMBuildStore(l->b, LLVMConstInt(l->i64, (unsigned long long)exc_index, 0), l->exc_ptr);
+    LLVMBuildRet(l->b, LLVMConstInt(l->i32, 1, 0));
+    LLVMPositionBuilderAtEnd(l->b, ok);
+}
+
+/* ---- tuples and ranges ---- */
+
+static LLVMValueRef
+lower_tuple(L *l, KnInstr *in)
+{
+    LLVMValueRef v = LLVMGetUndef(kn_lower_type(l, in->type));
+    for (int i = 0; i < in->nargs; i++)
+        v = LLVMBuildInsertValue(l->b, v, l->vals[in->args[i]->id], (unsigned)i, "");
+    return v;
+}
+
+static int
+const_index(const KnInstr *idx, int64_t *out)
+{
+    if (idx->op != KN_OP_CONST || idx->type->kind != KN_TY_INT)
+        return 0;
+    *out = idx->imm.i;
+    return 1;
+}
+
+/* Wrap a negative index and check bounds: the index as i64, in [0, n). */
+static LLVMValueRef
+checked_index(L *l, LLVMValueRef idx, const KnType *it, LLVMValueRef n, int exc)
+{
+    idx = kn_lower_convert(l, idx, it, &kn_type_int64);
+    LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, idx, LLVMConstInt(l->i64, 0, 0), "");
+    idx = LLVMBuildSelect(l->b, neg, LLVMBuildAdd(l->b, idx, n, ""), idx, "");
+    LLVMValueRef bad = LLVMBuildICmp(l->b, LLVMIntUGE, idx, n, "");
+    kn_lower_raise_if(l, bad, exc);
+    return idx;
+}
+
+static LLVMValueRef
+lower_getitem(L *l, KnInstr *in)
+{
+    KnType *st = in->args[0]->type, *it = in->args[1]->type;
+    LLVMValueRef s = l->vals[in->args[0]->id], idx = l->vals[in->args[1]->id];
+    if (st->kind == KN_TY_RANGE) {
+        LLVMValueRef start = LLVMBuildExtractValue(l->b, s, 0, "");
+        LLVMValueRef step = LLVMBuildExtractValue(l->b, s, 2, "");
+        LLVMValueRef k = checked_index(l, idx, it, kn_lower_range_len(l, s), KN_EXC_RANGE_INDEX);
+        return LLVMBuildAdd(l->b, start, LLVMBuildMul(l->b, k, step, ""), "");
+    }
+    int64_t k;
+    if (const_index(in->args[1], &k)) {
+        if (k < 0)
+            k += st->n;
+        return LLVMBuildExtractValue(l->b, s, (unsigned)k, "");
+    }
+    /* a variable index into a homogeneous tuple: spill it as an array */
+    LLVMTypeRef et = kn_lower_type(l, in->type);
+    LLVMTypeRef at = LLVMArrayType2(et, (uint64_t)st->n);
+    LLVMValueRef mem = kn_lower_entry_alloca(l, at, "tup");
+    for (int i = 0; i < st->n; i++) {
+        LLVMValueRef ix[2] = {LLVMConstInt(l->i64, 0, 0), LLVMConstInt(l->i64, (unsigned)i, 0)};
+        LLVMValueRef p = LLVMBuildInBoundsGEP2(l->b, at, mem, ix, 2, "");
+        LLVMBuildStore(l->b, LLVMBuildExtractValue(l->b, s, (unsigned)i, ""), p);
+    }
+    LLVMValueRef kk =
+        checked_index(l, idx, it, LLVMConstInt(l->i64, (unsigned)st->n, 0), KN_EXC_TUPLE_INDEX);
+    LLVMValueRef ix[2] = {LLVMConstInt(l->i64, 0, 0), kk};
+    return LLVMBuildLoad2(l->b, et, LLVMBuildInBoundsGEP2(l->b, at, mem, ix, 2, ""), "");
+}
+
+LLVMValueRef
+kn_lower_range_len(L *l, LLVMValueRef r)
+{
+    LLVMValueRef start = LLVMBuildExtractValue(l->b, r, 0, "");
+    LLVMValueRef stop = LLVMBuildExtractValue(l->b, r, 1, "");
+    LLVMValueRef step = LLVMBuildExtractValue(l->b, r, 2, "");
+    LLVMValueRef zero = LLVMConstInt(l->i64, 0, 0), one = LLVMConstInt(l->i64, 1, 0);
+    LLVMValueRef pos = LLVMBuildICmp(l->b, LLVMIntSGT, step, zero, "");
+    /* step > 0: (stop - start + step - 1) / step;  step < 0: (start - stop - step - 1) / -step */
+    LLVMValueRef lo = LLVMBuildSelect(l->b, pos, start, stop, "");
+    LLVMValueRef hi = LLVMBuildSelect(l->b, pos, stop, start, "");
+    LLVMValueRef st = LLVMBuildSelect(l->b, pos, step, LLVMBuildNeg(l->b, step, ""), "");
+    LLVMValueRef empty = LLVMBuildICmp(l->b, LLVMIntSGE, lo, hi, "");
+    LLVMValueRef span = LLVMBuildSub(l->b, LLVMBuildSub(l->b, hi, lo, ""), one, "");
+    LLVMValueRef n = LLVMBuildAdd(l->b, LLVMBuildUDiv(l->b, span, st, ""), one, "");
+    return LLVMBuildSelect(l->b, empty, zero, n, "");
+}
+
+static LLVMValueRef
+lower_len(L *l, KnInstr *in)
+{
+    KnType *t = in->args[0]->type;
+    if (t->kind == KN_TY_TUPLE)
+        return LLVMConstInt(l->i64, (unsigned long long)t->n, 0);
+    return kn_lower_range_len(l, l->vals[in->args[0]->id]);
+}
+
+static LLVMValueRef
+lower_getattr(L *l, KnInstr *in)
+{
+    KnType *t = in->args[0]->type;
+    LLVMValueRef v = l->vals[in->args[0]->id];
+    if (in->type->kind == KN_TY_BOUND)
+        return LLVMGetUndef(l->i8);
+    int imag = !strcmp(in->imm.str, "imag");
+    if (t->kind == KN_TY_COMPLEX)
+        return LLVMBuildExtractValue(l->b, v, imag ? 1 : 0, "");
+    if (!imag)
+        return kn_lower_convert(l, v, t, in->type);
+    return t->kind == KN_TY_FLOAT ? kn_lower_const_f(l, t, 0.0)
+                                  : LLVMConstInt(kn_lower_type(l, in->type), 0, 0);
+}
+
+/* ---- constants ---- */
+
+static LLVMValueRef
+lower_const(L *l, KnInstr *in)
+{
+    KnType *t = in->type;
+    switch (t->kind) {
+    case KN_TY_BOOL:
+    case KN_TY_INT:
+        return LLVMConstInt(kn_lower_type(l, t), (unsigned long long)in->imm.i, t->is_signed);
+    case KN_TY_FLOAT:
+        return kn_lower_const_f(l, t, in->imm.f);
+    case KN_TY_COMPLEX: {
+        LLVMTypeRef f = t->bits == 64 ? l->f32 : l->f64;
+        LLVMValueRef parts[2] = {LLVMConstReal(f, in->imm.c.re), LLVMConstReal(f, in->imm.c.im)};
+        return LLVMConstNamedStruct(kn_lower_type(l, t), parts, 2);
+    }
+    case KN_TY_STR:
+        return LLVMBuildGlobalStringPtr(l->b, in->imm.str, "str");
+    default:
+        return LLVMConstInt(l->i8, 0, 0);
+    }
+}
+
+/* ---- instructions ---- */
+
+static LLVMValueRef
+lower_binop_instr(L *l, KnInstr *in)
+{
+    KnCallImpl *impl = in->impl;
+    LLVMValueRef r =
+        kn_lower_binop(l, (KnBinop)in->aux, l->vals[in->args[0]->id], l->vals[in->args[1]->id],
+                       impl->operand, in->args[0]->type, in->args[1]->type);
+    return kn_lower_convert(l, r, impl->operand->kind == KN_TY_BOOL ? &kn_type_bool : in->type,
+                            in->type);
+}
+
+static LLVMValueRef
+lower_cmp_instr(L *l, KnInstr *in)
+{
+    KnCallImpl *impl = in->impl;
+    if (impl && impl->kind == KN_CALL_CONST)
+        return LLVMConstInt(l->i1, (unsigned long long)impl->value, 0);
+    return kn_lower_cmp(l, (KnCmp)in->aux, l->vals[in->args[0]->id], l->vals[in->args[1]->id],
+                        in->args[0]->type, in->args[1]->type, impl ? impl->operand : NULL);
+}
+
+static void
+lower_store(L *l, KnInstr *in)
+{
+    KnVar *var = &l->c->fn->vars.items[in->aux];
+    LLVMValueRef v = kn_lower_convert(l, l->vals[in->args[0]->id], in->args[0]->type, var->type);
+    LLVMBuildStore(l->b, v, l->vars[in->aux]);
+}
+
+static void
+lower_ret(L *l, KnInstr *in)
+{
+    LLVMValueRef v =
+        kn_lower_convert(l, l->vals[in->args[0]->id], in->args[0]->type, l->c->fn->ret_type);
+    LLVMBuildStore(l->b, v, l->ret_ptr);
+    LLVMBuildRet(l->b, LLVMConstInt(l->i32, 0, 0));
+}
+
+static int
+lower_instr(L *l, KnInstr *in)
+{
+    LLVMValueRef v = NULL;
+    l->span = in->span;
+    switch (in->op) {
+    case KN_OP_CONST:
+        v = lower_const(l, in);
+        break;
+    case KN_OP_GLOBAL:
+        v = LLVMGetUndef(l->i8);
+        break;
+    case KN_OP_ARG:
+        v = LLVMGetParam(l->fn, (unsigned)in->aux + 2);
+        break;
+    case KN_OP_LOAD:
+        v = LLVMBuildLoad2(l->b, kn_lower_type(l, in->type), l->vars[in->aux],
+                           l->c->fn->vars.items[in->aux].name);
+        break;
+    case KN_OP_STORE:
+        lower_store(l, in);
+        break;
+    case KN_OP_BINOP:
+        v = lower_binop_instr(l, in);
+        break;
+    case KN_OP_UNOP:
+        v = kn_lower_unop(l, in, l->vals[in->args[0]->id]);
+        break;
+    case KN_OP_CMP:
+        v = lower_cmp_instr(l, in);
+        break;
+    case KN_OP_TRUTH:
+        v = kn_lower_truth(l, l->vals[in->args[0]->id], in->args[0]->type);
+        break;
+    case KN_OP_CALL:
+        v = kn_lower_call(l, in);
+        break;
+    case KN_OP_GETATTR:
+        v = lower_getattr(l, in);
+        break;
+    case KN_OP_TUPLE:
+        v = lower_tuple(l, in);
+        break;
+    case KN_OP_GETITEM:
+        v = lower_getitem(l, in);
+        break;
+    case KN_OP_LEN:
+        v = lower_len(l, in);
+        break;
+    case KN_OP_CAST:
+        v = kn_lower_convert(l, l->vals[in->args[0]->id], in->args[0]->type, in->type);
+        break;
+    case KN_OP_BR:
+        LLVMBuildBr(l->b, l->blocks[in->targets[0]->id]);
+        break;
+    case KN_OP_CBR:
+        LLVMBuildCondBr(l->b, l->vals[in->args[0]->id], l->blocks[in->targets[0]->id],
+                        l->blocks[in->targets[1]->id]);
+        break;
+    case KN_OP_RET:
+        lower_ret(l, in);
+        break;
+    case KN_OP_RAISE:
+        LLVMBuildStore(l->b, LLVMConstInt(l->i64, (unsigned)in->aux, 0), l->exc_ptr);
+        LLVMBuildRet(l->b, LLVMConstInt(l->i32, 1, 0));
+        break;
+    default:
+        kn_diag_error(&l->c->diags, KN_DIAG_LOWERING, in->span, "cannot lower %s",
+                      kn_kir_op_name(in->op));
+        return -1;
+    }
+    if (!v && !(in->op == KN_OP_STORE || kn_kir_op_is_terminator(in->op))) {
+        if (!l->c->diags.items.len)
+            kn_diag_error(&l->c->diags, KN_DIAG_LOWERING, in->span,
+                          "internal error: no code for this %s (%s)", kn_kir_op_name(in->op),
+                          in->type ? in->type->name : "?");
+        return -1;
+    }
+    l->vals[in->id] = v;
+    return 0;
+}
+
+/* ---- the function and its wrapper ---- */
+
+static LLVMValueRef
+declare_native(L *l, KnFunction *fn, const char *name)
+{
+    LLVMTypeRef params[66];
+    params[0] = l->ptr;
+    params[1] = l->ptr;
+    for (int i = 0; i < fn->nparams && i < 64; i++)
+        params[i + 2] = kn_lower_type(l, fn->arg_types[i]);
+    LLVMTypeRef ft = LLVMFunctionType(l->i32, params, (unsigned)fn->nparams + 2, 0);
+    LLVMValueRef f = LLVMAddFunction(l->mod, name, ft);
+    unsigned nounwind = LLVMGetEnumAttributeKindForName("nounwind", 8);
+    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                            LLVMCreateEnumAttribute(l->ctx, nounwind, 0));
+    return f;
+}
+
+static int
+lower_body(L *l)
+{
+    KnFunction *fn = l->c->fn;
+    LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "entry");
+    l->blocks = kn_arena_alloc(&l->c->arena, sizeof(LLVMBasicBlockRef) * (size_t)fn->blocks.len);
+    for (int b = 0; b < fn->blocks.len; b++)
+        if (fn->blocks.items[b]->reachable)
+            l->blocks[b] = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "");
+    LLVMPositionBuilderAtEnd(l->b, entry);
+    l->vars = kn_arena_alloc(&l->c->arena, sizeof(LLVMValueRef) * (size_t)(fn->vars.len + 1));
+    for (int i = 0; i < fn->vars.len; i++) {
+        KnVar *v = &fn->vars.items[i];
+        if (!v->type)
+            continue;
+        LLVMTypeRef t = kn_lower_type(l, v->type);
+        l->vars[i] = LLVMBuildAlloca(l->b, t, v->name);
+        LLVMBuildStore(l->b, LLVMConstNull(t), l->vars[i]);
+    }
+    LLVMBuildBr(l->b, l->blocks[0]);
+    l->vals = kn_arena_alloc(&l->c->arena, sizeof(LLVMValueRef) * (size_t)(fn->next_id + 1));
+    for (int b = 0; b < fn->blocks.len; b++) {
+        KnBlock *blk = fn->blocks.items[b];
+        if (!blk->reachable)
+            continue;
+        LLVMPositionBuilderAtEnd(l->b, l->blocks[b]);
+        for (int i = 0; i < blk->instrs.len; i++)
+            KN_TRY(lower_instr(l, blk->instrs.items[i]));
+    }
+    return 0;
+}
+
+/* Load a value of type t stored in C layout at p (bools are bytes). */
+static LLVMValueRef
+load_c(L *l, const KnType *t, LLVMValueRef p)
+{
+    if (t->kind == KN_TY_BOOL) {
+        LLVMValueRef byte = LLVMBuildLoad2(l->b, l->i8, p, "");
+        return LLVMBuildICmp(l->b, LLVMIntNE, byte, LLVMConstInt(l->i8, 0, 0), "");
+    }
+    if (t->kind == KN_TY_TUPLE) {
+        LLVMValueRef v = LLVMGetUndef(kn_lower_type(l, t));
+        for (int i = 0; i < t->n; i++) {
+            LLVMValueRef off = LLVMConstInt(l->i64, kn_type_tuple_offset(t, i), 0);
+            LLVMValueRef q = LLVMBuildInBoundsGEP2(l->b, l->i8, p, &off, 1, "");
+            v = LLVMBuildInsertValue(l->b, v, load_c(l, t->items[i], q), (unsigned)i, "");
+        }
+        return v;
+    }
+    return LLVMBuildLoad2(l->b, kn_lower_type(l, t), p, "");
+}
+
+static void
+store_c(L *l, const KnType *t, LLVMValueRef v, LLVMValueRef p)
+{
+    if (t->kind == KN_TY_BOOL) {
+        LLVMBuildStore(l->b, LLVMBuildZExt(l->b, v, l->i8, ""), p);
+        return;
+    }
+    if (t->kind == KN_TY_TUPLE) {
+        for (int i = 0; i < t->n; i++) {
+            LLVMValueRef off = LLVMConstInt(l->i64, kn_type_tuple_offset(t, i), 0);
+            LLVMValueRef q = LLVMBuildInBoundsGEP2(l->b, l->i8, p, &off, 1, "");
+            store_c(l, t->items[i], LLVMBuildExtractValue(l->b, v, (unsigned)i, ""), q);
+        }
+        return;
+    }
+    LLVMBuildStore(l->b, v, p);
+}
+
+static void
+build_wrapper(L *l, LLVMValueRef native)
+{
+    KnFunction *fn = l->c->fn;
+    LLVMTypeRef params[3] = {l->ptr, l->ptr, l->ptr};
+    LLVMTypeRef ft = LLVMFunctionType(l->i32, params, 3, 0);
+    LLVMValueRef w = LLVMAddFunction(l->mod, l->c->wrapper, ft);
+    LLVMPositionBuilderAtEnd(l->b, LLVMAppendBasicBlockInContext(l->ctx, w, "entry"));
+    LLVMValueRef args[66];
+    LLVMTypeRef rt = kn_lower_type(l, fn->ret_type);
+    LLVMValueRef ret = LLVMBuildAlloca(l->b, rt, "ret");
+    args[0] = ret;
+    args[1] = LLVMGetParam(w, 1);
+    for (int i = 0; i < fn->nparams; i++) {
+        LLVMValueRef off = LLVMConstInt(l->i64, kn_type_arg_offset(fn->arg_types, i), 0);
+        LLVMValueRef p = LLVMBuildInBoundsGEP2(l->b, l->i8, LLVMGetParam(w, 2), &off, 1, "");
+        args[i + 2] = load_c(l, fn->arg_types[i], p);
+    }
+    LLVMValueRef st = LLVMBuildCall2(l->b, LLVMGlobalGetValueType(native), native, args,
+                                     (unsigned)fn->nparams + 2, "");
+    LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(l->ctx, w, "ok");
+    LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(l->ctx, w, "out");
+    LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, st, LLVMConstInt(l->i32, 0, 0), ""), ok,
+                    out);
+    LLVMPositionBuilderAtEnd(l->b, ok);
+    store_c(l, fn->ret_type, LLVMBuildLoad2(l->b, rt, ret, ""), LLVMGetParam(w, 0));
+    LLVMBuildBr(l->b, out);
+    LLVMPositionBuilderAtEnd(l->b, out);
+    LLVMBuildRet(l->b, st);
+}
+
+static unsigned
+llvm_fmf(unsigned fm)
+{
+    unsigned r = 0;
+    if (fm & KN_FM_REASSOC)
+        r |= LLVMFastMathAllowReassoc;
+    if (fm & KN_FM_NNAN)
+        r |= LLVMFastMathNoNaNs;
+    if (fm & KN_FM_NINF)
+        r |= LLVMFastMathNoInfs;
+    if (fm & KN_FM_NSZ)
+        r |= LLVMFastMathNoSignedZeros;
+    if (fm & KN_FM_ARCP)
+        r |= LLVMFastMathAllowReciprocal;
+    if (fm & KN_FM_CONTRACT)
+        r |= LLVMFastMathAllowContract;
+    if (fm & KN_FM_AFN)
+        r |= LLVMFastMathApproxFunc;
+    return r;
+}
+
+LLVMModuleRef
+kn_lower_function(KnCompilation *c, LLVMContextRef ctx, const char *triple, const char *datalayout)
+{
+    L l;
+    memset(&l, 0, sizeof l);
+    l.c = c;
+    l.ctx = ctx;
+    l.mod = LLVMModuleCreateWithNameInContext(c->symbol, ctx);
+    LLVMSetTarget(l.mod, triple);
+    LLVMSetDataLayout(l.mod, datalayout);
+    l.b = LLVMCreateBuilderInContext(ctx);
+    l.i1 = LLVMInt1TypeInContext(ctx);
+    l.i8 = LLVMInt8TypeInContext(ctx);
+    l.i32 = LLVMInt32TypeInContext(ctx);
+    l.i64 = LLVMInt64TypeInContext(ctx);
+    l.f32 = LLVMFloatTypeInContext(ctx);
+    l.f64 = LLVMDoubleTypeInContext(ctx);
+    l.ptr = LLVMPointerTypeInContext(ctx, 0);
+    l.fmf = llvm_fmf(c->fastmath);
+    if (c->fn->nparams > 64) {
+        kn_diag_error(&c->diags, KN_DIAG_UNSUPPORTED, c->fn->span,
+                      "functions with more than 64 parameters are not supported");
+        goto fail;
+    }
+    l.fn = declare_native(&l, c->fn, c->symbol);
+    l.ret_ptr = LLVMGetParam(l.fn, 0);
+    l.exc_ptr = LLVMGetParam(l.fn, 1);
+    if (lower_body(&l) < 0)
+        goto fail;
+    build_wrapper(&l, l.fn);
+    LLVMDisposeBuilder(l.b);
+    char *msg = NULL;
+    if (LLVMVerifyModule(l.mod, LLVMReturnStatusAction, &msg)) {
+        kn_diag_error(&c->diags, KN_DIAG_LOWERING, c->fn->span,
+                      "internal error: invalid LLVM IR for %s: %s", c->fn->name, msg);
+        LLVMDisposeMessage(msg);
+        LLVMDisposeModule(l.mod);
+        return NULL;
+    }
+    LLVMDisposeMessage(msg);
+    return l.mod;
+fail:
+    LLVMDisposeBuilder(l.b);
+    LLVMDisposeModule(l.mod);
+    return NULL;
+}

@@ -1,0 +1,16 @@
+/* lower.h - typed KIR -> an LLVM module. Each overload becomes two functions: the native
+ * function `symbol` (status = f(ret*, exc*, args by value...)), which other compiled code calls,
+ * and `wrapper` (status = w(ret*, exc*, argbuf*)), the uniform entry the dispatcher calls with
+ * arguments laid out in C layout (kn_type_arg_offset). */
+#ifndef KN_LOWER_H
+#define KN_LOWER_H
+
+#include <llvm-c/Core.h>
+
+#include "compile.h"
+
+/* Build c->fn into a new module in ctx. NULL with a diagnostic on failure. */
+LLVMModuleRef kn_lower_function(KnCompilation *c, LLVMContextRef ctx, const char *triple,
+                                const char *datalayout);
+
+#endif

@@ -1,0 +1,454 @@
+/* scalar.c - LLVM code for numbers: conversions between kiln's scalar types, truth values,
+ * and the arithmetic, bitwise, unary and comparison operators with Python's semantics (floor
+ * division and modulo take the divisor's sign, division by zero raises ZeroDivisionError,
+ * int ** negative int raises ValueError) and Numba's (integers wrap at 64 bits). */
+#include "lower/internal.h"
+
+static int
+is_intlike(const KnType *t)
+{
+    return t->kind == KN_TY_INT || t->kind == KN_TY_BOOL;
+}
+
+static LLVMValueRef
+cplx_part(L *l, LLVMValueRef v, unsigned i)
+{
+    return LLVMBuildExtractValue(l->b, v, i, "");
+}
+
+/* ---- conversions ---- */
+
+static LLVMValueRef
+int_to(L *l, LLVMValueRef v, const KnType *from, const KnType *to)
+{
+    int sgn = from->kind == KN_TY_INT && from->is_signed;
+    LLVMTypeRef tt = kn_lower_type(l, to);
+    switch (to->kind) {
+    case KN_TY_BOOL:
+        return LLVMBuildICmp(l->b, LLVMIntNE, v, LLVMConstNull(LLVMTypeOf(v)), "");
+    case KN_TY_INT:
+        if (from->kind == KN_TY_BOOL)
+            return LLVMBuildZExt(l->b, v, tt, "");
+        if (to->bits < from->bits)
+            return LLVMBuildTrunc(l->b, v, tt, "");
+        if (to->bits > from->bits)
+            return sgn ? LLVMBuildSExt(l->b, v, tt, "") : LLVMBuildZExt(l->b, v, tt, "");
+        return v;
+    case KN_TY_FLOAT:
+        return sgn ? LLVMBuildSIToFP(l->b, v, tt, "") : LLVMBuildUIToFP(l->b, v, tt, "");
+    case KN_TY_COMPLEX: {
+        const KnType *ft = kn_type_float(to->bits / 2);
+        return kn_lower_cplx(l, to, int_to(l, v, from, ft), kn_lower_const_f(l, ft, 0.0));
+    }
+    default:
+        return NULL;
+    }
+}
+
+static LLVMValueRef
+float_to(L *l, LLVMValueRef v, const KnType *from, const KnType *to)
+{
+    LLVMTypeRef tt = kn_lower_type(l, to);
+    switch (to->kind) {
+    case KN_TY_BOOL:
+        return LLVMBuildFCmp(l->b, LLVMRealUNE, v, LLVMConstNull(LLVMTypeOf(v)), "");
+    case KN_TY_INT:
+        return to->is_signed ? LLVMBuildFPToSI(l->b, v, tt, "") : LLVMBuildFPToUI(l->b, v, tt, "");
+    case KN_TY_FLOAT:
+        if (to->bits < from->bits)
+            return LLVMBuildFPTrunc(l->b, v, tt, "");
+        if (to->bits > from->bits)
+            return LLVMBuildFPExt(l->b, v, tt, "");
+        return v;
+    case KN_TY_COMPLEX: {
+        const KnType *ft = kn_type_float(to->bits / 2);
+        return kn_lower_cplx(l, to, float_to(l, v, from, ft), kn_lower_const_f(l, ft, 0.0));
+    }
+    default:
+        return NULL;
+    }
+}
+
+static LLVMValueRef
+tuple_to(L *l, LLVMValueRef v, const KnType *from, const KnType *to)
+{
+    LLVMValueRef r = LLVMGetUndef(kn_lower_type(l, to));
+    for (int i = 0; i < to->n; i++) {
+        LLVMValueRef item = LLVMBuildExtractValue(l->b, v, (unsigned)i, "");
+        item = kn_lower_convert(l, item, from->items[i], to->items[i]);
+        r = LLVMBuildInsertValue(l->b, r, item, (unsigned)i, "");
+    }
+    return r;
+}
+
+LLVMValueRef
+kn_lower_convert(L *l, LLVMValueRef v, const KnType *from, const KnType *to)
+{
+    if (from == to || !to)
+        return v;
+    switch (from->kind) {
+    case KN_TY_BOOL:
+    case KN_TY_INT:
+        return int_to(l, v, from, to);
+    case KN_TY_FLOAT:
+        return float_to(l, v, from, to);
+    case KN_TY_COMPLEX:
+        if (to->kind == KN_TY_COMPLEX) {
+            const KnType *ff = kn_type_float(from->bits / 2), *tf = kn_type_float(to->bits / 2);
+            return kn_lower_cplx(l, to, float_to(l, cplx_part(l, v, 0), ff, tf),
+                                 float_to(l, cplx_part(l, v, 1), ff, tf));
+        }
+        if (to->kind == KN_TY_BOOL)
+            return kn_lower_truth(l, v, from);
+        return NULL;
+    case KN_TY_TUPLE:
+        return to->kind == KN_TY_TUPLE ? tuple_to(l, v, from, to) : NULL;
+    default:
+        return v; /* compile-time values and none: nothing to convert */
+    }
+}
+
+LLVMValueRef
+kn_lower_truth(L *l, LLVMValueRef v, const KnType *t)
+{
+    switch (t->kind) {
+    case KN_TY_BOOL:
+        return v;
+    case KN_TY_INT:
+    case KN_TY_FLOAT:
+        return kn_lower_convert(l, v, t, &kn_type_bool);
+    case KN_TY_COMPLEX: {
+        const KnType *ft = kn_type_float(t->bits / 2);
+        LLVMValueRef re = kn_lower_convert(l, cplx_part(l, v, 0), ft, &kn_type_bool);
+        LLVMValueRef im = kn_lower_convert(l, cplx_part(l, v, 1), ft, &kn_type_bool);
+        return LLVMBuildOr(l->b, re, im, "");
+    }
+    case KN_TY_TUPLE:
+        return LLVMConstInt(l->i1, t->n > 0, 0);
+    case KN_TY_RANGE:
+        return LLVMBuildICmp(l->b, LLVMIntSGT, kn_lower_range_len(l, v), LLVMConstInt(l->i64, 0, 0),
+                             "");
+    case KN_TY_STR:
+        return LLVMConstInt(l->i1, 1, 0); /* constant strings: only non-empty ones reach here */
+    default:
+        return LLVMConstInt(l->i1, 0, 0);
+    }
+}
+
+/* ---- integer operators ---- */
+
+static LLVMValueRef
+int_floordiv(L *l, LLVMValueRef a, LLVMValueRef b, const KnType *t, int mod)
+{
+    LLVMTypeRef ty = LLVMTypeOf(a);
+    LLVMValueRef zero = LLVMConstNull(ty);
+    kn_lower_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, b, zero, ""),
+                      mod ? KN_EXC_INT_MOD_ZERO : KN_EXC_INT_FLOORDIV_ZERO);
+    if (!t->is_signed)
+        return mod ? LLVMBuildURem(l->b, a, b, "") : LLVMBuildUDiv(l->b, a, b, "");
+    /* INT64_MIN // -1 overflows sdiv: divide by 1 instead and negate (wrapping) */
+    LLVMValueRef minus1 = LLVMConstAllOnes(ty);
+    LLVMValueRef is_m1 = LLVMBuildICmp(l->b, LLVMIntEQ, b, minus1, "");
+    LLVMValueRef safe_b = LLVMBuildSelect(l->b, is_m1, LLVMConstInt(ty, 1, 0), b, "");
+    LLVMValueRef q = LLVMBuildSDiv(l->b, a, safe_b, "");
+    LLVMValueRef r = LLVMBuildSRem(l->b, a, safe_b, "");
+    /* Python rounds toward -inf: adjust when the remainder and divisor differ in sign */
+    LLVMValueRef adj = LLVMBuildAnd(
+        l->b, LLVMBuildICmp(l->b, LLVMIntNE, r, zero, ""),
+        LLVMBuildICmp(l->b, LLVMIntSLT, LLVMBuildXor(l->b, r, safe_b, ""), zero, ""), "");
+    if (mod) {
+        LLVMValueRef m = LLVMBuildSelect(l->b, adj, LLVMBuildAdd(l->b, r, safe_b, ""), r, "");
+        return LLVMBuildSelect(l->b, is_m1, zero, m, "");
+    }
+    q = LLVMBuildSelect(l->b, adj, LLVMBuildSub(l->b, q, LLVMConstInt(ty, 1, 0), ""), q, "");
+    return LLVMBuildSelect(l->b, is_m1, LLVMBuildNeg(l->b, a, ""), q, "");
+}
+
+static LLVMValueRef
+int_shift(L *l, KnBinop op, LLVMValueRef a, LLVMValueRef b, const KnType *t)
+{
+    LLVMTypeRef ty = LLVMTypeOf(a);
+    if (t->is_signed)
+        kn_lower_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, b, LLVMConstNull(ty), ""),
+                          KN_EXC_NEG_SHIFT);
+    LLVMValueRef big = LLVMBuildICmp(l->b, LLVMIntUGE, b, LLVMConstInt(ty, 64, 0), "");
+    if (op == KN_BIN_LSHIFT)
+        return LLVMBuildSelect(l->b, big, LLVMConstNull(ty), LLVMBuildShl(l->b, a, b, ""), "");
+    if (!t->is_signed)
+        return LLVMBuildSelect(l->b, big, LLVMConstNull(ty), LLVMBuildLShr(l->b, a, b, ""), "");
+    LLVMValueRef cnt = LLVMBuildSelect(l->b, big, LLVMConstInt(ty, 63, 0), b, "");
+    return LLVMBuildAShr(l->b, a, cnt, "");
+}
+
+static LLVMValueRef
+int_pow(L *l, LLVMValueRef a, LLVMValueRef b, const KnType *t)
+{
+    if (t->is_signed)
+        kn_lower_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, b, LLVMConstInt(l->i64, 0, 0), ""),
+                          KN_EXC_NEG_POW);
+    LLVMTypeRef ps[2] = {l->i64, l->i64};
+    LLVMValueRef args[2] = {a, b};
+    return kn_lower_extern(l, "kn_rt_ipow", l->i64, ps, 2, args);
+}
+
+static LLVMValueRef
+int_binop(L *l, KnBinop op, LLVMValueRef a, LLVMValueRef b, const KnType *t)
+{
+    switch (op) {
+    case KN_BIN_ADD:
+        return LLVMBuildAdd(l->b, a, b, "");
+    case KN_BIN_SUB:
+        return LLVMBuildSub(l->b, a, b, "");
+    case KN_BIN_MUL:
+        return LLVMBuildMul(l->b, a, b, "");
+    case KN_BIN_FLOORDIV:
+        return int_floordiv(l, a, b, t, 0);
+    case KN_BIN_MOD:
+        return int_floordiv(l, a, b, t, 1);
+    case KN_BIN_POW:
+        return int_pow(l, a, b, t);
+    case KN_BIN_LSHIFT:
+    case KN_BIN_RSHIFT:
+        return int_shift(l, op, a, b, t);
+    case KN_BIN_AND:
+        return LLVMBuildAnd(l->b, a, b, "");
+    case KN_BIN_OR:
+        return LLVMBuildOr(l->b, a, b, "");
+    case KN_BIN_XOR:
+        return LLVMBuildXor(l->b, a, b, "");
+    default:
+        return NULL;
+    }
+}
+
+/* ---- float operators ---- */
+
+static LLVMValueRef
+float_helper(L *l, const char *name, LLVMValueRef a, LLVMValueRef b, const KnType *t)
+{
+    LLVMValueRef args[2] = {a, b};
+    if (t->bits == 32) {
+        args[0] = LLVMBuildFPExt(l->b, a, l->f64, "");
+        args[1] = LLVMBuildFPExt(l->b, b, l->f64, "");
+    }
+    LLVMTypeRef ps[2] = {l->f64, l->f64};
+    LLVMValueRef r = kn_lower_extern(l, name, l->f64, ps, 2, args);
+    return t->bits == 32 ? LLVMBuildFPTrunc(l->b, r, l->f32, "") : r;
+}
+
+static LLVMValueRef
+float_binop(L *l, KnBinop op, LLVMValueRef a, LLVMValueRef b, const KnType *t, int from_ints)
+{
+    LLVMValueRef zero = LLVMConstNull(LLVMTypeOf(a));
+    switch (op) {
+    case KN_BIN_ADD:
+        return kn_lower_fmf(l, LLVMBuildFAdd(l->b, a, b, ""));
+    case KN_BIN_SUB:
+        return kn_lower_fmf(l, LLVMBuildFSub(l->b, a, b, ""));
+    case KN_BIN_MUL:
+        return kn_lower_fmf(l, LLVMBuildFMul(l->b, a, b, ""));
+    case KN_BIN_TRUEDIV:
+        if (l->c->error_model_python)
+            kn_lower_raise_if(l, LLVMBuildFCmp(l->b, LLVMRealOEQ, b, zero, ""),
+                              from_ints ? KN_EXC_TRUEDIV_ZERO : KN_EXC_FLOAT_DIV_ZERO);
+        return kn_lower_fmf(l, LLVMBuildFDiv(l->b, a, b, ""));
+    case KN_BIN_FLOORDIV:
+        if (l->c->error_model_python)
+            kn_lower_raise_if(l, LLVMBuildFCmp(l->b, LLVMRealOEQ, b, zero, ""),
+                              KN_EXC_FLOAT_FLOORDIV_ZERO);
+        return float_helper(l, "kn_rt_float_floordiv", a, b, t);
+    case KN_BIN_MOD:
+        if (l->c->error_model_python)
+            kn_lower_raise_if(l, LLVMBuildFCmp(l->b, LLVMRealOEQ, b, zero, ""),
+                              KN_EXC_FLOAT_MOD_ZERO);
+        return float_helper(l, "kn_rt_float_mod", a, b, t);
+    case KN_BIN_POW: {
+        LLVMTypeRef ty = LLVMTypeOf(a);
+        LLVMValueRef args[2] = {a, b};
+        return kn_lower_intrinsic(l, "llvm.pow", &ty, 1, args, 2);
+    }
+    default:
+        return NULL;
+    }
+}
+
+/* ---- complex operators ---- */
+
+static LLVMValueRef
+cplx_helper(L *l, const char *name, LLVMValueRef a, LLVMValueRef b, const KnType *t)
+{
+    const KnType *ft = kn_type_float(t->bits / 2);
+    LLVMValueRef args[5];
+    args[0] = kn_lower_convert(l, cplx_part(l, a, 0), ft, &kn_type_float64);
+    args[1] = kn_lower_convert(l, cplx_part(l, a, 1), ft, &kn_type_float64);
+    args[2] = kn_lower_convert(l, cplx_part(l, b, 0), ft, &kn_type_float64);
+    args[3] = kn_lower_convert(l, cplx_part(l, b, 1), ft, &kn_type_float64);
+    LLVMTypeRef pair = LLVMArrayType2(l->f64, 2);
+    LLVMValueRef out = kn_lower_entry_alloca(l, pair, "cout");
+    args[4] = out;
+    LLVMTypeRef ps[5] = {l->f64, l->f64, l->f64, l->f64, l->ptr};
+    kn_lower_extern(l, name, LLVMVoidTypeInContext(l->ctx), ps, 5, args);
+    LLVMValueRef re = LLVMBuildLoad2(l->b, l->f64, out, "");
+    LLVMValueRef one = LLVMConstInt(l->i64, 1, 0);
+    LLVMValueRef im =
+        LLVMBuildLoad2(l->b, l->f64, LLVMBuildInBoundsGEP2(l->b, l->f64, out, &one, 1, ""), "");
+    return kn_lower_cplx(l, t, kn_lower_convert(l, re, &kn_type_float64, ft),
+                         kn_lower_convert(l, im, &kn_type_float64, ft));
+}
+
+static LLVMValueRef
+cplx_binop(L *l, KnBinop op, LLVMValueRef a, LLVMValueRef b, const KnType *t)
+{
+    LLVMValueRef ar = cplx_part(l, a, 0), ai = cplx_part(l, a, 1);
+    LLVMValueRef br = cplx_part(l, b, 0), bi = cplx_part(l, b, 1);
+    switch (op) {
+    case KN_BIN_ADD:
+        return kn_lower_cplx(l, t, kn_lower_fmf(l, LLVMBuildFAdd(l->b, ar, br, "")),
+                             kn_lower_fmf(l, LLVMBuildFAdd(l->b, ai, bi, "")));
+    case KN_BIN_SUB:
+        return kn_lower_cplx(l, t, kn_lower_fmf(l, LLVMBuildFSub(l->b, ar, br, "")),
+                             kn_lower_fmf(l, LLVMBuildFSub(l->b, ai, bi, "")));
+    case KN_BIN_MUL: {
+        LLVMValueRef re = LLVMBuildFSub(l->b, kn_lower_fmf(l, LLVMBuildFMul(l->b, ar, br, "")),
+                                        kn_lower_fmf(l, LLVMBuildFMul(l->b, ai, bi, "")), "");
+        LLVMValueRef im = LLVMBuildFAdd(l->b, kn_lower_fmf(l, LLVMBuildFMul(l->b, ar, bi, "")),
+                                        kn_lower_fmf(l, LLVMBuildFMul(l->b, ai, br, "")), "");
+        return kn_lower_cplx(l, t, kn_lower_fmf(l, re), kn_lower_fmf(l, im));
+    }
+    case KN_BIN_TRUEDIV: {
+        if (l->c->error_model_python) {
+            LLVMValueRef z = LLVMConstNull(LLVMTypeOf(br));
+            LLVMValueRef both = LLVMBuildAnd(l->b, LLVMBuildFCmp(l->b, LLVMRealOEQ, br, z, ""),
+                                             LLVMBuildFCmp(l->b, LLVMRealOEQ, bi, z, ""), "");
+            kn_lower_raise_if(l, both, KN_EXC_COMPLEX_DIV_ZERO);
+        }
+        return cplx_helper(l, "kn_rt_cdiv", a, b, t);
+    }
+    case KN_BIN_POW:
+        return cplx_helper(l, "kn_rt_cpow", a, b, t);
+    default:
+        return NULL;
+    }
+}
+
+LLVMValueRef
+kn_lower_binop(L *l, KnBinop op, LLVMValueRef a, LLVMValueRef b, const KnType *operand,
+               const KnType *ta, const KnType *tb)
+{
+    a = kn_lower_convert(l, a, ta, operand);
+    b = kn_lower_convert(l, b, tb, operand);
+    switch (operand->kind) {
+    case KN_TY_BOOL:
+        return int_binop(l, op, a, b, operand);
+    case KN_TY_INT:
+        return int_binop(l, op, a, b, operand);
+    case KN_TY_FLOAT:
+        return float_binop(l, op, a, b, operand, is_intlike(ta) && is_intlike(tb));
+    case KN_TY_COMPLEX:
+        return cplx_binop(l, op, a, b, operand);
+    default:
+        return NULL;
+    }
+}
+
+LLVMValueRef
+kn_lower_unop(L *l, KnInstr *in, LLVMValueRef a)
+{
+    const KnType *from = in->args[0]->type, *to = in->type;
+    switch (in->aux) {
+    case KN_UN_NOT:
+        return LLVMBuildNot(l->b, kn_lower_truth(l, a, from), "");
+    case KN_UN_POS:
+        return kn_lower_convert(l, a, from, to);
+    case KN_UN_INVERT:
+        return LLVMBuildNot(l->b, kn_lower_convert(l, a, from, to), "");
+    default:
+        break;
+    }
+    a = kn_lower_convert(l, a, from, to);
+    if (to->kind == KN_TY_INT)
+        return LLVMBuildNeg(l->b, a, "");
+    if (to->kind == KN_TY_FLOAT)
+        return kn_lower_fmf(l, LLVMBuildFNeg(l->b, a, ""));
+    return kn_lower_cplx(l, to, kn_lower_fmf(l, LLVMBuildFNeg(l->b, cplx_part(l, a, 0), "")),
+                         kn_lower_fmf(l, LLVMBuildFNeg(l->b, cplx_part(l, a, 1), "")));
+}
+
+/* ---- comparisons ---- */
+
+static LLVMValueRef
+cmp_scalar(L *l, KnCmp op, LLVMValueRef a, LLVMValueRef b, const KnType *t)
+{
+    if (t->kind == KN_TY_FLOAT) {
+        static const LLVMRealPredicate p[] = {LLVMRealOEQ, LLVMRealUNE, LLVMRealOLT,
+                                              LLVMRealOLE, LLVMRealOGT, LLVMRealOGE};
+        return kn_lower_fmf(l, LLVMBuildFCmp(l->b, p[op], a, b, ""));
+    }
+    if (t->kind == KN_TY_COMPLEX) {
+        const KnType *ft = kn_type_float(t->bits / 2);
+        LLVMValueRef re = cmp_scalar(l, KN_CMP_EQ, cplx_part(l, a, 0), cplx_part(l, b, 0), ft);
+        LLVMValueRef im = cmp_scalar(l, KN_CMP_EQ, cplx_part(l, a, 1), cplx_part(l, b, 1), ft);
+        LLVMValueRef eq = LLVMBuildAnd(l->b, re, im, "");
+        return op == KN_CMP_EQ ? eq : LLVMBuildNot(l->b, eq, "");
+    }
+    int s = t->kind == KN_TY_INT && t->is_signed;
+    static const LLVMIntPredicate sp[] = {LLVMIntEQ,  LLVMIntNE,  LLVMIntSLT,
+                                          LLVMIntSLE, LLVMIntSGT, LLVMIntSGE};
+    static const LLVMIntPredicate up[] = {LLVMIntEQ,  LLVMIntNE,  LLVMIntULT,
+                                          LLVMIntULE, LLVMIntUGT, LLVMIntUGE};
+    return LLVMBuildICmp(l->b, s ? sp[op] : up[op], a, b, "");
+}
+
+LLVMValueRef
+kn_lower_cmp(L *l, KnCmp op, LLVMValueRef a, LLVMValueRef b, const KnType *ta, const KnType *tb,
+             const KnType *operand)
+{
+    if (ta->kind == KN_TY_TUPLE) {
+        LLVMValueRef all = LLVMConstInt(l->i1, ta->n == tb->n, 0);
+        for (int i = 0; ta->n == tb->n && i < ta->n; i++) {
+            const KnType *p = kn_type_promote(ta->items[i], tb->items[i]);
+            LLVMValueRef x = kn_lower_convert(l, LLVMBuildExtractValue(l->b, a, (unsigned)i, ""),
+                                              ta->items[i], p);
+            LLVMValueRef y = kn_lower_convert(l, LLVMBuildExtractValue(l->b, b, (unsigned)i, ""),
+                                              tb->items[i], p);
+            all = LLVMBuildAnd(l->b, all, cmp_scalar(l, KN_CMP_EQ, x, y, p), "");
+        }
+        return op == KN_CMP_EQ ? all : LLVMBuildNot(l->b, all, "");
+    }
+    if (!operand)
+        return NULL;
+    /* int64 against uint64 compares as Python ints would, not as doubles */
+    if (ta->kind == KN_TY_INT && tb->kind == KN_TY_INT && ta->is_signed != tb->is_signed &&
+        (ta->bits == 64 || tb->bits == 64)) {
+        LLVMValueRef x =
+            kn_lower_convert(l, a, ta, ta->is_signed ? &kn_type_int64 : &kn_type_uint64);
+        LLVMValueRef y =
+            kn_lower_convert(l, b, tb, tb->is_signed ? &kn_type_int64 : &kn_type_uint64);
+        LLVMValueRef sneg =
+            ta->is_signed ? LLVMBuildICmp(l->b, LLVMIntSLT, x, LLVMConstInt(l->i64, 0, 0), "")
+                          : LLVMBuildICmp(l->b, LLVMIntSLT, y, LLVMConstInt(l->i64, 0, 0), "");
+        LLVMValueRef u = cmp_scalar(l, op, x, y, &kn_type_uint64);
+        /* a negative signed operand is below every unsigned value */
+        int signed_is_left = ta->is_signed;
+        LLVMValueRef when_neg;
+        switch (op) {
+        case KN_CMP_EQ:
+            when_neg = LLVMConstInt(l->i1, 0, 0);
+            break;
+        case KN_CMP_NE:
+            when_neg = LLVMConstInt(l->i1, 1, 0);
+            break;
+        case KN_CMP_LT:
+        case KN_CMP_LE:
+            when_neg = LLVMConstInt(l->i1, signed_is_left, 0);
+            break;
+        default:
+            when_neg = LLVMConstInt(l->i1, !signed_is_left, 0);
+            break;
+        }
+        return LLVMBuildSelect(l->b, sneg, when_neg, u, "");
+    }
+    a = kn_lower_convert(l, a, ta, operand);
+    b = kn_lower_convert(l, b, tb, operand);
+    return cmp_scalar(l, op, a, b, operand);
+}

@@ -1,0 +1,194 @@
+/* module.c - PyInit for kiln._core: creates the module state (type table, JIT with the runtime's
+ * symbols, exception table with the fixed entries compiled code raises) and exposes the
+ * Dispatcher type and the small functions of docs/core-api.md. The only file that sees every
+ * stage. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#define PY_ARRAY_UNIQUE_SYMBOL kn_ARRAY_API
+#include <numpy/arrayobject.h>
+
+#include "dispatch/dispatch.h"
+#include "jit/jit.h"
+#include "runtime/runtime.h"
+
+#ifndef KN_LLVM_LINKAGE
+#define KN_LLVM_LINKAGE "unknown"
+#endif
+
+PyMODINIT_FUNC PyInit__core(void);
+
+KnState *kn_state; /* the one module state: static types and runtime callbacks reach it here */
+
+/* The fixed exception table entries: CPython's own exception for each operation, so messages
+ * match the interpreter's version exactly. */
+static int
+fixed_exceptions(PyObject *table)
+{
+    static const char *const code[KN_EXC__FIXED] = {
+        [KN_EXC_INT_FLOORDIV_ZERO] = "1 // 0",
+        [KN_EXC_INT_MOD_ZERO] = "1 % 0",
+        [KN_EXC_TRUEDIV_ZERO] = "1 / 0",
+        [KN_EXC_FLOAT_DIV_ZERO] = "1.0 / 0.0",
+        [KN_EXC_FLOAT_FLOORDIV_ZERO] = "1.0 // 0.0",
+        [KN_EXC_FLOAT_MOD_ZERO] = "1.0 % 0.0",
+        [KN_EXC_COMPLEX_DIV_ZERO] = "1j / 0j",
+        [KN_EXC_NEG_POW] = NULL,
+        [KN_EXC_NEG_SHIFT] = "1 << -1",
+        [KN_EXC_RANGE_STEP_ZERO] = "range(0, 1, 0)",
+        [KN_EXC_TUPLE_INDEX] = "(1,)[5]",
+        [KN_EXC_RANGE_INDEX] = "range(1)[5]",
+        [KN_EXC_POW_MOD_ZERO] = "pow(1, 2, 0)",
+        [KN_EXC_ISQRT_NEG] = "__import__('math').isqrt(-1)",
+    };
+    PyObject *globals = PyDict_New();
+    if (!globals)
+        return -1;
+    PyDict_SetItemString(globals, "__builtins__", PyEval_GetBuiltins());
+    for (int i = 0; i < KN_EXC__FIXED; i++) {
+        PyObject *entry;
+        if (!code[i]) {
+            /* NumPy's message, which Numba's users know */
+            entry = Py_BuildValue("(O(s))", PyExc_ValueError,
+                                  "Integers to negative integer powers are not allowed.");
+        } else {
+            PyObject *r = PyRun_String(code[i], Py_eval_input, globals, globals);
+            Py_XDECREF(r);
+            PyObject *type, *value, *tb;
+            PyErr_Fetch(&type, &value, &tb);
+            PyErr_NormalizeException(&type, &value, &tb);
+            PyObject *args = value ? PyObject_GetAttrString(value, "args") : NULL;
+            entry = type && args ? PyTuple_Pack(2, type, args) : NULL;
+            Py_XDECREF(args);
+            Py_XDECREF(type);
+            Py_XDECREF(value);
+            Py_XDECREF(tb);
+        }
+        if (!entry || PyList_Append(table, entry) < 0) {
+            Py_XDECREF(entry);
+            Py_DECREF(globals);
+            return -1;
+        }
+        Py_DECREF(entry);
+    }
+    Py_DECREF(globals);
+    return 0;
+}
+
+static int
+register_runtime(KnJit *jit, char **err)
+{
+    static const KnJitSymbol syms[] = {
+#define X(name) {#name, (void *)name},
+#include "runtime/symbols.def"
+#undef X
+        {"kn_rt_print", (void *)kn_rt_print},
+    };
+    return kn_jit_define_symbols(jit, syms, KN_ARRAY_LEN(syms), err);
+}
+
+static PyObject *
+core_typeof(PyObject *self, PyObject *o)
+{
+    KN_UNUSED(self);
+    KnType *t = kn_box_typeof(kn_state, o);
+    if (!t) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_ValueError, "cannot determine kiln type of %R", o);
+        return NULL;
+    }
+    return kn_box_key(t);
+}
+
+static PyObject *
+core_memory_stats(PyObject *self, PyObject *unused)
+{
+    KN_UNUSED(self);
+    KN_UNUSED(unused);
+    KnRtStats st;
+    kn_rt_stats(&st);
+    return Py_BuildValue("{sLsLsLsL}", "alloc", (long long)st.alloc, "free", (long long)st.free,
+                         "mi_alloc", (long long)st.mi_alloc, "mi_free", (long long)st.mi_free);
+}
+
+static PyObject *
+core_llvm_info(PyObject *self, PyObject *unused)
+{
+    KN_UNUSED(self);
+    KN_UNUSED(unused);
+    KnJit *j = kn_state->jit;
+    return Py_BuildValue("{sssssssss}", "version", LLVM_VERSION_STRING, "linkage", KN_LLVM_LINKAGE,
+                         "cpu", j ? j->cpu : "", "features", j ? j->features : "", "triple",
+                         j ? j->triple : "");
+}
+
+static PyMethodDef core_methods[] = {
+    {"typeof", core_typeof, METH_O, "the type key of a value"},
+    {"memory_stats", core_memory_stats, METH_NOARGS, "runtime allocation counters"},
+    {"llvm_info", core_llvm_info, METH_NOARGS, "LLVM version, linkage and host target"},
+    {NULL, NULL, 0, NULL},
+};
+
+static void
+core_free(void *m)
+{
+    KN_UNUSED(m);
+    /* The JIT and the type table live as long as the process: compiled code may outlive the
+     * module object during interpreter shutdown. */
+}
+
+static struct PyModuleDef core_module = {
+    PyModuleDef_HEAD_INIT,
+    "kiln._core",
+    "kiln's compiler and runtime",
+    -1,
+    core_methods,
+    NULL,
+    NULL,
+    NULL,
+    core_free,
+};
+
+static int
+state_init(void)
+{
+    KnState *s = calloc(1, sizeof(KnState));
+    if (!s) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    kn_types_init(&s->types);
+    s->lock = PyThread_allocate_lock();
+    s->exc_table = PyList_New(0);
+    if (!s->lock || !s->exc_table || fixed_exceptions(s->exc_table) < 0)
+        return -1;
+    char *err = NULL;
+    s->jit = kn_jit_create(&err);
+    if (s->jit && register_runtime(s->jit, &err) < 0) {
+        kn_jit_destroy(s->jit);
+        s->jit = NULL;
+    }
+    s->jit_error = err;
+    kn_state = s;
+    return 0;
+}
+
+PyMODINIT_FUNC
+PyInit__core(void)
+{
+    import_array();
+    if (!kn_state && state_init() < 0)
+        return NULL;
+    if (PyType_Ready(&KnDispatcher_Type) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&core_module);
+    if (!m)
+        return NULL;
+    Py_INCREF(&KnDispatcher_Type);
+    if (PyModule_AddObject(m, "Dispatcher", (PyObject *)&KnDispatcher_Type) < 0 ||
+        PyModule_AddStringConstant(m, "llvm_linkage", KN_LLVM_LINKAGE) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,165 @@
+/* runtime.c - helpers that compiled code calls for operations too long to inline: integer
+ * powers, gcd, isqrt, frexp, round with digits, complex power and division, and Python's
+ * float floor division and modulo (kept here as the reference; lowering inlines them).
+ * Pure C over base/: no Python, no LLVM. */
+#include "runtime/runtime.h"
+
+#include <math.h>
+
+int64_t
+kn_rt_ipow(int64_t base, int64_t exp)
+{
+    uint64_t r = 1, b = (uint64_t)base; /* wrap at 64 bits, as Numba */
+    while (exp > 0) {
+        if (exp & 1)
+            r *= b;
+        b *= b;
+        exp >>= 1;
+    }
+    return (int64_t)r;
+}
+
+int64_t
+kn_rt_ipow_mod(int64_t base, int64_t exp, int64_t mod)
+{
+    /* Python's three-argument pow for exp >= 0; the result takes the sign of mod */
+    __int128 m = mod, r = 1, b = base % mod;
+    if (b < 0)
+        b += m < 0 ? -m : m;
+    while (exp > 0) {
+        if (exp & 1)
+            r = r * b % m;
+        b = b * b % m;
+        exp >>= 1;
+    }
+    int64_t res = (int64_t)(r % m);
+    if (res != 0 && ((res < 0) != (mod < 0)))
+        res += mod;
+    return res;
+}
+
+int64_t
+kn_rt_gcd(int64_t a, int64_t b)
+{
+    uint64_t x = a < 0 ? -(uint64_t)a : (uint64_t)a, y = b < 0 ? -(uint64_t)b : (uint64_t)b;
+    while (y) {
+        uint64_t t = x % y;
+        x = y;
+        y = t;
+    }
+    return (int64_t)x;
+}
+
+int64_t
+kn_rt_isqrt(int64_t n, int32_t *err)
+{
+    if (n < 0) {
+        *err = 1;
+        return 0;
+    }
+    *err = 0;
+    uint64_t x = (uint64_t)sqrt((double)n);
+    while (x * x > (uint64_t)n)
+        x--;
+    while ((x + 1) * (x + 1) <= (uint64_t)n)
+        x++;
+    return (int64_t)x;
+}
+
+double
+kn_rt_frexp(double x, int64_t *exp)
+{
+    int e = 0;
+    double m = frexp(x, &e);
+    *exp = e;
+    return m;
+}
+
+double
+kn_rt_round_ndigits(double x, int64_t ndigits)
+{
+    if (!isfinite(x) || x == 0.0)
+        return x;
+    if (ndigits > 22 || ndigits < -22) {
+        if (ndigits > 0)
+            return x;
+        return copysign(0.0, x);
+    }
+    double p = pow(10.0, (double)(ndigits >= 0 ? ndigits : -ndigits));
+    double y = ndigits >= 0 ? x * p : x / p;
+    double z = nearbyint(y); /* round half to even in the default rounding mode */
+    if (fabs(y - z) == 0.5)
+        z = 2.0 * nearbyint(y / 2.0);
+    double r = ndigits >= 0 ? z / p : z * p;
+    if (!isfinite(r))
+        return x;
+    return r;
+}
+
+void
+kn_rt_cdiv(double ar, double ai, double br, double bi, double *out)
+{
+    /* Smith's algorithm, as CPython's complex division */
+    double abs_br = fabs(br), abs_bi = fabs(bi);
+    if (abs_br >= abs_bi) {
+        double ratio = bi / br, denom = br + bi * ratio;
+        out[0] = (ar + ai * ratio) / denom;
+        out[1] = (ai - ar * ratio) / denom;
+    } else if (abs_bi >= abs_br) {
+        double ratio = br / bi, denom = br * ratio + bi;
+        out[0] = (ar * ratio + ai) / denom;
+        out[1] = (ai * ratio - ar) / denom;
+    } else {
+        out[0] = out[1] = NAN;
+    }
+}
+
+void
+kn_rt_cpow(double ar, double ai, double br, double bi, double *out)
+{
+    if (br == 0.0 && bi == 0.0) {
+        out[0] = 1.0;
+        out[1] = 0.0;
+        return;
+    }
+    if (ar == 0.0 && ai == 0.0) {
+        out[0] = 0.0;
+        out[1] = 0.0;
+        return;
+    }
+    double vabs = hypot(ar, ai), len = pow(vabs, br), at = atan2(ai, ar), phase = at * br;
+    if (bi != 0.0) {
+        len /= exp(at * bi);
+        phase += bi * log(vabs);
+    }
+    out[0] = len * cos(phase);
+    out[1] = len * sin(phase);
+}
+
+double
+kn_rt_float_mod(double a, double b)
+{
+    double m = fmod(a, b);
+    if (m != 0.0) {
+        if ((b < 0) != (m < 0))
+            m += b;
+    } else {
+        m = copysign(0.0, b);
+    }
+    return m;
+}
+
+double
+kn_rt_float_floordiv(double a, double b)
+{
+    double m = fmod(a, b), div = (a - m) / b;
+    if (m != 0.0 && ((b < 0) != (m < 0)))
+        div -= 1.0;
+    if (div != 0.0) {
+        double f = floor(div);
+        if (div - f > 0.5)
+            f += 1.0;
+        return f;
+    }
+    return copysign(0.0, a / b);
+}

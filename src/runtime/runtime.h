@@ -1,0 +1,63 @@
+/* runtime.h - what compiled code calls at run time (the kn_rt_* ABI, listed once in
+ * symbols.def) and the fixed exception table entries that compiled code raises by index.
+ * Uses only base/: compiled code links against it without Python. */
+#ifndef KN_RUNTIME_H
+#define KN_RUNTIME_H
+
+#include <stdint.h>
+
+#include "base/base.h"
+
+/* Exceptions raised by compiled code itself; the dispatcher fills these first entries of the
+ * exception table with the messages CPython gives for the same operations. */
+enum {
+    KN_EXC_INT_FLOORDIV_ZERO, /* 1 // 0 */
+    KN_EXC_INT_MOD_ZERO,      /* 1 % 0 */
+    KN_EXC_TRUEDIV_ZERO,      /* 1 / 0 */
+    KN_EXC_FLOAT_DIV_ZERO,    /* 1.0 / 0.0 */
+    KN_EXC_FLOAT_FLOORDIV_ZERO,
+    KN_EXC_FLOAT_MOD_ZERO,
+    KN_EXC_COMPLEX_DIV_ZERO,
+    KN_EXC_NEG_POW,         /* int ** negative int (NumPy's message) */
+    KN_EXC_NEG_SHIFT,       /* 1 << -1 */
+    KN_EXC_RANGE_STEP_ZERO, /* range(0, 1, 0) */
+    KN_EXC_TUPLE_INDEX,     /* tuple index out of range */
+    KN_EXC_RANGE_INDEX,     /* range object index out of range */
+    KN_EXC_POW_MOD_ZERO,    /* pow(1, 2, 0) */
+    KN_EXC_ISQRT_NEG,       /* math.isqrt(-1) */
+    KN_EXC__FIXED
+};
+
+/* Kinds for kn_rt_print. */
+enum {
+    KN_PRINT_BOOL,
+    KN_PRINT_I64,
+    KN_PRINT_U64,
+    KN_PRINT_F64,
+    KN_PRINT_F32,
+    KN_PRINT_C128,
+    KN_PRINT_C64,
+    KN_PRINT_STR,
+    KN_PRINT_NONE,
+    KN_PRINT_TUPLE_BEGIN,
+    KN_PRINT_TUPLE_END,
+};
+
+int64_t kn_rt_ipow(int64_t base, int64_t exp);
+int64_t kn_rt_ipow_mod(int64_t base, int64_t exp, int64_t mod);
+int64_t kn_rt_gcd(int64_t a, int64_t b);
+int64_t kn_rt_isqrt(int64_t n, int32_t *err);
+double kn_rt_frexp(double x, int64_t *exp);
+double kn_rt_round_ndigits(double x, int64_t ndigits);
+void kn_rt_cpow(double ar, double ai, double br, double bi, double *out);
+void kn_rt_cdiv(double ar, double ai, double br, double bi, double *out);
+double kn_rt_float_floordiv(double a, double b);
+double kn_rt_float_mod(double a, double b);
+
+/* allocation counters (arrays arrive with the memory runtime) */
+typedef struct KnRtStats {
+    int64_t alloc, free, mi_alloc, mi_free;
+} KnRtStats;
+void kn_rt_stats(KnRtStats *out);
+
+#endif

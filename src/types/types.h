@@ -1,0 +1,96 @@
+/* types.h - kiln's type system: interned types (pointer equality is type equality), their
+ * memory layout, printing, and the Numba-compatible rules for unifying and promoting them.
+ * Primitive types are static singletons; composite types live in a long-lived KnTypeTable. */
+#ifndef KN_TYPES_H
+#define KN_TYPES_H
+
+#include "base/base.h"
+
+typedef enum KnTypeKind {
+    KN_TY_BOOL,
+    KN_TY_INT,     /* bits + is_signed */
+    KN_TY_FLOAT,   /* bits: 32 or 64 */
+    KN_TY_COMPLEX, /* bits: 64 or 128 (the whole number) */
+    KN_TY_NONE,
+    KN_TY_STR,    /* a constant string (print, exception messages) */
+    KN_TY_TUPLE,  /* items[n] */
+    KN_TY_RANGE,  /* range of int64: {start, stop, step} */
+    KN_TY_FUNC,   /* a compile-time callable: builtin (id) or dispatcher (ref) */
+    KN_TY_MODULE, /* a module object known at compile time (id) */
+    KN_TY_CLASS,  /* a class known at compile time, for isinstance and exceptions (id, ref) */
+    KN_TY_BOUND,  /* a method bound to a value: items[0] is self's type, name */
+} KnTypeKind;
+
+/* Builtin callables known to typing and lowering: see typing/builtins.def. */
+typedef int KnBuiltinId;
+
+typedef struct KnType KnType;
+
+struct KnType {
+    KnTypeKind kind;
+    int bits;       /* INT, FLOAT, COMPLEX */
+    int is_signed;  /* INT */
+    int n;          /* TUPLE: item count */
+    KnType **items; /* TUPLE items; BOUND: items[0] = self type */
+    int id;         /* FUNC: builtin id or -1; MODULE, CLASS: an id */
+    void *ref; /* FUNC: dispatcher (borrowed, kept alive by the compiling code); CLASS: PyObject */
+    const char *name; /* printed name (interned types own it) */
+    uint64_t hash;
+    KnType *chain; /* next interned type with the same hash */
+};
+
+/* The static singletons. */
+extern KnType kn_type_bool, kn_type_int8, kn_type_int16, kn_type_int32, kn_type_int64;
+extern KnType kn_type_uint8, kn_type_uint16, kn_type_uint32, kn_type_uint64;
+extern KnType kn_type_float32, kn_type_float64, kn_type_complex64, kn_type_complex128;
+extern KnType kn_type_none, kn_type_str, kn_type_range;
+
+typedef struct KnTypeTable {
+    KnMap map;     /* hash -> bucket (KnTypeBucket) */
+    KnArena arena; /* composite types live here for the life of the process */
+} KnTypeTable;
+
+void kn_types_init(KnTypeTable *t);
+void kn_types_fini(KnTypeTable *t);
+
+KnType *kn_type_int(int bits, int is_signed);
+KnType *kn_type_float(int bits);
+KnType *kn_type_tuple(KnTypeTable *t, KnType **items, int n);
+KnType *kn_type_func(KnTypeTable *t, int builtin_id, void *ref, const char *name);
+KnType *kn_type_module(KnTypeTable *t, int id, const char *name);
+KnType *kn_type_class(KnTypeTable *t, int id, void *ref, const char *name);
+KnType *kn_type_bound(KnTypeTable *t, KnType *self, const char *method);
+KnType *kn_type_by_name(const char *name); /* primitives by key name, NULL if none */
+
+static inline int
+kn_type_is_int(const KnType *t)
+{
+    return t->kind == KN_TY_INT;
+}
+static inline int
+kn_type_is_number(const KnType *t)
+{
+    return t->kind == KN_TY_BOOL || t->kind == KN_TY_INT || t->kind == KN_TY_FLOAT ||
+           t->kind == KN_TY_COMPLEX;
+}
+static inline int
+kn_type_is_value(const KnType *t)
+{
+    return t->kind <= KN_TY_RANGE;
+}
+
+/* Layout of a value in memory (the dispatcher's argument buffer and return slot). */
+size_t kn_type_size(const KnType *t);
+size_t kn_type_align(const KnType *t);
+size_t kn_type_tuple_offset(const KnType *t, int i);
+/* The dispatcher's argument buffer: argument i lives at this offset (natural alignment). */
+size_t kn_type_arg_offset(KnType *const *args, int i);
+size_t kn_type_args_size(KnType *const *args, int n);
+
+/* Unification (a variable assigned values of types a and b) and arithmetic promotion. NULL when
+ * they do not unify. */
+KnType *kn_type_unify(KnTypeTable *t, KnType *a, KnType *b);
+KnType *kn_type_promote(KnType *a, KnType *b); /* numbers only: result of a + b */
+int kn_type_can_convert_safely(const KnType *from, const KnType *to);
+
+#endif

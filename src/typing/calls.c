@@ -1,0 +1,501 @@
+/* calls.c - typing of calls: builtins and the math module (by KnBuiltin id, with Numba's result
+ * types), methods of values, and calls to other jitted functions (through the dispatcher's
+ * resolve_call hook, which compiles the callee for the argument types). Each CALL gets a
+ * KnCallImpl saying what lowering must emit. */
+#include "typing/internal.h"
+
+#include <stdio.h>
+
+static int err(KnCompilation *c, KnInstr *in, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int
+err(KnCompilation *c, KnInstr *in, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    kn_diag_error(&c->diags, KN_DIAG_TYPING, in->span, "%s", buf);
+    return -1;
+}
+
+static KnCallImpl *
+impl_of(KnCompilation *c, KnInstr *in, KnCallKind kind)
+{
+    KnCallImpl *impl = in->impl;
+    if (!impl)
+        in->impl = impl = kn_arena_alloc(&c->arena, sizeof(KnCallImpl));
+    impl->kind = kind;
+    return impl;
+}
+
+static int
+real_number(const KnType *t)
+{
+    return t->kind == KN_TY_BOOL || t->kind == KN_TY_INT || t->kind == KN_TY_FLOAT;
+}
+
+static int
+intlike(const KnType *t)
+{
+    return t->kind == KN_TY_BOOL || t->kind == KN_TY_INT;
+}
+
+static const char *
+arg_list(KnCompilation *c, KnType **a, int n)
+{
+    KnStrBuf sb;
+    kn_sb_init(&sb);
+    for (int i = 0; i < n; i++)
+        kn_sb_printf(&sb, "%s%s", i ? ", " : "", a[i]->name);
+    char *r = kn_arena_strdup(&c->arena, sb.data);
+    kn_sb_fini(&sb);
+    return r;
+}
+
+static int
+bad_args(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
+{
+    return err(c, in, "%s() does not accept (%s)", kn_kir_builtin_name(id), arg_list(c, a, n));
+}
+
+/* math functions of one real argument returning a float (float32 stays float32, as Numba) */
+static int
+math_unary_float(int id)
+{
+    switch (id) {
+    case KN_BI_MATH_ACOS:
+    case KN_BI_MATH_ACOSH:
+    case KN_BI_MATH_ASIN:
+    case KN_BI_MATH_ASINH:
+    case KN_BI_MATH_ATAN:
+    case KN_BI_MATH_ATANH:
+    case KN_BI_MATH_COS:
+    case KN_BI_MATH_COSH:
+    case KN_BI_MATH_DEGREES:
+    case KN_BI_MATH_ERF:
+    case KN_BI_MATH_ERFC:
+    case KN_BI_MATH_EXP:
+    case KN_BI_MATH_EXPM1:
+    case KN_BI_MATH_FABS:
+    case KN_BI_MATH_GAMMA:
+    case KN_BI_MATH_LGAMMA:
+    case KN_BI_MATH_LOG10:
+    case KN_BI_MATH_LOG1P:
+    case KN_BI_MATH_LOG2:
+    case KN_BI_MATH_RADIANS:
+    case KN_BI_MATH_SIN:
+    case KN_BI_MATH_SINH:
+    case KN_BI_MATH_SQRT:
+    case KN_BI_MATH_TAN:
+    case KN_BI_MATH_TANH:
+    case KN_BI_MATH_EXP2:
+    case KN_BI_MATH_CBRT:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static int
+math_binary_float(int id)
+{
+    return id == KN_BI_MATH_ATAN2 || id == KN_BI_MATH_HYPOT || id == KN_BI_MATH_COPYSIGN ||
+           id == KN_BI_MATH_FMOD || id == KN_BI_MATH_POW;
+}
+
+static KnType *
+float_of(KnType *t)
+{
+    return t->kind == KN_TY_FLOAT && t->bits == 32 ? &kn_type_float32 : &kn_type_float64;
+}
+
+static KnType *
+np_scalar_type(int id)
+{
+    switch (id) {
+    case KN_BI_NP_INT8:
+        return &kn_type_int8;
+    case KN_BI_NP_INT16:
+        return &kn_type_int16;
+    case KN_BI_NP_INT32:
+        return &kn_type_int32;
+    case KN_BI_NP_INT64:
+        return &kn_type_int64;
+    case KN_BI_NP_UINT8:
+        return &kn_type_uint8;
+    case KN_BI_NP_UINT16:
+        return &kn_type_uint16;
+    case KN_BI_NP_UINT32:
+        return &kn_type_uint32;
+    case KN_BI_NP_UINT64:
+        return &kn_type_uint64;
+    case KN_BI_NP_FLOAT32:
+        return &kn_type_float32;
+    case KN_BI_NP_FLOAT64:
+        return &kn_type_float64;
+    case KN_BI_NP_COMPLEX64:
+        return &kn_type_complex64;
+    case KN_BI_NP_COMPLEX128:
+        return &kn_type_complex128;
+    case KN_BI_NP_BOOL:
+        return &kn_type_bool;
+    default:
+        return NULL;
+    }
+}
+
+/* isinstance(x, cls): does a value of type t match the compile-time class value k? */
+static int
+matches_class(const KnType *t, const KnType *k)
+{
+    if (k->kind == KN_TY_TUPLE) {
+        for (int i = 0; i < k->n; i++)
+            if (matches_class(t, k->items[i]))
+                return 1;
+        return 0;
+    }
+    if (k->kind == KN_TY_CLASS)
+        return k->id == 2 && t->kind == KN_TY_NONE;
+    if (k->kind != KN_TY_FUNC || k->id < 0)
+        return -1;
+    switch (k->id) {
+    case KN_BI_INT:
+        return t->kind == KN_TY_INT || t->kind == KN_TY_BOOL;
+    case KN_BI_FLOAT:
+        return t->kind == KN_TY_FLOAT;
+    case KN_BI_COMPLEX:
+        return t->kind == KN_TY_COMPLEX;
+    case KN_BI_BOOL:
+        return t->kind == KN_TY_BOOL;
+    case KN_BI_TUPLE:
+        return t->kind == KN_TY_TUPLE;
+    case KN_BI_RANGE:
+        return t->kind == KN_TY_RANGE;
+    default: {
+        KnType *s = np_scalar_type(k->id);
+        return s ? s == t : -1;
+    }
+    }
+}
+
+static int
+valid_class_spec(const KnType *k)
+{
+    if (k->kind == KN_TY_TUPLE) {
+        for (int i = 0; i < k->n; i++)
+            if (!valid_class_spec(k->items[i]))
+                return 0;
+        return 1;
+    }
+    return matches_class(&kn_type_none, k) >= 0;
+}
+
+static int
+type_minmax(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
+{
+    KnType **items = a;
+    int m = n;
+    if (n == 1 && a[0]->kind == KN_TY_TUPLE) {
+        items = a[0]->items;
+        m = a[0]->n;
+        if (m == 0)
+            return err(c, in, "%s() arg is an empty sequence", kn_kir_builtin_name(id));
+    } else if (n < 2) {
+        return bad_args(c, in, id, a, n);
+    }
+    for (int i = 0; i < m; i++)
+        if (!real_number(items[i]))
+            return bad_args(c, in, id, a, n);
+    KnType *r = items[0];
+    for (int i = 1; i < m; i++)
+        r = kn_type_unify(c->types, r, items[i]);
+    in->type = r;
+    impl_of(c, in, KN_CALL_BUILTIN)->operand = r;
+    return 0;
+}
+
+static int
+type_math(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
+{
+    KnCallImpl *impl = impl_of(c, in, KN_CALL_BUILTIN);
+    if (math_unary_float(id)) {
+        if (n != 1 || !real_number(a[0]))
+            return bad_args(c, in, id, a, n);
+        in->type = impl->operand = float_of(a[0]);
+        return 0;
+    }
+    if (math_binary_float(id)) {
+        if (n != 2 || !real_number(a[0]) || !real_number(a[1]))
+            return bad_args(c, in, id, a, n);
+        int f32 = float_of(a[0]) == &kn_type_float32 && float_of(a[1]) == &kn_type_float32;
+        in->type = impl->operand = f32 ? &kn_type_float32 : &kn_type_float64;
+        return 0;
+    }
+    switch (id) {
+    case KN_BI_MATH_LOG:
+        if (n < 1 || n > 2 || !real_number(a[0]) || (n == 2 && !real_number(a[1])))
+            return bad_args(c, in, id, a, n);
+        in->type = impl->operand = n == 1 ? float_of(a[0]) : &kn_type_float64;
+        return 0;
+    case KN_BI_MATH_CEIL:
+    case KN_BI_MATH_FLOOR:
+    case KN_BI_MATH_TRUNC:
+        if (n != 1 || !real_number(a[0]))
+            return bad_args(c, in, id, a, n);
+        impl->operand = intlike(a[0]) ? &kn_type_int64 : a[0];
+        in->type = &kn_type_int64;
+        return 0;
+    case KN_BI_MATH_ISNAN:
+    case KN_BI_MATH_ISINF:
+    case KN_BI_MATH_ISFINITE:
+        if (n != 1 || !real_number(a[0]))
+            return bad_args(c, in, id, a, n);
+        impl->operand = a[0];
+        in->type = &kn_type_bool;
+        return 0;
+    case KN_BI_MATH_LDEXP:
+        if (n != 2 || !real_number(a[0]) || !intlike(a[1]))
+            return bad_args(c, in, id, a, n);
+        in->type = impl->operand = &kn_type_float64;
+        return 0;
+    case KN_BI_MATH_FREXP: {
+        if (n != 1 || !real_number(a[0]))
+            return bad_args(c, in, id, a, n);
+        KnType *items[2] = {&kn_type_float64, &kn_type_int64};
+        impl->operand = &kn_type_float64;
+        in->type = kn_type_tuple(c->types, items, 2);
+        return 0;
+    }
+    case KN_BI_MATH_GCD:
+        for (int i = 0; i < n; i++)
+            if (!intlike(a[i]))
+                return bad_args(c, in, id, a, n);
+        in->type = impl->operand = &kn_type_int64;
+        return 0;
+    case KN_BI_MATH_ISQRT:
+        if (n != 1 || !intlike(a[0]))
+            return bad_args(c, in, id, a, n);
+        in->type = impl->operand = &kn_type_int64;
+        return 0;
+    default:
+        return err(c, in, "%s() is not supported", kn_kir_builtin_name(id));
+    }
+}
+
+static int
+type_conversion(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
+{
+    KnCallImpl *impl = impl_of(c, in, KN_CALL_BUILTIN);
+    switch (id) {
+    case KN_BI_INT:
+    case KN_BI_FLOAT:
+        if (n > 1 || (n == 1 && (!real_number(a[0]))))
+            return bad_args(c, in, id, a, n);
+        in->type = id == KN_BI_INT ? &kn_type_int64 : &kn_type_float64;
+        impl->operand = n ? a[0] : NULL;
+        return 0;
+    case KN_BI_BOOL:
+        if (n > 1 || (n == 1 && kn_typing_truth_ok(c, in, a[0]) < 0))
+            return -1;
+        in->type = &kn_type_bool;
+        return 0;
+    case KN_BI_COMPLEX:
+        if (n > 2)
+            return bad_args(c, in, id, a, n);
+        for (int i = 0; i < n; i++)
+            if (!kn_type_is_number(a[i]) || (n == 2 && a[i]->kind == KN_TY_COMPLEX))
+                return bad_args(c, in, id, a, n);
+        in->type = &kn_type_complex128;
+        return 0;
+    default: {
+        KnType *t = np_scalar_type(id);
+        if (n > 1 || (n == 1 && !kn_type_is_number(a[0])) ||
+            (n == 1 && a[0]->kind == KN_TY_COMPLEX && t->kind != KN_TY_COMPLEX))
+            return bad_args(c, in, id, a, n);
+        in->type = t;
+        return 0;
+    }
+    }
+}
+
+static int
+type_builtin(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
+{
+    KnCallImpl *impl = impl_of(c, in, KN_CALL_BUILTIN);
+    impl->builtin = id;
+    if (id >= KN_BI_MATH_ACOS && id <= KN_BI_MATH_CBRT)
+        return type_math(c, in, id, a, n);
+    if ((id >= KN_BI_NP_INT8 && id <= KN_BI_NP_BOOL) || id == KN_BI_INT || id == KN_BI_FLOAT ||
+        id == KN_BI_BOOL || id == KN_BI_COMPLEX)
+        return type_conversion(c, in, id, a, n);
+    switch (id) {
+    case KN_BI_ABS:
+        if (n != 1 || !kn_type_is_number(a[0]))
+            return bad_args(c, in, id, a, n);
+        if (a[0]->kind == KN_TY_COMPLEX)
+            in->type = kn_type_float(a[0]->bits / 2);
+        else if (intlike(a[0]))
+            in->type =
+                a[0]->kind == KN_TY_INT && !a[0]->is_signed ? &kn_type_uint64 : &kn_type_int64;
+        else
+            in->type = a[0];
+        impl->operand = a[0]->kind == KN_TY_COMPLEX ? a[0] : in->type;
+        return 0;
+    case KN_BI_MIN:
+    case KN_BI_MAX:
+        return type_minmax(c, in, id, a, n);
+    case KN_BI_ROUND:
+        if (n < 1 || n > 2 || !real_number(a[0]) || (n == 2 && !intlike(a[1])))
+            return bad_args(c, in, id, a, n);
+        if (n == 1 || intlike(a[0]))
+            in->type = &kn_type_int64;
+        else
+            in->type = a[0];
+        impl->operand = intlike(a[0]) ? &kn_type_int64 : a[0];
+        return 0;
+    case KN_BI_DIVMOD: {
+        KnType *operand;
+        if (n != 2)
+            return bad_args(c, in, id, a, n);
+        KnType *r = kn_typing_binop_result(KN_BIN_FLOORDIV, a[0], a[1], &operand);
+        if (!r)
+            return bad_args(c, in, id, a, n);
+        KnType *items[2] = {r, r};
+        in->type = kn_type_tuple(c->types, items, 2);
+        impl->operand = operand;
+        return 0;
+    }
+    case KN_BI_POW: {
+        KnType *operand;
+        if (n == 3) {
+            for (int i = 0; i < 3; i++)
+                if (!intlike(a[i]))
+                    return err(c, in,
+                               "pow() 3rd argument not allowed unless all arguments are "
+                               "integers");
+            in->type = impl->operand = &kn_type_int64;
+            return 0;
+        }
+        if (n != 2)
+            return bad_args(c, in, id, a, n);
+        KnType *r = kn_typing_binop_result(KN_BIN_POW, a[0], a[1], &operand);
+        if (!r)
+            return bad_args(c, in, id, a, n);
+        in->type = r;
+        impl->operand = operand;
+        return 0;
+    }
+    case KN_BI_LEN:
+        if (n != 1 || (a[0]->kind != KN_TY_TUPLE && a[0]->kind != KN_TY_RANGE))
+            return n == 1 ? err(c, in, "object of type %s has no len()", a[0]->name)
+                          : bad_args(c, in, id, a, n);
+        in->type = &kn_type_int64;
+        return 0;
+    case KN_BI_RANGE:
+        if (n < 1 || n > 3)
+            return bad_args(c, in, id, a, n);
+        for (int i = 0; i < n; i++)
+            if (!intlike(a[i]))
+                return err(c, in, "range() arguments must be integers, got %s", arg_list(c, a, n));
+        in->type = &kn_type_range;
+        return 0;
+    case KN_BI_ISINSTANCE: {
+        if (n != 2 || !valid_class_spec(a[1]))
+            return err(c, in,
+                       "isinstance() needs a value and a type (or a tuple of types) "
+                       "known to kiln, got (%s)",
+                       arg_list(c, a, n));
+        KnCallImpl *k = impl_of(c, in, KN_CALL_CONST);
+        k->value = matches_class(a[0], a[1]) > 0;
+        in->type = &kn_type_bool;
+        return 0;
+    }
+    case KN_BI_PRINT:
+        for (int i = 0; i < n; i++)
+            if (!kn_type_is_value(a[i]))
+                return err(c, in, "cannot print %s", a[i]->name);
+        in->type = &kn_type_none;
+        return 0;
+    case KN_BI_TUPLE:
+        if (n != 1 || a[0]->kind != KN_TY_TUPLE)
+            return bad_args(c, in, id, a, n);
+        in->type = a[0];
+        return 0;
+    case KN_BI_SUM: {
+        if (n != 1 || a[0]->kind != KN_TY_TUPLE)
+            return bad_args(c, in, id, a, n);
+        KnType *r = &kn_type_int64;
+        for (int i = 0; i < a[0]->n; i++) {
+            if (!kn_type_is_number(a[0]->items[i]))
+                return bad_args(c, in, id, a, n);
+            r = kn_type_promote(r, a[0]->items[i]);
+        }
+        in->type = impl->operand = r;
+        return 0;
+    }
+    default:
+        return err(c, in, "%s() is not supported in jitted code", kn_kir_builtin_name(id));
+    }
+}
+
+static int
+type_method(KnCompilation *c, KnInstr *in, KnType *bound, KnType **a, int n)
+{
+    KnType *self = bound->items[0];
+    if (!strcmp(bound->name, "conjugate") && n == 0) {
+        in->type = self->kind == KN_TY_BOOL ? &kn_type_int64 : self;
+        impl_of(c, in, KN_CALL_METHOD);
+        return 0;
+    }
+    return err(c, in, "%s.%s() does not accept (%s)", self->name, bound->name, arg_list(c, a, n));
+}
+
+static int
+type_jitted(KnCompilation *c, KnInstr *in, KnType *callee, KnType **a, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!kn_type_is_value(a[i]))
+            return err(c, in, "cannot pass %s to jitted function %s", a[i]->name, callee->name);
+    KnCallImpl *impl = impl_of(c, in, KN_CALL_JITTED);
+    KnType **args = kn_arena_alloc(&c->arena, sizeof(KnType *) * (size_t)(n ? n : 1));
+    memcpy(args, a, sizeof(KnType *) * (size_t)n);
+    if (!c->hooks || !c->hooks->resolve_call)
+        return err(c, in, "calls to other jitted functions are not available here");
+    KN_TRY(c->hooks->resolve_call(c, callee->ref, args, n, in->span, &impl->callee));
+    in->type = impl->callee.ret; /* NULL: a recursive call whose type is not known yet */
+    return 0;
+}
+
+int
+kn_typing_call(KnCompilation *c, KnInstr *in, int *changed)
+{
+    KnType *ct = in->args[0]->type;
+    int n = in->nargs - 1;
+    KnType *a[64];
+    if (n > 64)
+        return err(c, in, "calls with more than 64 arguments are not supported");
+    for (int i = 0; i < n; i++)
+        if (!(a[i] = in->args[i + 1]->type))
+            return 0;
+    KnType *before = in->type;
+    int rc;
+    switch (ct->kind) {
+    case KN_TY_FUNC:
+        rc = ct->id >= 0 ? type_builtin(c, in, ct->id, a, n) : type_jitted(c, in, ct, a, n);
+        break;
+    case KN_TY_BOUND:
+        rc = type_method(c, in, ct, a, n);
+        break;
+    case KN_TY_CLASS:
+        rc = err(c, in, "exception objects can only be created in a raise statement");
+        break;
+    default:
+        rc = err(c, in, "%s is not callable", ct->name);
+    }
+    if (in->type != before)
+        *changed = 1;
+    return rc;
+}

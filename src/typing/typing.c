@@ -1,0 +1,579 @@
+/* typing.c - type inference for KIR.
+ *
+ * Input: the untyped KIR of c->fn and the argument types. Output: a type on every instruction
+ * of every reachable block, a type on every variable (the unification of all values stored to
+ * it, with Numba's rules), the function's return type (the unification of all returned values),
+ * and a KnCallImpl on every CALL. It is a fixpoint: blocks are typed in order, repeatedly, until
+ * no variable's type changes, because a loop can widen a variable after its first use (and a
+ * recursive call only learns its type once a non-recursive return path has been typed).
+ * Errors are diagnostics at the span of the offending expression, never crashes. */
+#include "typing/internal.h"
+
+#include <stdio.h>
+
+static const char *const binop_verbs[] = {
+    "add", "subtract", "multiply", "divide", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+};
+
+/* ---- operators ---- */
+
+static int
+is_intlike(const KnType *t)
+{
+    return t->kind == KN_TY_INT || t->kind == KN_TY_BOOL;
+}
+
+KnType *
+kn_typing_binop_result(KnBinop op, KnType *a, KnType *b, KnType **operand)
+{
+    if (!kn_type_is_number(a) || !kn_type_is_number(b))
+        return NULL;
+    KnType *p = kn_type_promote(a, b);
+    *operand = p;
+    switch (op) {
+    case KN_BIN_ADD:
+    case KN_BIN_SUB:
+    case KN_BIN_MUL:
+        return p;
+    case KN_BIN_TRUEDIV:
+        if (p->kind == KN_TY_INT)
+            *operand = p = &kn_type_float64;
+        return p;
+    case KN_BIN_FLOORDIV:
+    case KN_BIN_MOD:
+        return p->kind == KN_TY_COMPLEX ? NULL : p;
+    case KN_BIN_POW:
+        return p;
+    case KN_BIN_LSHIFT:
+    case KN_BIN_RSHIFT:
+        if (!is_intlike(a) || !is_intlike(b))
+            return NULL;
+        *operand = p = (a->kind == KN_TY_INT && !a->is_signed) ? &kn_type_uint64 : &kn_type_int64;
+        return p;
+    case KN_BIN_AND:
+    case KN_BIN_OR:
+    case KN_BIN_XOR:
+        if (a->kind == KN_TY_BOOL && b->kind == KN_TY_BOOL) {
+            *operand = &kn_type_bool;
+            return &kn_type_bool;
+        }
+        if (!is_intlike(a) || !is_intlike(b))
+            return NULL;
+        return p;
+    default:
+        return NULL;
+    }
+}
+
+/* Point an operator error at the operand whose type is wrong, and say where it came from. */
+static KnInstr *
+culprit(KnInstr *in)
+{
+    if (in->nargs == 2) {
+        int l = kn_type_is_number(in->args[0]->type), r = kn_type_is_number(in->args[1]->type);
+        if (l && !r)
+            return in->args[1];
+        if (r && !l)
+            return in->args[0];
+    }
+    return in;
+}
+
+static void
+note_origin(KnCompilation *c, KnDiag *d, KnInstr *v)
+{
+    if (v->op != KN_OP_LOAD)
+        return;
+    KnVar *var = &c->fn->vars.items[v->aux];
+    if (var->name[0] == '$')
+        return;
+    if (var->is_param)
+        kn_diag_note(&c->diags, d, var->span, "'%s' is %s: argument %d", var->name, var->type->name,
+                     v->aux + 1);
+    else
+        kn_diag_note(&c->diags, d, var->span, "'%s' is %s", var->name, var->type->name);
+}
+
+static int
+type_binop(KnCompilation *c, KnInstr *in)
+{
+    KnType *a = in->args[0]->type, *b = in->args[1]->type, *operand = NULL;
+    if (!a || !b)
+        return 0;
+    KnType *r = kn_typing_binop_result((KnBinop)in->aux, a, b, &operand);
+    if (!r) {
+        KnInstr *bad = culprit(in);
+        const char *verb = binop_verbs[in->aux];
+        KnDiag *d;
+        if (verb)
+            d = kn_diag_error(&c->diags, KN_DIAG_TYPING, bad->span, "cannot %s %s and %s", verb,
+                              a->name, b->name);
+        else
+            d = kn_diag_error(&c->diags, KN_DIAG_TYPING, bad->span,
+                              "unsupported operand types for %s: %s and %s",
+                              kn_kir_binop_symbol((KnBinop)in->aux), a->name, b->name);
+        if (bad != in)
+            note_origin(c, d, bad);
+        return -1;
+    }
+    in->type = r;
+    KnCallImpl *impl = in->impl;
+    if (!impl)
+        in->impl = impl = kn_arena_alloc(&c->arena, sizeof(KnCallImpl));
+    impl->operand = operand;
+    return 0;
+}
+
+static int
+type_unop(KnCompilation *c, KnInstr *in)
+{
+    KnType *a = in->args[0]->type;
+    if (!a)
+        return 0;
+    if (in->aux == KN_UN_NOT) {
+        KN_TRY(kn_typing_truth_ok(c, in, a));
+        in->type = &kn_type_bool;
+        return 0;
+    }
+    if (!kn_type_is_number(a) || (in->aux == KN_UN_INVERT && !is_intlike(a))) {
+        static const char *const names[] = {"-", "+", "~", "not"};
+        kn_diag_error(&c->diags, KN_DIAG_TYPING, in->span, "bad operand type for unary %s: %s",
+                      names[in->aux], a->name);
+        return -1;
+    }
+    if (is_intlike(a))
+        in->type = (a->kind == KN_TY_INT && !a->is_signed) ? &kn_type_uint64 : &kn_type_int64;
+    else
+        in->type = a;
+    return 0;
+}
+
+int
+kn_typing_truth_ok(KnCompilation *c, KnInstr *in, KnType *t)
+{
+    if (kn_type_is_number(t) || t->kind == KN_TY_NONE || t->kind == KN_TY_TUPLE ||
+        t->kind == KN_TY_RANGE || t->kind == KN_TY_STR)
+        return 0;
+    kn_diag_error(&c->diags, KN_DIAG_TYPING, in->span, "cannot use %s as a truth value", t->name);
+    return -1;
+}
+
+static int
+type_cmp(KnCompilation *c, KnInstr *in)
+{
+    KnType *a = in->args[0]->type, *b = in->args[1]->type;
+    if (!a || !b)
+        return 0;
+    in->type = &kn_type_bool;
+    KnCallImpl *impl = in->impl;
+    if (!impl)
+        in->impl = impl = kn_arena_alloc(&c->arena, sizeof(KnCallImpl));
+    if (kn_type_is_number(a) && kn_type_is_number(b)) {
+        int ordered = in->aux != KN_CMP_EQ && in->aux != KN_CMP_NE;
+        if (ordered && (a->kind == KN_TY_COMPLEX || b->kind == KN_TY_COMPLEX)) {
+            kn_diag_error(&c->diags, KN_DIAG_TYPING, in->span,
+                          "'%s' is not supported between %s and %s",
+                          kn_kir_cmp_symbol((KnCmp)in->aux), a->name, b->name);
+            return -1;
+        }
+        impl->operand = kn_type_promote(a, b);
+        return 0;
+    }
+    if (a->kind == KN_TY_TUPLE && b->kind == KN_TY_TUPLE) {
+        if (in->aux != KN_CMP_EQ && in->aux != KN_CMP_NE) {
+            kn_diag_error(&c->diags, KN_DIAG_TYPING, in->span,
+                          "ordering comparisons of tuples are not supported yet");
+            return -1;
+        }
+        for (int i = 0; a->n == b->n && i < a->n; i++)
+            if (!kn_type_is_number(a->items[i]) || !kn_type_is_number(b->items[i])) {
+                kn_diag_error(&c->diags, KN_DIAG_TYPING, in->span,
+                              "comparing tuples of %s and %s is not supported", a->name, b->name);
+                return -1;
+            }
+        impl->operand = NULL;
+        return 0;
+    }
+    if (in->aux == KN_CMP_EQ || in->aux == KN_CMP_NE) {
+        /* None against anything, and `is` between different kinds: known at compile time */
+        if (a->kind == KN_TY_NONE || b->kind == KN_TY_NONE || in->imm.i) {
+            impl->kind = KN_CALL_CONST;
+            impl->value = (a == b) == (in->aux == KN_CMP_EQ);
+            return 0;
+        }
+    }
+    kn_diag_error(&c->diags, KN_DIAG_TYPING, in->span, "cannot compare %s and %s with '%s'",
+                  a->name, b->name, kn_kir_cmp_symbol((KnCmp)in->aux));
+    return -1;
+}
+
+/* ---- tuples and attributes ---- */
+
+static int
+type_tuple(KnCompilation *c, KnInstr *in)
+{
+    KnType *items[256];
+    if (in->nargs > 256) {
+        kn_diag_error(&c->diags, KN_DIAG_UNSUPPORTED, in->span, "tuples of more than 256 items");
+        return -1;
+    }
+    for (int i = 0; i < in->nargs; i++) {
+        items[i] = in->args[i]->type;
+        if (!items[i])
+            return 0;
+        if (!kn_type_is_value(items[i]) && items[i]->kind != KN_TY_FUNC &&
+            items[i]->kind != KN_TY_CLASS) {
+            kn_diag_error(&c->diags, KN_DIAG_TYPING, in->args[i]->span,
+                          "%s cannot be stored in a tuple", items[i]->name);
+            return -1;
+        }
+    }
+    in->type = kn_type_tuple(c->types, items, in->nargs);
+    return 0;
+}
+
+static int
+const_index(const KnInstr *idx, int64_t *out)
+{
+    if (idx->op != KN_OP_CONST || !idx->type || idx->type->kind != KN_TY_INT)
+        return 0;
+    *out = idx->imm.i;
+    return 1;
+}
+
+static int
+type_getitem(KnCompilation *c, KnInstr *in)
+{
+    KnType *s = in->args[0]->type, *i = in->args[1]->type;
+    if (!s || !i)
+        return 0;
+    if (!is_intlike(i)) {
+        kn_diag_error(&c->diags, KN_DIAG_TYPING, in->args[1]->span,
+                      "%s indices must be integers, not %s", s->name, i->name);
+        return -1;
+    }
+    if (s->kind == KN_TY_RANGE) {
+        in->type = &kn_type_int64;
+        return 0;
+    }
+    if (s->kind != KN_TY_TUPLE) {
+        kn_diag_error(&c->diags, KN_DIAG_TYPING, in->span, "%s is not subscriptable", s->name);
+        return -1;
+    }
+    if (in->aux && in->aux != s->n) {
+        kn_diag_error(&c->diags, KN_DIAG_TYPING, in->span,
+                      "cannot unpack %s of %d items into %d targets", s->name, s->n, in->aux);
+        return -1;
+    }
+    int64_t k;
+    if (const_index(in->args[1], &k)) {
+        if (k < 0)
+            k += s->n;
+        if (k < 0 || k >= s->n) {
+            kn_diag_error(&c->diags, KN_DIAG_TYPING, in->span,
+                          "tuple index %lld out of range for %s", (long long)in->args[1]->imm.i,
+                          s->name);
+            return -1;
+        }
+        in->type = s->items[k];
+        return 0;
+    }
+    KnType *u = s->n ? s->items[0] : NULL;
+    for (int j = 1; u && j < s->n; j++)
+        if (s->items[j] != u)
+            u = NULL;
+    if (!u) {
+        kn_diag_error(&c->diags, KN_DIAG_TYPING, in->span,
+                      "cannot index %s with a variable index: its items have different types",
+                      s->name);
+        return -1;
+    }
+    in->type = u;
+    return 0;
+}
+
+static int
+type_getattr(KnCompilation *c, KnInstr *in)
+{
+    KnType *t = in->args[0]->type;
+    if (!t)
+        return 0;
+    const char *a = in->imm.str;
+    if (kn_type_is_number(t)) {
+        if (!strcmp(a, "real") || !strcmp(a, "imag")) {
+            if (t->kind == KN_TY_COMPLEX)
+                in->type = kn_type_float(t->bits / 2);
+            else
+                in->type = t->kind == KN_TY_BOOL ? &kn_type_int64 : t;
+            return 0;
+        }
+        if (!strcmp(a, "conjugate")) {
+            in->type = kn_type_bound(c->types, t, a);
+            return 0;
+        }
+    }
+    kn_diag_error(&c->diags, KN_DIAG_TYPING, in->span, "%s has no attribute '%s'", t->name, a);
+    return -1;
+}
+
+static int
+type_len(KnCompilation *c, KnInstr *in)
+{
+    KnType *t = in->args[0]->type;
+    if (!t)
+        return 0;
+    if (t->kind == KN_TY_TUPLE || t->kind == KN_TY_RANGE) {
+        in->type = &kn_type_int64;
+        return 0;
+    }
+    kn_diag_error(&c->diags, KN_DIAG_TYPING, in->span, "cannot iterate over %s (it has no len())",
+                  t->name);
+    return -1;
+}
+
+static int
+type_cast(KnCompilation *c, KnInstr *in)
+{
+    KnType *t = in->args[0]->type;
+    if (!t)
+        return 0;
+    if (!kn_type_is_number(t) || t->kind == KN_TY_COMPLEX ||
+        (in->type->kind == KN_TY_INT && t->kind == KN_TY_FLOAT)) {
+        kn_diag_error(&c->diags, KN_DIAG_TYPING, in->args[0]->span, "expected an integer, got %s",
+                      t->name);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- variables, returns, branches ---- */
+
+static KnSpan
+first_store_span(KnCompilation *c, int var, KnType *type)
+{
+    for (int b = 0; b < c->fn->blocks.len; b++) {
+        KnBlock *blk = c->fn->blocks.items[b];
+        for (int i = 0; i < blk->instrs.len; i++) {
+            KnInstr *in = blk->instrs.items[i];
+            if (in->op == KN_OP_STORE && in->aux == var && in->args[0]->type == type)
+                return in->args[0]->span;
+        }
+    }
+    return c->fn->vars.items[var].span;
+}
+
+static int
+type_store(KnCompilation *c, KnInstr *in, int *changed)
+{
+    KnType *v = in->args[0]->type;
+    if (!v)
+        return 0;
+    KnVar *var = &c->fn->vars.items[in->aux];
+    if (!kn_type_is_value(v) && var->name[0] != '$' && !(var->type == NULL || var->type == v)) {
+        kn_diag_error(&c->diags, KN_DIAG_TYPING, in->args[0]->span, "cannot assign %s to '%s'",
+                      v->name, var->name);
+        return -1;
+    }
+    KnType *u = kn_type_unify(c->types, var->type, v);
+    if (!u) {
+        const char *nm = var->name[0] == '$' ? "this expression" : var->name;
+        KnDiag *d = kn_diag_error(&c->diags, KN_DIAG_TYPING, in->args[0]->span,
+                                  "cannot unify %s and %s for '%s'", var->type->name, v->name, nm);
+        kn_diag_note(&c->diags, d, first_store_span(c, in->aux, var->type),
+                     "'%s' was given type %s here", nm, var->type->name);
+        return -1;
+    }
+    if (u != var->type) {
+        var->type = u;
+        *changed = 1;
+    }
+    return 0;
+}
+
+static int
+type_ret(KnCompilation *c, KnInstr *in, int *changed)
+{
+    KnType *v = in->args[0]->type;
+    if (!v)
+        return 0;
+    if (!kn_type_is_value(v)) {
+        kn_diag_error(&c->diags, KN_DIAG_TYPING, in->args[0]->span, "cannot return %s", v->name);
+        return -1;
+    }
+    KnType *u = kn_type_unify(c->types, c->fn->ret_type, v);
+    if (!u) {
+        kn_diag_error(&c->diags, KN_DIAG_TYPING, in->args[0]->span,
+                      "cannot unify return types %s and %s", c->fn->ret_type->name, v->name);
+        return -1;
+    }
+    if (u != c->fn->ret_type) {
+        c->fn->ret_type = u;
+        *changed = 1;
+    }
+    return 0;
+}
+
+static int
+type_instr(KnCompilation *c, KnInstr *in, int *changed)
+{
+    switch (in->op) {
+    case KN_OP_CONST:
+    case KN_OP_GLOBAL:
+    case KN_OP_BR:
+    case KN_OP_RAISE:
+        return 0;
+    case KN_OP_ARG:
+        in->type = c->fn->arg_types[in->aux];
+        return 0;
+    case KN_OP_LOAD:
+        if (c->fn->vars.items[in->aux].type != in->type) {
+            in->type = c->fn->vars.items[in->aux].type;
+            *changed = 1;
+        }
+        return 0;
+    case KN_OP_STORE:
+        return type_store(c, in, changed);
+    case KN_OP_BINOP:
+        return type_binop(c, in);
+    case KN_OP_UNOP:
+        return type_unop(c, in);
+    case KN_OP_CMP:
+        return type_cmp(c, in);
+    case KN_OP_TRUTH:
+        if (!in->args[0]->type)
+            return 0;
+        KN_TRY(kn_typing_truth_ok(c, in, in->args[0]->type));
+        in->type = &kn_type_bool;
+        return 0;
+    case KN_OP_CALL:
+        return kn_typing_call(c, in, changed);
+    case KN_OP_GETATTR:
+        return type_getattr(c, in);
+    case KN_OP_TUPLE:
+        return type_tuple(c, in);
+    case KN_OP_GETITEM:
+        return type_getitem(c, in);
+    case KN_OP_LEN:
+        return type_len(c, in);
+    case KN_OP_CAST:
+        return type_cast(c, in);
+    case KN_OP_CBR:
+        return 0;
+    case KN_OP_RET:
+        return type_ret(c, in, changed);
+    default:
+        kn_diag_error(&c->diags, KN_DIAG_LOWERING, in->span, "typing: unknown op %s",
+                      kn_kir_op_name(in->op));
+        return -1;
+    }
+}
+
+static void
+mark_reachable(KnFunction *fn)
+{
+    KnBlock *stack[4096];
+    int sp = 0;
+    if (!fn->blocks.len)
+        return;
+    fn->blocks.items[0]->reachable = 1;
+    stack[sp++] = fn->blocks.items[0];
+    while (sp) {
+        KnBlock *b = stack[--sp];
+        KnInstr *t = kn_kir_terminator(b);
+        for (int k = 0; t && k < 2; k++) {
+            KnBlock *s = t->targets[k];
+            if (s && !s->reachable && sp < 4096) {
+                s->reachable = 1;
+                stack[sp++] = s;
+            }
+        }
+    }
+}
+
+static KnInstr *
+first_untyped(KnFunction *fn)
+{
+    for (int b = 0; b < fn->blocks.len; b++) {
+        KnBlock *blk = fn->blocks.items[b];
+        if (!blk->reachable)
+            continue;
+        for (int i = 0; i < blk->instrs.len; i++) {
+            KnInstr *in = blk->instrs.items[i];
+            int has_value = in->op != KN_OP_STORE && !kn_kir_op_is_terminator(in->op);
+            if (has_value && !in->type)
+                return in;
+        }
+    }
+    return NULL;
+}
+
+static int
+report_untyped(KnCompilation *c, KnInstr *in)
+{
+    if (in->op == KN_OP_CALL && in->args[0]->type && in->args[0]->type->kind == KN_TY_FUNC &&
+        in->args[0]->type->id < 0) {
+        kn_diag_error(&c->diags, KN_DIAG_TYPING, in->span,
+                      "cannot determine the return type of the recursive call to %s: every "
+                      "return path goes through the recursion (add a base case that returns "
+                      "without recursing, before the recursive call)",
+                      in->args[0]->type->name);
+        return -1;
+    }
+    if (in->op == KN_OP_LOAD) {
+        kn_diag_error(&c->diags, KN_DIAG_TYPING, in->span,
+                      "variable '%s' is used before any value is assigned to it",
+                      c->fn->vars.items[in->aux].name);
+        return -1;
+    }
+    kn_diag_error(&c->diags, KN_DIAG_TYPING, in->span, "cannot determine the type of this %s",
+                  kn_kir_op_name(in->op));
+    return -1;
+}
+
+int
+kn_typing_infer(KnCompilation *c, KnType **argtypes)
+{
+    KnFunction *fn = c->fn;
+    fn->arg_types = argtypes;
+    mark_reachable(fn);
+    for (int iter = 0; iter < 100; iter++) {
+        int changed = 0;
+        for (int b = 0; b < fn->blocks.len; b++) {
+            KnBlock *blk = fn->blocks.items[b];
+            if (!blk->reachable)
+                continue;
+            for (int i = 0; i < blk->instrs.len; i++)
+                KN_TRY(type_instr(c, blk->instrs.items[i], &changed));
+        }
+        if (!changed)
+            break;
+    }
+    KnInstr *bad = first_untyped(fn);
+    if (bad)
+        return report_untyped(c, bad);
+    if (!fn->ret_type) {
+        kn_diag_error(&c->diags, KN_DIAG_TYPING, fn->span,
+                      "cannot determine the return type of %s: it never returns normally",
+                      fn->name);
+        return -1;
+    }
+    if (c->partial_ret_used && c->ret_type_seen != fn->ret_type) {
+        kn_diag_error(&c->diags, KN_DIAG_TYPING, fn->span,
+                      "the return type of recursive function %s changed from %s to %s while it "
+                      "was typed; make its base case return the final type",
+                      fn->name, c->ret_type_seen ? c->ret_type_seen->name : "unknown",
+                      fn->ret_type->name);
+        return -1;
+    }
+    if (c->declared_ret) {
+        if (!kn_type_can_convert_safely(fn->ret_type, c->declared_ret) &&
+            !(kn_type_is_number(fn->ret_type) && kn_type_is_number(c->declared_ret))) {
+            kn_diag_error(&c->diags, KN_DIAG_TYPING, fn->span,
+                          "%s returns %s, which cannot be converted to the declared %s", fn->name,
+                          fn->ret_type->name, c->declared_ret->name);
+            return -1;
+        }
+        fn->ret_type = c->declared_ret;
+    }
+    return 0;
+}

@@ -1,0 +1,30 @@
+/* typing.h - type inference over KIR: gives every reachable instruction and variable a type,
+ * resolves every call to an implementation, and reports ill-typed code as diagnostics. */
+#ifndef KN_TYPING_H
+#define KN_TYPING_H
+
+#include "compile.h"
+
+/* What a CALL instruction resolved to (KnInstr.impl). */
+typedef enum KnCallKind {
+    KN_CALL_BUILTIN, /* builtin: a KnBuiltin, lowered inline or through the runtime */
+    KN_CALL_JITTED,  /* another jitted function: callee.symbol */
+    KN_CALL_METHOD,  /* a method of a value: name in the callee type */
+    KN_CALL_CONST,   /* folded at compile time to `value` (isinstance) */
+} KnCallKind;
+
+typedef struct KnCallImpl {
+    KnCallKind kind;
+    int builtin;     /* KN_CALL_BUILTIN */
+    KnCallee callee; /* KN_CALL_JITTED */
+    int64_t value;   /* KN_CALL_CONST */
+    KnType *operand; /* the type arguments are converted to before the operation, or NULL */
+} KnCallImpl;
+
+/* Type c->fn for the argument types; marks reachable blocks. 0, or -1 with a diagnostic. */
+int kn_typing_infer(KnCompilation *c, KnType **argtypes);
+
+/* The result type of a binary operator, NULL if unsupported (shared with lowering). */
+KnType *kn_typing_binop_result(KnBinop op, KnType *a, KnType *b, KnType **operand);
+
+#endif
