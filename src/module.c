@@ -40,6 +40,7 @@ fixed_exceptions(PyObject *table)
         [KN_EXC_RANGE_INDEX] = "range(1)[5]",
         [KN_EXC_POW_MOD_ZERO] = "pow(1, 2, 0)",
         [KN_EXC_ISQRT_NEG] = "__import__('math').isqrt(-1)",
+        [KN_EXC_FLOAT_DIVMOD_ZERO] = "divmod(1.0, 0.0)",
     };
     PyObject *globals = PyDict_New();
     if (!globals)

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import kiln
-from harness import INT64_MAX, INT64_MIN, UINT64_MAX, check, compiled, f32
+from harness import INT64_MAX, INT64_MIN, UINT64_MAX, check, f32
 
 
 def ident(x):
@@ -38,12 +38,28 @@ def build(a, b):
     return (a, (b, a + b), (), (True,))
 
 
+def constant_indexes(t):
+    return t[0], t[-1], t[1], t[-2]
+
+
 def index_homogeneous(t, i):
     return t[i]
 
 
-def tuple_ops(t, u):
-    return len(t), t[-1], t[1:], t + u, t == u, t < u, t != u
+def tuple_equal(t, u):
+    return t == u, t != u
+
+
+def tuple_order(t, u):
+    return t < u, t <= u, t > u, t >= u
+
+
+def tuple_concat(t, u):
+    return t + u, len(t + u), (t + u)[-1]
+
+
+def tuple_slices(t):
+    return t[1:], t[:-1], t[::2], t[1:2]
 
 
 def contains(t, x):
@@ -135,9 +151,13 @@ def test_python_int_is_int64_and_float_is_float64():
                             (kiln.float32,), (kiln.int8,)]
 
 
-def test_ints_out_of_int64_range_are_rejected():
-    f = compiled(ident)
-    for big in (2 ** 63, -(2 ** 63) - 1, 2 ** 70):
+def test_python_ints_beyond_int64():
+    # As numba.typeof: an int in [2**63, 2**64) is uint64; outside uint64/int64 it is an error.
+    f = kiln.njit(ident)
+    check(ident, 2 ** 63, cfunc=f)
+    check(ident, UINT64_MAX, cfunc=f)
+    assert f.signatures == [(kiln.uint64,)]
+    for big in (-(2 ** 63) - 1, 2 ** 64, 2 ** 70):
         with pytest.raises(OverflowError):
             f(big)
     assert f(5) == 5
@@ -157,7 +177,7 @@ def test_unsupported_argument_type_is_an_error_not_a_crash():
     (np.int8(1), "int8"), (np.int16(1), "int16"), (np.int32(1), "int32"),
     (np.int64(1), "int64"), (np.uint8(1), "uint8"), (np.uint16(1), "uint16"),
     (np.uint32(1), "uint32"), (np.uint64(1), "uint64"), (np.float32(1), "float32"),
-    (np.float64(1), "float64"), (np.complex64(1), "complex64"),
+    (np.float64(1), "float64"), (np.complex64(1), "complex64"), (2 ** 63, "uint64"),
     (np.complex128(1), "complex128"), (np.bool_(False), "bool"),
     ((1, 2), ("tuple", "int64", "int64")), ((1, 2.5, None), ("tuple", "int64", "float64", "none")),
     (((1, 2.0), (True,)), ("tuple", ("tuple", "int64", "float64"), ("tuple", "bool"))),
@@ -218,6 +238,11 @@ def test_nested_tuples():
     check(build, True, 2)
 
 
+def test_tuple_constant_index_heterogeneous():
+    check(constant_indexes, (1, 2.5, None, (3, True)))
+    check(constant_indexes, (1, 2))
+
+
 def test_tuple_variable_index():
     t = (10, 20, 30)
     for i in (0, 1, 2, -1, -3):
@@ -233,14 +258,34 @@ def test_tuple_index_out_of_range_raises_indexerror(i):
 
 @pytest.mark.parametrize("t, u", [((1, 2, 3), (1, 2, 4)), ((1, 2, 3), (1, 2, 3)),
                                   ((3, 2, 1), (1, 2, 3)), ((1.5, 2, 3), (1.5, 2, 3))])
-def test_tuple_operations(t, u):
-    check(tuple_ops, t, u)
+def test_tuple_comparisons(t, u):
+    check(tuple_equal, t, u)
+    check(tuple_equal, t, t)
 
 
-def test_tuple_contains_and_unpack():
+@pytest.mark.parametrize("t, u", [((1, 2, 3), (1, 2, 4)), ((1, 2, 3), (1, 2, 3)),
+                                  ((3, 2, 1), (1, 2, 3)), ((1.5, 2, 3), (1.5, 2, 3))])
+def test_tuple_ordering(t, u):
+    check(tuple_order, t, u)
+
+
+def test_tuple_concatenation():
+    check(tuple_concat, (1, 2), (3,))
+    check(tuple_concat, (1, 2.5), (None, (4, 5)))
+
+
+def test_tuple_constant_slices():
+    check(tuple_slices, (1, 2, 3, 4))
+    check(tuple_slices, (1, 2.5, None, True))
+
+
+def test_tuple_contains():
     check(contains, (1, 2, 3), 2)
     check(contains, (1, 2, 3), 5)
     check(contains, (1.5, 2.5), 2.5)
+
+
+def test_tuple_unpack():
     check(unpack, (1, 2.5, True))
 
 
@@ -251,8 +296,12 @@ def test_tuple_contains_and_unpack():
                          ids=repr)
 def test_range_arguments(r):
     check(sum_range, r)
-    check(range_parts, r)
     check(ident, r)
+
+
+@pytest.mark.parametrize("r", [range(5), range(2, 10, 3), range(10, 2, -3), range(0)], ids=repr)
+def test_range_length_and_attributes(r):
+    check(range_parts, r)
 
 
 @pytest.mark.parametrize("args", [(0, 5, 1), (2, 10, 3), (10, 2, -3), (5, 5, 1), (-3, 3, 2)])

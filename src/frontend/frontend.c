@@ -431,7 +431,20 @@ unaryop(FE *fe, PyObject *node)
              : is(opn, "UAdd")   ? KN_UN_POS
              : is(opn, "Invert") ? KN_UN_INVERT
                                  : KN_UN_NOT;
-    Val v = expr(fe, A(node, "operand"));
+    PyObject *operand = A(node, "operand");
+    if (op == KN_UN_NEG && is(operand, "Constant")) {
+        /* fold -1 into a constant, so t[-1] is a constant index */
+        PyObject *k = A(operand, "value");
+        if (k && (PyLong_CheckExact(k) || PyFloat_CheckExact(k) || PyComplex_CheckExact(k))) {
+            PyObject *neg = PyNumber_Negative(k);
+            Val r = neg ? frozen(fe, node, neg, "this constant") : NULL;
+            Py_XDECREF(neg);
+            if (r || fe->c->diags.items.len)
+                return r;
+            PyErr_Clear();
+        }
+    }
+    Val v = expr(fe, operand);
     if (!v)
         return NULL;
     Val in = kn_kir_emit1(&fe->b, KN_OP_UNOP, span_of(fe, node), v);
@@ -445,8 +458,9 @@ cmp_of(PyObject *op)
     static const struct {
         const char *name;
         KnCmp op;
-    } ops[] = {{"Eq", KN_CMP_EQ}, {"NotEq", KN_CMP_NE}, {"Lt", KN_CMP_LT}, {"LtE", KN_CMP_LE},
-               {"Gt", KN_CMP_GT}, {"GtE", KN_CMP_GE},   {"Is", KN_CMP_EQ}, {"IsNot", KN_CMP_NE}};
+    } ops[] = {{"Eq", KN_CMP_EQ}, {"NotEq", KN_CMP_NE},   {"Lt", KN_CMP_LT}, {"LtE", KN_CMP_LE},
+               {"Gt", KN_CMP_GT}, {"GtE", KN_CMP_GE},     {"Is", KN_CMP_EQ}, {"IsNot", KN_CMP_NE},
+               {"In", KN_CMP_IN}, {"NotIn", KN_CMP_NOTIN}};
     for (int i = 0; i < KN_ARRAY_LEN(ops); i++)
         if (is(op, ops[i].name))
             return ops[i].op;
@@ -770,12 +784,56 @@ attribute(FE *fe, PyObject *node)
     return in;
 }
 
+/* A slice bound: absent, or a constant integer (tuples are sliced at compile time). */
+static int
+slice_bound(FE *fe, PyObject *node, int *has, int64_t *v)
+{
+    *has = 0;
+    if (!node)
+        return 0;
+    PyObject *c = const_eval(fe, node);
+    if (c && c == Py_None) {
+        Py_DECREF(c);
+        return 0;
+    }
+    if (!c || !PyLong_Check(c)) {
+        Py_XDECREF(c);
+        UNSUPPORTED(fe, node,
+                    "slice bounds must be constant integers (tuples are sliced at "
+                    "compile time; array slicing comes with arrays)");
+        return -1;
+    }
+    *has = 1;
+    *v = PyLong_AsLongLong(c);
+    Py_DECREF(c);
+    PyErr_Clear();
+    return 0;
+}
+
+static Val
+slice_expr(FE *fe, PyObject *node, PyObject *sl)
+{
+    KnSlice *s = kn_arena_alloc(&fe->c->arena, sizeof(KnSlice));
+    if (slice_bound(fe, A(sl, "lower"), &s->has_start, &s->start) < 0 ||
+        slice_bound(fe, A(sl, "upper"), &s->has_stop, &s->stop) < 0 ||
+        slice_bound(fe, A(sl, "step"), &s->has_step, &s->step) < 0)
+        return NULL;
+    if (s->has_step && s->step == 0)
+        return fail(fe, A(sl, "step"), KN_DIAG_TYPING, "slice step cannot be zero");
+    Val v = expr(fe, A(node, "value"));
+    if (!v)
+        return NULL;
+    Val in = kn_kir_emit1(&fe->b, KN_OP_SLICE, span_of(fe, node), v);
+    in->imm.ptr = s;
+    return in;
+}
+
 static Val
 subscript(FE *fe, PyObject *node)
 {
     PyObject *sl = A(node, "slice");
     if (is(sl, "Slice"))
-        return UNSUPPORTED(fe, node, "slicing is not supported yet");
+        return slice_expr(fe, node, sl);
     Val v = expr(fe, A(node, "value"));
     if (!v)
         return NULL;
@@ -941,17 +999,31 @@ augassign(FE *fe, PyObject *node)
     return assign_to(fe, target, in);
 }
 
+/* Branch on a condition; a constant one (while True:) branches statically, so that the other
+ * side is unreachable, as CPython's compiler sees it. */
+static int
+branch(FE *fe, PyObject *test, KnSpan sp, KnBlock *t, KnBlock *f)
+{
+    PyObject *k = is(test, "Constant") ? A(test, "value") : NULL;
+    if (k && (PyBool_Check(k) || PyLong_Check(k))) {
+        kn_kir_br(&fe->b, sp, PyObject_IsTrue(k) ? t : f);
+        return 0;
+    }
+    Val c = expr(fe, test);
+    if (!c)
+        return -1;
+    Val truth = kn_kir_emit1(&fe->b, KN_OP_TRUTH, c->span, c);
+    kn_kir_cbr(&fe->b, sp, truth, t, f);
+    return 0;
+}
+
 static int
 if_stmt(FE *fe, PyObject *node)
 {
     KnSpan sp = span_of(fe, node);
-    Val c = expr(fe, A(node, "test"));
-    if (!c)
-        return -1;
-    Val t = kn_kir_emit1(&fe->b, KN_OP_TRUTH, c->span, c);
     KnBlock *bt = kn_kir_block_new(&fe->b), *bf = kn_kir_block_new(&fe->b),
             *done = kn_kir_block_new(&fe->b);
-    kn_kir_cbr(&fe->b, sp, t, bt, bf);
+    KN_TRY(branch(fe, A(node, "test"), sp, bt, bf));
     kn_kir_set_block(&fe->b, bt);
     KN_TRY(stmts(fe, A(node, "body")));
     kn_kir_br(&fe->b, sp, done);
@@ -998,11 +1070,7 @@ while_stmt(FE *fe, PyObject *node)
             *orelse = kn_kir_block_new(&fe->b), *exit = kn_kir_block_new(&fe->b);
     kn_kir_br(&fe->b, sp, head);
     kn_kir_set_block(&fe->b, head);
-    Val c = expr(fe, A(node, "test"));
-    if (!c)
-        return -1;
-    Val t = kn_kir_emit1(&fe->b, KN_OP_TRUTH, c->span, c);
-    kn_kir_cbr(&fe->b, sp, t, body, orelse);
+    KN_TRY(branch(fe, A(node, "test"), sp, body, orelse));
     kn_kir_set_block(&fe->b, body);
     KN_TRY(push_loop(fe, node, exit, head));
     int rc = stmts(fe, A(node, "body"));
@@ -1433,8 +1501,10 @@ find_def(FE *fe, PyObject *tree, int first_lineno)
         PyObject *d = PyList_GET_ITEM(body, 0);
         if (is(d, "FunctionDef"))
             return d;
-        if (is(d, "AsyncFunctionDef"))
-            return d;
+        if (is(d, "AsyncFunctionDef")) {
+            UNSUPPORTED(fe, d, "async functions (coroutines) are not supported");
+            return NULL;
+        }
     }
     /* A lambda: walk the tree for the Lambda on the code object's first line. */
     PyObject *ast = PyImport_ImportModule("ast");
@@ -1532,6 +1602,8 @@ build(FE *fe, PyObject *src_info)
     Py_XDECREF(code);
     int rc = -1;
     PyObject *def = find_def(fe, tree, firstlineno);
+    if (!def && fe->c->diags.items.len)
+        goto done;
     if (!def) {
         PyErr_Format(PyExc_RuntimeError, "kiln: cannot find the definition of %s in its source",
                      fe->b.fn->name);

@@ -77,7 +77,7 @@ kn_kir_binop_symbol(KnBinop op)
 const char *
 kn_kir_cmp_symbol(KnCmp op)
 {
-    static const char *const s[] = {"==", "!=", "<", "<=", ">", ">="};
+    static const char *const s[] = {"==", "!=", "<", "<=", ">", ">=", "in", "not in"};
     return s[op];
 }
 

@@ -34,7 +34,22 @@ typedef enum KnBinop {
 
 typedef enum KnUnop { KN_UN_NEG, KN_UN_POS, KN_UN_INVERT, KN_UN_NOT } KnUnop;
 
-typedef enum KnCmp { KN_CMP_EQ, KN_CMP_NE, KN_CMP_LT, KN_CMP_LE, KN_CMP_GT, KN_CMP_GE } KnCmp;
+typedef enum KnCmp {
+    KN_CMP_EQ,
+    KN_CMP_NE,
+    KN_CMP_LT,
+    KN_CMP_LE,
+    KN_CMP_GT,
+    KN_CMP_GE,
+    KN_CMP_IN,
+    KN_CMP_NOTIN
+} KnCmp;
+
+/* A constant slice (KN_OP_SLICE's imm.ptr): a missing bound has has_* == 0. */
+typedef struct KnSlice {
+    int has_start, has_stop, has_step;
+    int64_t start, stop, step;
+} KnSlice;
 
 typedef enum KnBuiltin {
 #define X(id, module, name) KN_BI_##id,

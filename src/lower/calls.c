@@ -112,6 +112,8 @@ lower_math(L *l, KnInstr *in, int id, const KnType *op)
         return libm2(l, "hypot", arg_as(l, in, 0, op), arg_as(l, in, 1, op), op);
     case KN_BI_MATH_COPYSIGN:
         return intrinsic2(l, "llvm.copysign", arg_as(l, in, 0, op), arg_as(l, in, 1, op));
+    case KN_BI_MATH_NEXTAFTER:
+        return libm2(l, "nextafter", arg_as(l, in, 0, op), arg_as(l, in, 1, op), op);
     case KN_BI_MATH_FMOD:
         return libm2(l, "fmod", arg_as(l, in, 0, op), arg_as(l, in, 1, op), op);
     case KN_BI_MATH_POW:
@@ -366,7 +368,7 @@ lower_builtin(L *l, KnInstr *in, KnCallImpl *impl)
 {
     int id = impl->builtin, n = in->nargs - 1;
     const KnType *op = impl->operand;
-    if (id >= KN_BI_MATH_ACOS && id <= KN_BI_MATH_CBRT)
+    if (id >= KN_BI_MATH_ACOS && id <= KN_BI_MATH_NEXTAFTER)
         return lower_math(l, in, id, op);
     switch (id) {
     case KN_BI_ABS:
@@ -378,6 +380,12 @@ lower_builtin(L *l, KnInstr *in, KnCallImpl *impl)
         return lower_round(l, in, op);
     case KN_BI_DIVMOD: {
         const KnType *r = in->type->items[0];
+        if (op->kind == KN_TY_FLOAT && l->c->error_model_python) {
+            LLVMValueRef d = arg_as(l, in, 1, op);
+            kn_lower_raise_if(l,
+                              LLVMBuildFCmp(l->b, LLVMRealOEQ, d, LLVMConstNull(LLVMTypeOf(d)), ""),
+                              KN_EXC_FLOAT_DIVMOD_ZERO);
+        }
         LLVMValueRef q = kn_lower_binop(l, KN_BIN_FLOORDIV, arg(l, in, 0), arg(l, in, 1), op,
                                         argt(in, 0), argt(in, 1));
         LLVMValueRef m = kn_lower_binop(l, KN_BIN_MOD, arg(l, in, 0), arg(l, in, 1), op,

@@ -225,6 +225,10 @@ lower_getattr(L *l, KnInstr *in)
     LLVMValueRef v = l->vals[in->args[0]->id];
     if (in->type->kind == KN_TY_BOUND)
         return LLVMGetUndef(l->i8);
+    if (t->kind == KN_TY_RANGE) {
+        unsigned k = !strcmp(in->imm.str, "start") ? 0 : !strcmp(in->imm.str, "stop") ? 1 : 2;
+        return LLVMBuildExtractValue(l->b, v, k, "");
+    }
     int imag = !strcmp(in->imm.str, "imag");
     if (t->kind == KN_TY_COMPLEX)
         return LLVMBuildExtractValue(l->b, v, imag ? 1 : 0, "");
@@ -261,9 +265,39 @@ lower_const(L *l, KnInstr *in)
 /* ---- instructions ---- */
 
 static LLVMValueRef
+lower_slice(L *l, KnInstr *in)
+{
+    int idx[256];
+    const KnType *t = in->args[0]->type;
+    int n = kn_typing_slice_items(in->imm.ptr, t->n, idx);
+    LLVMValueRef v = LLVMGetUndef(kn_lower_type(l, in->type)), src = l->vals[in->args[0]->id];
+    for (int i = 0; i < n; i++)
+        v = LLVMBuildInsertValue(l->b, v, LLVMBuildExtractValue(l->b, src, (unsigned)idx[i], ""),
+                                 (unsigned)i, "");
+    return v;
+}
+
+static LLVMValueRef
+lower_concat(L *l, KnInstr *in)
+{
+    LLVMValueRef v = LLVMGetUndef(kn_lower_type(l, in->type));
+    int k = 0;
+    for (int a = 0; a < 2; a++) {
+        const KnType *t = in->args[a]->type;
+        for (int i = 0; i < t->n; i++)
+            v = LLVMBuildInsertValue(
+                l->b, v, LLVMBuildExtractValue(l->b, l->vals[in->args[a]->id], (unsigned)i, ""),
+                (unsigned)k++, "");
+    }
+    return v;
+}
+
+static LLVMValueRef
 lower_binop_instr(L *l, KnInstr *in)
 {
     KnCallImpl *impl = in->impl;
+    if (in->type->kind == KN_TY_TUPLE)
+        return lower_concat(l, in);
     LLVMValueRef r =
         kn_lower_binop(l, (KnBinop)in->aux, l->vals[in->args[0]->id], l->vals[in->args[1]->id],
                        impl->operand, in->args[0]->type, in->args[1]->type);
@@ -346,6 +380,9 @@ lower_instr(L *l, KnInstr *in)
         break;
     case KN_OP_LEN:
         v = lower_len(l, in);
+        break;
+    case KN_OP_SLICE:
+        v = lower_slice(l, in);
         break;
     case KN_OP_CAST:
         v = kn_lower_convert(l, l->vals[in->args[0]->id], in->args[0]->type, in->type);

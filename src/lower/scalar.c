@@ -399,10 +399,72 @@ cmp_scalar(L *l, KnCmp op, LLVMValueRef a, LLVMValueRef b, const KnType *t)
     return LLVMBuildICmp(l->b, s ? sp[op] : up[op], a, b, "");
 }
 
+/* Lexicographic tuple ordering: decided by the first unequal pair, else by the lengths. */
+static LLVMValueRef
+tuple_order(L *l, KnCmp op, LLVMValueRef a, LLVMValueRef b, const KnType *ta, const KnType *tb)
+{
+    int n = ta->n < tb->n ? ta->n : tb->n;
+    int by_len = op == KN_CMP_LT   ? ta->n < tb->n
+                 : op == KN_CMP_LE ? ta->n <= tb->n
+                 : op == KN_CMP_GT ? ta->n > tb->n
+                                   : ta->n >= tb->n;
+    KnCmp strict = (op == KN_CMP_LT || op == KN_CMP_LE) ? KN_CMP_LT : KN_CMP_GT;
+    LLVMValueRef r = LLVMConstInt(l->i1, (unsigned long long)by_len, 0);
+    for (int i = n - 1; i >= 0; i--) {
+        LLVMValueRef x = LLVMBuildExtractValue(l->b, a, (unsigned)i, "");
+        LLVMValueRef y = LLVMBuildExtractValue(l->b, b, (unsigned)i, "");
+        KnType *p = kn_type_promote(ta->items[i], tb->items[i]);
+        LLVMValueRef eq = kn_lower_cmp(l, KN_CMP_EQ, x, y, ta->items[i], tb->items[i], p);
+        LLVMValueRef lt = kn_lower_cmp(l, strict, x, y, ta->items[i], tb->items[i], p);
+        r = LLVMBuildSelect(l->b, eq, r, lt, "");
+    }
+    return r;
+}
+
+/* x in t (tuple or range) */
+static LLVMValueRef
+contains(L *l, LLVMValueRef x, LLVMValueRef t, const KnType *tx, const KnType *tt)
+{
+    if (tt->kind == KN_TY_RANGE) {
+        if (tx->kind == KN_TY_FLOAT) {
+            /* a float is in a range when it is integral and its int is */
+            LLVMValueRef fl = LLVMBuildFCmp(
+                l->b, LLVMRealOEQ, x,
+                kn_lower_intrinsic(l, "llvm.trunc", (LLVMTypeRef[]){LLVMTypeOf(x)}, 1, &x, 1), "");
+            LLVMValueRef i = kn_lower_convert(l, x, tx, &kn_type_int64);
+            return LLVMBuildAnd(l->b, fl, contains(l, i, t, &kn_type_int64, tt), "");
+        }
+        LLVMValueRef v = kn_lower_convert(l, x, tx, &kn_type_int64);
+        LLVMValueRef start = LLVMBuildExtractValue(l->b, t, 0, "");
+        LLVMValueRef step = LLVMBuildExtractValue(l->b, t, 2, "");
+        LLVMValueRef off = LLVMBuildSub(l->b, v, start, "");
+        LLVMValueRef k = LLVMBuildSDiv(l->b, off, step, "");
+        LLVMValueRef exact = LLVMBuildICmp(l->b, LLVMIntEQ, LLVMBuildSRem(l->b, off, step, ""),
+                                           LLVMConstInt(l->i64, 0, 0), "");
+        LLVMValueRef inr =
+            LLVMBuildAnd(l->b, LLVMBuildICmp(l->b, LLVMIntSGE, k, LLVMConstInt(l->i64, 0, 0), ""),
+                         LLVMBuildICmp(l->b, LLVMIntSLT, k, kn_lower_range_len(l, t), ""), "");
+        return LLVMBuildAnd(l->b, exact, inr, "");
+    }
+    LLVMValueRef any = LLVMConstInt(l->i1, 0, 0);
+    for (int i = 0; i < tt->n; i++) {
+        LLVMValueRef y = LLVMBuildExtractValue(l->b, t, (unsigned)i, "");
+        KnType *p = kn_type_promote((KnType *)tx, tt->items[i]);
+        any = LLVMBuildOr(l->b, any, kn_lower_cmp(l, KN_CMP_EQ, x, y, tx, tt->items[i], p), "");
+    }
+    return any;
+}
+
 LLVMValueRef
 kn_lower_cmp(L *l, KnCmp op, LLVMValueRef a, LLVMValueRef b, const KnType *ta, const KnType *tb,
              const KnType *operand)
 {
+    if (op == KN_CMP_IN || op == KN_CMP_NOTIN) {
+        LLVMValueRef r = contains(l, a, b, ta, tb);
+        return op == KN_CMP_IN ? r : LLVMBuildNot(l->b, r, "");
+    }
+    if (ta->kind == KN_TY_TUPLE && op != KN_CMP_EQ && op != KN_CMP_NE)
+        return tuple_order(l, op, a, b, ta, tb);
     if (ta->kind == KN_TY_TUPLE) {
         LLVMValueRef all = LLVMConstInt(l->i1, ta->n == tb->n, 0);
         for (int i = 0; ta->n == tb->n && i < ta->n; i++) {

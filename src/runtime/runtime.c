@@ -5,6 +5,8 @@
 #include "runtime/runtime.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 int64_t
 kn_rt_ipow(int64_t base, int64_t exp)
@@ -75,25 +77,29 @@ kn_rt_frexp(double x, int64_t *exp)
     return m;
 }
 
+/* round(x, ndigits) correctly rounded, as CPython: glibc's printf rounds the exact binary
+ * value half-to-even, and strtod reads the decimal back exactly. */
 double
 kn_rt_round_ndigits(double x, int64_t ndigits)
 {
     if (!isfinite(x) || x == 0.0)
         return x;
-    if (ndigits > 22 || ndigits < -22) {
-        if (ndigits > 0)
-            return x;
+    if (ndigits > 323)
+        return x;
+    if (ndigits < -308)
         return copysign(0.0, x);
+    char buf[512];
+    if (ndigits >= 0) {
+        snprintf(buf, sizeof buf, "%.*f", (int)ndigits, x);
+        return copysign(strtod(buf, NULL), x);
     }
-    double p = pow(10.0, (double)(ndigits >= 0 ? ndigits : -ndigits));
-    double y = ndigits >= 0 ? x * p : x / p;
-    double z = nearbyint(y); /* round half to even in the default rounding mode */
+    /* negative ndigits: round x / 10**-n to an integer, half-to-even, exactly */
+    double p = pow(10.0, (double)-ndigits);
+    double y = x / p, z = nearbyint(y);
     if (fabs(y - z) == 0.5)
         z = 2.0 * nearbyint(y / 2.0);
-    double r = ndigits >= 0 ? z / p : z * p;
-    if (!isfinite(r))
-        return x;
-    return r;
+    double r = z * p;
+    return isfinite(r) ? copysign(r, x) : x;
 }
 
 void

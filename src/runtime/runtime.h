@@ -18,13 +18,14 @@ enum {
     KN_EXC_FLOAT_FLOORDIV_ZERO,
     KN_EXC_FLOAT_MOD_ZERO,
     KN_EXC_COMPLEX_DIV_ZERO,
-    KN_EXC_NEG_POW,         /* int ** negative int (NumPy's message) */
-    KN_EXC_NEG_SHIFT,       /* 1 << -1 */
-    KN_EXC_RANGE_STEP_ZERO, /* range(0, 1, 0) */
-    KN_EXC_TUPLE_INDEX,     /* tuple index out of range */
-    KN_EXC_RANGE_INDEX,     /* range object index out of range */
-    KN_EXC_POW_MOD_ZERO,    /* pow(1, 2, 0) */
-    KN_EXC_ISQRT_NEG,       /* math.isqrt(-1) */
+    KN_EXC_NEG_POW,           /* int ** negative int (NumPy's message) */
+    KN_EXC_NEG_SHIFT,         /* 1 << -1 */
+    KN_EXC_RANGE_STEP_ZERO,   /* range(0, 1, 0) */
+    KN_EXC_TUPLE_INDEX,       /* tuple index out of range */
+    KN_EXC_RANGE_INDEX,       /* range object index out of range */
+    KN_EXC_POW_MOD_ZERO,      /* pow(1, 2, 0) */
+    KN_EXC_ISQRT_NEG,         /* math.isqrt(-1) */
+    KN_EXC_FLOAT_DIVMOD_ZERO, /* divmod(1.0, 0.0) */
     KN_EXC__FIXED
 };
 

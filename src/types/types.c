@@ -297,11 +297,11 @@ rank(const KnType *t)
 static KnType *
 promote_ints(const KnType *a, const KnType *b)
 {
+    /* Numba computes integer arithmetic in 64 bits; mixed signedness is signed (NBEP 1):
+     * uint64 + int64 is int64, unlike NumPy's float64. */
     if (a->is_signed == b->is_signed)
         return a->is_signed ? &kn_type_int64 : &kn_type_uint64;
-    const KnType *u = a->is_signed ? b : a;
-    /* uint64 has no signed type that holds it: NumPy and Numba go to float64. */
-    return u->bits == 64 ? &kn_type_float64 : &kn_type_int64;
+    return &kn_type_int64;
 }
 
 KnType *
@@ -316,10 +316,16 @@ kn_type_promote(KnType *a, KnType *b)
         return promote_ints(x, y);
     }
     if (ra == 3 || rb == 3) {
-        int both_small = (ra != 3 || a->bits == 64) && (rb != 3 || b->bits == 64) &&
-                         (ra != 2 || a->bits == 32) && (rb != 2 || b->bits == 32) && ra >= 2 &&
-                         rb >= 2;
-        return both_small ? &kn_type_complex64 : &kn_type_complex128;
+        /* complex64 stays complex64 with float32, bools and ints of at most 16 bits */
+        int small = 1;
+        const KnType *both[2] = {a, b};
+        for (int i = 0; i < 2; i++) {
+            const KnType *t = both[i];
+            if ((t->kind == KN_TY_COMPLEX && t->bits != 64) ||
+                (t->kind == KN_TY_FLOAT && t->bits != 32) || (t->kind == KN_TY_INT && t->bits > 16))
+                small = 0;
+        }
+        return small ? &kn_type_complex64 : &kn_type_complex128;
     }
     /* at least one float */
     if (ra == 2 && rb == 2)
@@ -342,12 +348,16 @@ kn_type_unify(KnTypeTable *t, KnType *a, KnType *b)
     if (kn_type_is_number(a) && kn_type_is_number(b)) {
         if (a->kind == KN_TY_BOOL || b->kind == KN_TY_BOOL) {
             KnType *o = a->kind == KN_TY_BOOL ? b : a;
-            return o->kind == KN_TY_INT ? &kn_type_int64 : kn_type_promote(a, b);
+            return o->kind == KN_TY_INT ? o : kn_type_promote(a, b);
         }
         if (a->kind == KN_TY_INT && b->kind == KN_TY_INT) {
+            /* Numba's unification: the smallest integer that holds both */
             if (a->is_signed == b->is_signed)
                 return a->bits >= b->bits ? a : b;
-            return promote_ints(a, b);
+            KnType *s = a->is_signed ? a : b, *u = a->is_signed ? b : a;
+            if (s->bits > u->bits)
+                return s;
+            return u->bits < 64 ? kn_type_int(u->bits * 2, 1) : &kn_type_float64;
         }
         return kn_type_promote(a, b);
     }

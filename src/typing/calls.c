@@ -103,7 +103,7 @@ static int
 math_binary_float(int id)
 {
     return id == KN_BI_MATH_ATAN2 || id == KN_BI_MATH_HYPOT || id == KN_BI_MATH_COPYSIGN ||
-           id == KN_BI_MATH_FMOD || id == KN_BI_MATH_POW;
+           id == KN_BI_MATH_FMOD || id == KN_BI_MATH_POW || id == KN_BI_MATH_NEXTAFTER;
 }
 
 static KnType *
@@ -326,7 +326,7 @@ type_builtin(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
 {
     KnCallImpl *impl = impl_of(c, in, KN_CALL_BUILTIN);
     impl->builtin = id;
-    if (id >= KN_BI_MATH_ACOS && id <= KN_BI_MATH_CBRT)
+    if (id >= KN_BI_MATH_ACOS && id <= KN_BI_MATH_NEXTAFTER)
         return type_math(c, in, id, a, n);
     if ((id >= KN_BI_NP_INT8 && id <= KN_BI_NP_BOOL) || id == KN_BI_INT || id == KN_BI_FLOAT ||
         id == KN_BI_BOOL || id == KN_BI_COMPLEX)
@@ -338,8 +338,7 @@ type_builtin(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
         if (a[0]->kind == KN_TY_COMPLEX)
             in->type = kn_type_float(a[0]->bits / 2);
         else if (intlike(a[0]))
-            in->type =
-                a[0]->kind == KN_TY_INT && !a[0]->is_signed ? &kn_type_uint64 : &kn_type_int64;
+            in->type = a[0]->kind == KN_TY_BOOL ? &kn_type_int8 : a[0]; /* as Numba */
         else
             in->type = a[0];
         impl->operand = a[0]->kind == KN_TY_COMPLEX ? a[0] : in->type;

@@ -43,6 +43,9 @@ kn_typing_binop_result(KnBinop op, KnType *a, KnType *b, KnType **operand)
     case KN_BIN_MOD:
         return p->kind == KN_TY_COMPLEX ? NULL : p;
     case KN_BIN_POW:
+        /* Numba keeps float32 ** int in float32 */
+        if (a->kind == KN_TY_FLOAT && a->bits == 32 && is_intlike(b))
+            *operand = p = &kn_type_float32;
         return p;
     case KN_BIN_LSHIFT:
     case KN_BIN_RSHIFT:
@@ -94,12 +97,35 @@ note_origin(KnCompilation *c, KnDiag *d, KnInstr *v)
         kn_diag_note(&c->diags, d, var->span, "'%s' is %s", var->name, var->type->name);
 }
 
+/* t + u on tuples: the concatenation */
+static KnType *
+tuple_concat(KnCompilation *c, KnType *a, KnType *b)
+{
+    KnType *items[256];
+    if (a->n + b->n > 256)
+        return NULL;
+    memcpy(items, a->items, sizeof(KnType *) * (size_t)a->n);
+    memcpy(items + a->n, b->items, sizeof(KnType *) * (size_t)b->n);
+    return kn_type_tuple(c->types, items, a->n + b->n);
+}
+
 static int
 type_binop(KnCompilation *c, KnInstr *in)
 {
     KnType *a = in->args[0]->type, *b = in->args[1]->type, *operand = NULL;
     if (!a || !b)
         return 0;
+    if (a->kind == KN_TY_TUPLE && b->kind == KN_TY_TUPLE && in->aux == KN_BIN_ADD) {
+        in->type = tuple_concat(c, a, b);
+        if (!in->type) {
+            kn_diag_error(&c->diags, KN_DIAG_UNSUPPORTED, in->span,
+                          "tuples of more than 256 items");
+            return -1;
+        }
+        if (!in->impl)
+            in->impl = kn_arena_alloc(&c->arena, sizeof(KnCallImpl));
+        return 0;
+    }
     KnType *r = kn_typing_binop_result((KnBinop)in->aux, a, b, &operand);
     if (!r) {
         KnInstr *bad = culprit(in);
@@ -158,6 +184,23 @@ kn_typing_truth_ok(KnCompilation *c, KnInstr *in, KnType *t)
     return -1;
 }
 
+/* x in t: t a tuple of numbers (or a range) and x a number */
+static int
+type_contains(KnCompilation *c, KnInstr *in, KnType *a, KnType *b)
+{
+    int ok = kn_type_is_number(a) && (b->kind == KN_TY_TUPLE || b->kind == KN_TY_RANGE);
+    for (int i = 0; ok && b->kind == KN_TY_TUPLE && i < b->n; i++)
+        ok = kn_type_is_number(b->items[i]);
+    if (b->kind == KN_TY_RANGE && a->kind == KN_TY_COMPLEX)
+        ok = 0;
+    if (!ok) {
+        kn_diag_error(&c->diags, KN_DIAG_TYPING, in->span,
+                      "'in' is not supported between %s and %s", a->name, b->name);
+        return -1;
+    }
+    return 0;
+}
+
 static int
 type_cmp(KnCompilation *c, KnInstr *in)
 {
@@ -168,6 +211,8 @@ type_cmp(KnCompilation *c, KnInstr *in)
     KnCallImpl *impl = in->impl;
     if (!impl)
         in->impl = impl = kn_arena_alloc(&c->arena, sizeof(KnCallImpl));
+    if (in->aux == KN_CMP_IN || in->aux == KN_CMP_NOTIN)
+        return type_contains(c, in, a, b);
     if (kn_type_is_number(a) && kn_type_is_number(b)) {
         int ordered = in->aux != KN_CMP_EQ && in->aux != KN_CMP_NE;
         if (ordered && (a->kind == KN_TY_COMPLEX || b->kind == KN_TY_COMPLEX)) {
@@ -180,11 +225,6 @@ type_cmp(KnCompilation *c, KnInstr *in)
         return 0;
     }
     if (a->kind == KN_TY_TUPLE && b->kind == KN_TY_TUPLE) {
-        if (in->aux != KN_CMP_EQ && in->aux != KN_CMP_NE) {
-            kn_diag_error(&c->diags, KN_DIAG_TYPING, in->span,
-                          "ordering comparisons of tuples are not supported yet");
-            return -1;
-        }
         for (int i = 0; a->n == b->n && i < a->n; i++)
             if (!kn_type_is_number(a->items[i]) || !kn_type_is_number(b->items[i])) {
                 kn_diag_error(&c->diags, KN_DIAG_TYPING, in->span,
@@ -292,6 +332,56 @@ type_getitem(KnCompilation *c, KnInstr *in)
     return 0;
 }
 
+/* Python's slice.indices(n) for constant bounds */
+static void
+slice_indices(const KnSlice *s, int64_t n, int64_t *start, int64_t *stop, int64_t *step)
+{
+    *step = s->has_step ? s->step : 1;
+    int64_t lo = *step < 0 ? -1 : 0, hi = *step < 0 ? n - 1 : n;
+    int64_t def_start = *step < 0 ? hi : lo, def_stop = *step < 0 ? lo : hi;
+    *start = def_start;
+    *stop = def_stop;
+    if (s->has_start) {
+        *start = s->start < 0 ? s->start + n : s->start;
+        *start = *start < lo ? lo : *start > hi ? hi : *start;
+    }
+    if (s->has_stop) {
+        *stop = s->stop < 0 ? s->stop + n : s->stop;
+        *stop = *stop < lo ? lo : *stop > hi ? hi : *stop;
+    }
+}
+
+int
+kn_typing_slice_items(const KnSlice *s, int n, int *out)
+{
+    int64_t start, stop, step;
+    slice_indices(s, n, &start, &stop, &step);
+    int k = 0;
+    for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step)
+        out[k++] = (int)i;
+    return k;
+}
+
+static int
+type_slice(KnCompilation *c, KnInstr *in)
+{
+    KnType *t = in->args[0]->type;
+    if (!t)
+        return 0;
+    if (t->kind != KN_TY_TUPLE) {
+        kn_diag_error(&c->diags, KN_DIAG_UNSUPPORTED, in->span, "slicing %s is not supported",
+                      t->name);
+        return -1;
+    }
+    int idx[256];
+    KnType *items[256];
+    int n = kn_typing_slice_items(in->imm.ptr, t->n, idx);
+    for (int i = 0; i < n; i++)
+        items[i] = t->items[idx[i]];
+    in->type = kn_type_tuple(c->types, items, n);
+    return 0;
+}
+
 static int
 type_getattr(KnCompilation *c, KnInstr *in)
 {
@@ -299,6 +389,11 @@ type_getattr(KnCompilation *c, KnInstr *in)
     if (!t)
         return 0;
     const char *a = in->imm.str;
+    if (t->kind == KN_TY_RANGE &&
+        (!strcmp(a, "start") || !strcmp(a, "stop") || !strcmp(a, "step"))) {
+        in->type = &kn_type_int64;
+        return 0;
+    }
     if (kn_type_is_number(t)) {
         if (!strcmp(a, "real") || !strcmp(a, "imag")) {
             if (t->kind == KN_TY_COMPLEX)
@@ -455,6 +550,8 @@ type_instr(KnCompilation *c, KnInstr *in, int *changed)
         return type_getitem(c, in);
     case KN_OP_LEN:
         return type_len(c, in);
+    case KN_OP_SLICE:
+        return type_slice(c, in);
     case KN_OP_CAST:
         return type_cast(c, in);
     case KN_OP_CBR:

@@ -24,6 +24,9 @@ typedef struct KnCallImpl {
 /* Type c->fn for the argument types; marks reachable blocks. 0, or -1 with a diagnostic. */
 int kn_typing_infer(KnCompilation *c, KnType **argtypes);
 
+/* The tuple indices a constant slice selects from n items (at most n); returns the count. */
+int kn_typing_slice_items(const KnSlice *s, int n, int *out);
+
 /* The result type of a binary operator, NULL if unsupported (shared with lowering). */
 KnType *kn_typing_binop_result(KnBinop op, KnType *a, KnType *b, KnType **operand);
 

@@ -1,0 +1,628 @@
+#!/usr/bin/env python3
+"""kiln's benchmarks, side by side with Numba, plain C and plain Python.
+
+    .venv/bin/python bench/run.py            # full run (~5 min), writes bench/results/latest.md
+    .venv/bin/python bench/run.py --quick    # fewer repetitions (~2 min)
+    .venv/bin/python bench/run.py --only fib --only call_overhead
+
+--only takes a section (import, first_call, call_overhead, kernels) or one item of a section (a
+kernel name from kernels.py such as fib, or a call-overhead function such as ident_int); it may
+be repeated or comma-separated. A run with --only writes bench/results/latest-only.md instead,
+so that latest.md always holds a complete run.
+
+Every measurement runs in subprocesses (this file with --worker, or a small `python -c` script),
+never in this process: kiln and Numba never share a process, and cold-start numbers (import,
+first call) come from a fresh process each. Steady-state measurements are repeated in rounds
+(kiln, Numba, C, Python, kiln, Numba, ...) so that a slow spell of the (shared, noisy) machine
+hits every column alike; the table shows medians. See README.md for what each row means.
+"""
+
+import argparse
+import ctypes
+import datetime
+import importlib
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import timeit
+import types
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+RESULTS = os.path.join(HERE, "results")
+MARK = "BENCH-RESULT "
+
+# The scalar kernels: name -> arguments (the same for kiln, Numba, C and Python).
+KERNELS = {
+    "fib": (27,),
+    "sum_squares": (10**7,),
+    "float_loop": (10**6,),
+    "mandelbrot": (200, 200, 256),
+    "collatz_max_steps": (300000,),
+    "count_primes": (200000,),
+}
+KERNEL_LABELS = {
+    "fib": "fib(27), recursive",
+    "sum_squares": "sum of i*i, i < 10**7 (int64, wraps)",
+    "float_loop": "sqrt(x)*sin(x) sum, 10**6 steps",
+    "mandelbrot": "mandelbrot 200x200, max 256 iter",
+    "collatz_max_steps": "collatz max steps, start < 300000",
+    "count_primes": "primes < 200000, trial division",
+}
+FLOAT_RESULT = {"float_loop"}
+
+# Call overhead: name -> (timeit statement, its globals besides f).
+CALLS = {
+    "ident_int": ("f(x)", {"x": 1}),
+    "ident_float": ("f(x)", {"x": 1.5}),
+    "add3": ("f(a, b, c)", {"a": 1, "b": 2, "c": 3}),
+    "tuple_first": ("f(t)", {"t": (1, 2.5)}),
+}
+CALL_LABELS = {
+    "ident_int": "f(x): return x, x int",
+    "ident_float": "f(x): return x, x float",
+    "add3": "f(a, b, c): return a + b + c, ints",
+    "tuple_first": "f(t): return t[0], t = (1, 2.5)",
+}
+
+SECTIONS = ("import", "first_call", "call_overhead", "kernels")
+
+
+class Settings:
+    def __init__(self, quick):
+        self.quick = quick
+        self.import_procs = 7 if quick else 15      # fresh processes per import variant
+        self.first_call_procs = 5 if quick else 10  # fresh processes per JIT
+        self.call_rounds = 2 if quick else 3        # worker processes per implementation
+        self.call_repeat = 2 if quick else 3        # timeit repeats per worker
+        self.call_number = 200_000 if quick else 1_000_000
+        self.kernel_rounds = 2 if quick else 3      # worker processes per implementation
+        self.kernel_reps = 3 if quick else 5        # timed runs per kernel per worker
+        self.python_reps = 1                        # plain Python: one run per round (slow)
+
+
+# =============================================================================================
+# worker side (runs in a subprocess: run.py --worker JSON)
+# =============================================================================================
+
+
+def _jit_all(module, njit):
+    """Replace every function of ``module`` by ``njit(function)``: calls between kernels then
+    go to the jitted versions, as with ``@njit`` in the source."""
+    for name, obj in list(vars(module).items()):
+        if isinstance(obj, types.FunctionType) and obj.__module__ == module.__name__:
+            setattr(module, name, njit(obj))
+
+
+def _load_impl(impl, out):
+    """Import kernels.py; for kiln/numba jit all of it. Returns the kernels module."""
+    sys.path.insert(0, HERE)
+    import kernels
+
+    if impl in ("kiln", "numba"):
+        mod = importlib.import_module(impl)
+        out["module_file"] = mod.__file__
+        out["version"] = getattr(mod, "__version__", "?")
+        _jit_all(kernels, mod.njit)
+    return kernels
+
+
+def _error_text(exc):
+    text = f"{type(exc).__name__}: {exc}".strip()
+    return " ".join(text.split())  # one line for the table
+
+
+def worker_kernels(spec):
+    impl, reps = spec["impl"], spec["reps"]
+    out = {"kernels": {}}
+    kernels = _load_impl(impl, out)
+    lib = ctypes.CDLL(spec["lib"]) if impl == "c" else None
+    for name in spec["names"]:
+        args = KERNELS[name]
+        rec = out["kernels"][name] = {}
+        try:
+            if impl == "c":
+                fn = getattr(lib, "time_" + name)
+                fn.argtypes = [ctypes.c_int64] * len(args) + [ctypes.c_int,
+                                                             ctypes.POINTER(ctypes.c_double)]
+                fn.restype = ctypes.c_double if name in FLOAT_RESULT else ctypes.c_int64
+                times = (ctypes.c_double * reps)()
+                rec["result"] = fn(*args, reps, times)
+                rec["times"] = list(times)
+                continue
+            f = getattr(kernels, name)
+            if impl != "python":  # first call: compile + one run
+                t0 = time.perf_counter()
+                rec["result"] = f(*args)
+                rec["first"] = time.perf_counter() - t0
+            times = []
+            for _ in range(reps):
+                t0 = time.perf_counter()
+                r = f(*args)
+                times.append(time.perf_counter() - t0)
+                if rec.setdefault("result", r) != r:
+                    rec["unstable"] = f"{rec['result']!r} then {r!r}"
+            rec["times"] = times
+        except Exception as exc:
+            rec["error"] = _error_text(exc)
+    return out
+
+
+def worker_calls(spec):
+    impl = spec["impl"]
+    out = {"calls": {}}
+    kernels = _load_impl(impl, out)
+    for name in spec["names"]:
+        stmt, env = CALLS[name]
+        rec = out["calls"][name] = {}
+        g = dict(env, f=getattr(kernels, name))
+        try:
+            eval(stmt, g)  # warm-up (compiles)
+            per_call = [t / spec["number"] for t in
+                        timeit.Timer(stmt, globals=g).repeat(spec["repeat"], spec["number"])]
+            rec["times"] = per_call
+        except Exception as exc:
+            rec["error"] = _error_text(exc)
+    return out
+
+
+def worker_main(arg):
+    spec = json.loads(arg)
+    out = {"kernels": worker_kernels, "calls": worker_calls}[spec["job"]](spec)
+    print(MARK + json.dumps(out), flush=True)
+
+
+# =============================================================================================
+# driver side
+# =============================================================================================
+
+
+def run_py(args, what, timeout=600):
+    """Run the venv's Python with ``args`` in a scratch directory (so that the source tree's
+    kiln/ never shadows the installed package). Returns (parsed result, wall seconds)."""
+    t0 = time.perf_counter()
+    proc = subprocess.run([sys.executable] + args, cwd=SCRATCH, capture_output=True, text=True,
+                          timeout=timeout)
+    wall = time.perf_counter() - t0
+    for line in reversed(proc.stdout.splitlines()):
+        if line.startswith(MARK):
+            return json.loads(line[len(MARK):]), wall
+    tail = " ".join((proc.stderr or proc.stdout).strip().splitlines()[-3:])
+    raise WorkerError(f"{what}: exit status {proc.returncode}: {tail[-400:]}")
+
+
+class WorkerError(Exception):
+    pass
+
+
+def worker(spec):
+    return run_py([os.path.abspath(__file__), "--worker", json.dumps(spec)], spec["job"])[0]
+
+
+def progress(msg):
+    print(f"[{time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
+
+
+def median(xs):
+    return statistics.median(xs) if xs else None
+
+
+# ---- a. import time -------------------------------------------------------------------------
+
+IMPORT_VARIANTS = {
+    "numpy": "",
+    "kiln": "import kiln",
+    "kiln._core": "import kiln._core",
+    "kiln+njit": "import kiln\nkiln.njit(_f)",
+    "numba": "import numba",
+    "numba+njit": "import numba\nnumba.njit(_f)",
+}
+IMPORT_SCRIPT = """\
+import time, json
+def _f(x):
+    return x
+t0 = time.perf_counter()
+import numpy
+t1 = time.perf_counter()
+{stmt}
+t2 = time.perf_counter()
+print({mark!r} + json.dumps([t1 - t0, t2 - t1]))
+"""
+
+
+def bench_import(cfg, rows, raw):
+    progress(f"import time: {len(IMPORT_VARIANTS)} variants x {cfg.import_procs} processes")
+    data = {k: {"numpy": [], "extra": [], "wall": []} for k in IMPORT_VARIANTS}
+    for i in range(cfg.import_procs + 1):  # round 0 warms the disk cache and .pyc files
+        for name, stmt in IMPORT_VARIANTS.items():
+            script = IMPORT_SCRIPT.format(stmt=stmt, mark=MARK)
+            (t_numpy, t_extra), wall = run_py(["-c", script], f"import {name}")
+            if i:
+                data[name]["numpy"].append(t_numpy)
+                data[name]["extra"].append(t_extra)
+                data[name]["wall"].append(wall)
+    raw["import"] = data
+    m = {k: {kk: median(v) for kk, v in d.items()} for k, d in data.items()}
+    rows.append(Row("import", "`import numpy` (baseline, in-process)",
+                    python=m["numpy"]["numpy"]))
+    rows.append(Row("import", "`import kiln` / `import numba`, extra over numpy",
+                    kiln=m["kiln"]["extra"], numba=m["numba"]["extra"]))
+    rows.append(Row("import", "`import kiln._core`, extra over numpy", kiln=m["kiln._core"]["extra"],
+                    note="kiln imports its C extension lazily"))
+    rows.append(Row("import", "import + first `njit(f)` decoration, extra over numpy",
+                    kiln=m["kiln+njit"]["extra"], numba=m["numba+njit"]["extra"]))
+    rows.append(Row("import", "process wall time, `python -c 'import numpy; import X'`",
+                    kiln=m["kiln"]["wall"], numba=m["numba"]["wall"], python=m["numpy"]["wall"],
+                    note="Python column: numpy only"))
+
+
+# ---- b. first call latency ------------------------------------------------------------------
+
+FIRST_CALL_SCRIPT = """\
+import sys, time, json
+sys.path.insert(0, {here!r})
+import numpy
+import {mod}
+from kernels import first_call
+t0 = time.perf_counter()
+g = {mod}.njit(first_call)
+t1 = time.perf_counter()
+r1 = g(1000)
+t2 = time.perf_counter()
+r2 = g(1000)
+t3 = time.perf_counter()
+assert r1 == r2 == first_call(1000), (r1, r2)
+print({mark!r} + json.dumps([t1 - t0, t2 - t1, t3 - t2]))
+"""
+
+
+def bench_first_call(cfg, rows, raw):
+    progress(f"first call: 2 JITs x {cfg.first_call_procs} fresh processes")
+    data = {m: {"decorate": [], "first": [], "second": []} for m in ("kiln", "numba")}
+    errors = {}
+    for _ in range(cfg.first_call_procs):
+        for mod in ("kiln", "numba"):
+            if mod in errors:
+                continue
+            script = FIRST_CALL_SCRIPT.format(here=HERE, mod=mod, mark=MARK)
+            try:
+                (dec, first, second), _ = run_py(["-c", script], f"first call ({mod})")
+            except WorkerError as exc:
+                errors[mod] = f"error: {exc}"
+                continue
+            data[mod]["decorate"].append(dec)
+            data[mod]["first"].append(first)
+            data[mod]["second"].append(second)
+    raw["first_call"] = data
+
+    def cell(mod, key):
+        return errors.get(mod) or median(data[mod][key])
+
+    rows.append(Row("first_call", "first `njit(f)` decoration, after `import kiln` / `numba`",
+                    kiln=cell("kiln", "decorate"), numba=cell("numba", "decorate"),
+                    note="kiln loads kiln._core here"))
+    rows.append(Row("first_call", "first call `f(1000)`: compile + run",
+                    kiln=cell("kiln", "first"), numba=cell("numba", "first")))
+    rows.append(Row("first_call", "second call `f(1000)`",
+                    kiln=cell("kiln", "second"), numba=cell("numba", "second")))
+
+
+# ---- c. per-call overhead -------------------------------------------------------------------
+
+
+def bench_calls(cfg, rows, raw, names):
+    impls = ("kiln", "numba", "python")
+    progress(f"call overhead: {len(names)} functions, {cfg.call_rounds} rounds x "
+             f"{cfg.call_repeat} x {cfg.call_number} calls")
+    data = {i: {n: [] for n in names} for i in impls}
+    errors = {}
+    for _ in range(cfg.call_rounds):
+        for impl in impls:
+            if impl in errors:
+                continue
+            spec = {"job": "calls", "impl": impl, "names": names, "repeat": cfg.call_repeat,
+                    "number": cfg.call_number}
+            try:
+                out = worker(spec)
+            except WorkerError as exc:
+                errors[impl] = f"error: {exc}"
+                continue
+            for n, rec in out["calls"].items():
+                if "error" in rec:
+                    errors.setdefault((impl, n), "unsupported (error: " + rec["error"] + ")")
+                else:
+                    data[impl][n].extend(rec["times"])
+    raw["call_overhead"] = data
+    for n in names:
+        cells = {i: errors.get(i) or errors.get((i, n)) or median(data[i][n]) for i in impls}
+        rows.append(Row("call_overhead", f"`{CALL_LABELS[n]}`", unit="ns", **cells))
+
+
+# ---- d. scalar kernels ----------------------------------------------------------------------
+
+
+def build_c():
+    """Compile kernels.c into the scratch directory; returns (path or None, compiler line)."""
+    cc = shutil.which("gcc")
+    if cc is None:
+        return None, "gcc not found"
+    so = os.path.join(SCRATCH, "kernels_c.so")
+    cmd = [cc, "-O3", "-march=native", "-ffp-contract=off", "-shared", "-fPIC",
+           os.path.join(HERE, "kernels.c"), "-o", so, "-lm"]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        return None, f"gcc failed: {proc.stderr.strip()[-300:]}"
+    return so, " ".join(["gcc"] + cmd[1:4])
+
+
+def _same(a, b, is_float):
+    if is_float:
+        return a == b or abs(a - b) <= 1e-9 * max(abs(a), abs(b))
+    return a == b
+
+
+def _wrap64(v):
+    return (v + 2**63) % 2**64 - 2**63
+
+
+def bench_kernels(cfg, rows, raw, names, c_lib, failures, compile_rows):
+    impls = ["kiln", "numba"] + (["c"] if c_lib else []) + ["python"]
+    progress(f"kernels: {len(names)} kernels, {cfg.kernel_rounds} rounds x "
+             f"{cfg.kernel_reps} runs ({', '.join(impls)})")
+    data = {i: {n: {"times": [], "first": [], "results": set()} for n in names} for i in impls}
+    errors = {}
+    for rnd in range(cfg.kernel_rounds):
+        for impl in impls:
+            if impl in errors:
+                continue
+            reps = cfg.python_reps if impl == "python" else cfg.kernel_reps
+            spec = {"job": "kernels", "impl": impl, "names": names, "reps": reps, "lib": c_lib}
+            t0 = time.perf_counter()
+            try:
+                out = worker(spec)
+            except WorkerError as exc:
+                errors[impl] = f"error: {exc}"
+                continue
+            progress(f"  round {rnd + 1}/{cfg.kernel_rounds} {impl}: "
+                     f"{time.perf_counter() - t0:.1f} s")
+            for n, rec in out["kernels"].items():
+                if "error" in rec:
+                    errors.setdefault((impl, n), "unsupported (error: " + rec["error"] + ")")
+                    continue
+                d = data[impl][n]
+                d["times"].extend(rec["times"])
+                if "first" in rec:
+                    d["first"].append(rec["first"])
+                d["results"].add(repr(rec["result"]))
+                d.setdefault("value", rec["result"])
+                if "unstable" in rec:
+                    failures.append(f"{n}: {impl} returned different results: {rec['unstable']}")
+    raw["kernels"] = {i: {n: dict(d, results=sorted(d["results"])) for n, d in v.items()}
+                      for i, v in data.items()}
+
+    for n in names:
+        cells, results = {}, {}
+        for impl in impls:
+            err = errors.get(impl) or errors.get((impl, n))
+            d = data[impl][n]
+            cells[impl] = err or median(d["times"])
+            if err is None:
+                if len(d["results"]) > 1:
+                    failures.append(f"{n}: {impl} returned different results across runs: "
+                                    f"{sorted(d['results'])}")
+                results[impl] = d["value"]
+        # Agreement: kiln, Numba and C exactly (floats: within 1e-9 relative); plain Python
+        # too, its big integer wrapped to int64 for sum_squares.
+        check = "ok"
+        ref_impl = next((i for i in ("c", "numba", "kiln", "python") if i in results), None)
+        for impl, v in results.items():
+            ref = results[ref_impl]
+            if impl == "python" and n == "sum_squares":
+                v = _wrap64(v)
+            if not _same(v, ref, n in FLOAT_RESULT):
+                check = "MISMATCH"
+                failures.append(f"{n}: {impl} returned {v!r} but {ref_impl} returned {ref!r}")
+            elif v != ref and check == "ok":
+                check = "ok (last digits differ)"
+        shown = results.get(ref_impl, "")
+        note = f"result {shown!r}: {check}" if results else "no results"
+        rows.append(Row("kernels", KERNEL_LABELS[n], kiln=cells.get("kiln"),
+                        numba=cells.get("numba"), c=cells.get("c", "gcc unavailable"),
+                        python=cells.get("python"), note=note))
+        compile_rows.append(Row("compile", KERNEL_LABELS[n],
+                                kiln=errors.get("kiln") or errors.get(("kiln", n))
+                                or median(data["kiln"][n]["first"]),
+                                numba=errors.get("numba") or errors.get(("numba", n))
+                                or median(data["numba"][n]["first"])))
+
+
+# ---- the table ------------------------------------------------------------------------------
+
+
+class Row:
+    def __init__(self, section, label, kiln=None, numba=None, c=None, python=None, unit=None,
+                 note=""):
+        self.section, self.label, self.unit, self.note = section, label, unit, note
+        self.kiln, self.numba, self.c, self.python = kiln, numba, c, python
+
+
+def fmt_time(v, unit=None):
+    if v is None:
+        return "—"
+    if isinstance(v, str):
+        return v if len(v) <= 160 else v[:157] + "..."
+    if unit == "ns" or v < 1e-6:
+        return f"{v * 1e9:.0f} ns"
+    if v < 1e-3:
+        return f"{v * 1e6:.1f} µs"
+    if v < 1.0:
+        return f"{v * 1e3:.1f} ms"
+    return f"{v:.2f} s"
+
+
+def fmt_ratio(a, b):
+    if isinstance(a, float) and isinstance(b, float) and b > 0:
+        return f"{a / b:.2f}"
+    return "—"
+
+
+SECTION_TITLES = {
+    "import": "a. import time (median of fresh processes)",
+    "first_call": "b. first call latency (fresh process each)",
+    "call_overhead": "c. per-call overhead (ns per call, timeit loop of calls)",
+    "kernels": "d. scalar kernels, steady state (median time per call after a warm-up call)",
+}
+
+
+def render(rows, compile_rows, header, failures, errors_full):
+    out = list(header)
+    if failures:
+        out += ["", "**FAILED: the implementations disagree:**", ""]
+        out += [f"- {f}" for f in failures]
+    out += ["", "Ratios are kiln's time divided by the other's: below 1 kiln is faster, above 1 "
+            "slower.", ""]
+    out.append("| measurement | kiln | Numba | C (gcc -O3) | plain Python | kiln/Numba | kiln/C "
+               "| notes |")
+    out.append("|---|---:|---:|---:|---:|---:|---:|---|")
+    section = None
+    for r in rows:
+        if r.section != section:
+            section = r.section
+            out.append(f"| **{SECTION_TITLES[section]}** | | | | | | | |")
+        out.append(f"| {r.label} | {fmt_time(r.kiln, r.unit)} | {fmt_time(r.numba, r.unit)} | "
+                   f"{fmt_time(r.c, r.unit)} | {fmt_time(r.python, r.unit)} | "
+                   f"{fmt_ratio(r.kiln, r.numba)} | {fmt_ratio(r.kiln, r.c)} | {r.note} |")
+    if compile_rows:
+        out += ["", "First call of each kernel in the kernel worker (compile + one run; the "
+                "kernels are compiled in the order listed, in one process per JIT, so only "
+                "the first row pays the JIT's one-time start-up):", "",
+                "| kernel | kiln | Numba | kiln/Numba |", "|---|---:|---:|---:|"]
+        for r in compile_rows:
+            out.append(f"| {r.label} | {fmt_time(r.kiln)} | {fmt_time(r.numba)} | "
+                       f"{fmt_ratio(r.kiln, r.numba)} |")
+    if errors_full:
+        out += ["", "Errors in full:", ""] + [f"- {e}" for e in errors_full]
+    return "\n".join(out) + "\n"
+
+
+def machine_header(cfg, argv, c_desc, versions):
+    model = "?"
+    try:
+        with open("/proc/cpuinfo") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    try:
+        rev = subprocess.run(["git", "-C", REPO, "describe", "--always", "--dirty"],
+                             capture_output=True, text=True).stdout.strip() or "?"
+    except OSError:
+        rev = "?"
+    now = datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z")
+    ncpu = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return [
+        f"# kiln benchmarks ({'quick' if cfg.quick else 'full'} run)", "",
+        f"- date: {now}; command: `{' '.join(['python', 'bench/run.py'] + argv)}`",
+        f"- machine: {ncpu} CPUs (nproc), {model}; {platform.system()} {platform.release()}",
+        f"- Python {platform.python_version()}, NumPy {versions.get('numpy', '?')}, "
+        f"kiln {versions.get('kiln', '?')} (git {rev}), Numba {versions.get('numba', '?')}, "
+        f"C: {c_desc}",
+    ]
+
+
+def versions_of():
+    script = ("import json, numpy, kiln\n"
+              "try:\n    import numba; nv = numba.__version__\n"
+              "except Exception as e:\n    nv = 'not installed: %s' % e\n"
+              f"print({MARK!r} + json.dumps(dict(numpy=numpy.__version__, "
+              "kiln=kiln.__version__, kiln_file=kiln.__file__, numba=nv)))")
+    return run_py(["-c", script], "versions")[0]
+
+
+def parse_only(values):
+    chosen = set()
+    for v in values or ():
+        chosen.update(x.strip() for x in v.split(",") if x.strip())
+    known = set(SECTIONS) | set(KERNELS) | set(CALLS)
+    bad = chosen - known
+    if bad:
+        sys.exit(f"--only: unknown name(s) {', '.join(sorted(bad))}; known: "
+                 f"{', '.join(SECTIONS)}, {', '.join(KERNELS)}, {', '.join(CALLS)}")
+    return chosen
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--quick", action="store_true", help="fewer repetitions")
+    ap.add_argument("--only", action="append", metavar="NAME",
+                    help="run only this section or item (repeatable, comma-separated)")
+    args = ap.parse_args(argv)
+    only = parse_only(args.only)
+    cfg = Settings(args.quick)
+
+    def wanted(section, items):
+        if not only or section in only:
+            return list(items)
+        return [i for i in items if i in only]
+
+    t_start = time.perf_counter()
+    versions = versions_of()
+    if os.path.realpath(versions["kiln_file"]).startswith(os.path.join(REPO, "kiln") + os.sep):
+        progress(f"warning: kiln is imported from the source tree ({versions['kiln_file']}); "
+                 "run `make build` for an installed kiln")
+    if versions["numba"].startswith("not installed"):
+        sys.exit(f"numba is {versions['numba']}; `make bench` installs it")
+
+    rows, compile_rows, failures, raw = [], [], [], {"versions": versions}
+    c_lib, c_desc = None, "not used"
+    if wanted("import", ["import"]):
+        bench_import(cfg, rows, raw)
+    if wanted("first_call", ["first_call"]):
+        bench_first_call(cfg, rows, raw)
+    calls = wanted("call_overhead", CALLS)
+    if calls:
+        bench_calls(cfg, rows, raw, calls)
+    kernels = wanted("kernels", KERNELS)
+    if kernels:
+        c_lib, c_desc = build_c()
+        if c_lib is None:
+            progress(f"warning: no C column: {c_desc}")
+        bench_kernels(cfg, rows, raw, kernels, c_lib, failures, compile_rows)
+
+    errors_full = sorted({str(v) for r in rows + compile_rows
+                          for v in (r.kiln, r.numba, r.c, r.python)
+                          if isinstance(v, str) and len(v) > 160})
+    header = machine_header(cfg, argv, c_desc, versions)
+    header.append(f"- wall time of this run: {time.perf_counter() - t_start:.0f} s")
+    text = render(rows, compile_rows, header, failures, errors_full)
+    os.makedirs(RESULTS, exist_ok=True)
+    stem = "latest-only" if only else "latest"
+    with open(os.path.join(RESULTS, stem + ".md"), "w") as fh:
+        fh.write(text)
+    with open(os.path.join(RESULTS, stem + ".json"), "w") as fh:
+        json.dump(raw, fh, indent=1, default=str)
+    print(text)
+    progress(f"wrote {os.path.join(RESULTS, stem + '.md')}")
+    if failures:
+        print("FAILED: the implementations disagree (see above)", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--worker":
+        worker_main(sys.argv[2])
+        sys.exit(0)
+    SCRATCH = tempfile.mkdtemp(prefix="kiln-bench-")
+    try:
+        sys.exit(main(sys.argv[1:]))
+    finally:
+        shutil.rmtree(SCRATCH, ignore_errors=True)
