@@ -56,6 +56,12 @@ KERNEL_LABELS = {
     "count_primes": "primes < 200000, trial division",
 }
 FLOAT_RESULT = {"float_loop"}
+# What a reader must know to read a row right (checked on this machine; see README.md).
+KERNEL_NOTES = {
+    "fib": "gcc inlines the recursion into itself",
+    "sum_squares": "LLVM (kiln, Numba) replaces the loop by a closed formula: this row is "
+                   "call overhead; gcc vectorises the loop",
+}
 
 # Call overhead: name -> (timeit statement, its globals besides f).
 CALLS = {
@@ -432,6 +438,8 @@ def bench_kernels(cfg, rows, raw, names, c_lib, failures, compile_rows):
                 check = "ok (last digits differ)"
         shown = results.get(ref_impl, "")
         note = f"result {shown!r}: {check}" if results else "no results"
+        if n in KERNEL_NOTES:
+            note += "; " + KERNEL_NOTES[n]
         rows.append(Row("kernels", KERNEL_LABELS[n], kiln=cells.get("kiln"),
                         numba=cells.get("numba"), c=cells.get("c", "gcc unavailable"),
                         python=cells.get("python"), note=note))
@@ -468,7 +476,7 @@ def fmt_time(v, unit=None):
 
 def fmt_ratio(a, b):
     if isinstance(a, float) and isinstance(b, float) and b > 0:
-        return f"{a / b:.2f}"
+        return f"{a / b:.2f}" if a / b >= 0.1 else f"{a / b:.2g}"
     return "—"
 
 

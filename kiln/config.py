@@ -15,7 +15,7 @@ them when they run), and ``reload_config()`` reads the environment again.
 import os
 import warnings
 
-DUMP_STAGES = ("kir", "typed", "llvm", "opt", "asm")
+DUMP_STAGES = ("kir", "typed", "llvm", "opt", "asm", "time")
 
 DUMP = frozenset()
 BOUNDSCHECK = None

@@ -9,6 +9,7 @@
 #include <llvm-c/Orc.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "jit/jit.h"
 #include "lower/lower.h"
@@ -32,6 +33,8 @@ kn_compile_fini(KnCompilation *c)
         LLVMDisposeModule(c->llvm_module);
     if (c->llvm_tsc)
         LLVMOrcDisposeThreadSafeContext(c->llvm_tsc);
+    free(c->kir_text);
+    free(c->typed_text);
     free(c->llvm_text);
     free(c->opt_text);
     free(c->asm_text);
@@ -48,14 +51,29 @@ dump_kir(KnCompilation *c, const char *title, int with_types)
     kn_sb_fini(&sb);
 }
 
+static char *
+kir_text(KnCompilation *c, int with_types)
+{
+    KnStrBuf sb;
+    kn_sb_init(&sb);
+    kn_kir_print(&sb, c->fn, with_types);
+    char *r = strdup(sb.data);
+    kn_sb_fini(&sb);
+    return r;
+}
+
 static int
 pass_typing(KnCompilation *c)
 {
     if (c->dump & KN_DUMP_KIR)
         dump_kir(c, "KIR", 0);
+    if (c->want_text)
+        c->kir_text = kir_text(c, 0);
     KN_TRY(kn_typing_infer(c, c->arg_types));
     if (c->dump & KN_DUMP_TYPED)
         dump_kir(c, "typed KIR", 1);
+    if (c->want_text)
+        c->typed_text = kir_text(c, 1);
     return 0;
 }
 
@@ -149,11 +167,24 @@ static const KnPass pipeline[] = {
     {"optimize", pass_optimize}, {"jit", pass_jit},
 };
 
+static double
+now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
 int
 kn_compile_run(KnCompilation *c)
 {
-    for (int i = 0; i < KN_ARRAY_LEN(pipeline); i++)
+    for (int i = 0; i < KN_ARRAY_LEN(pipeline); i++) {
+        double t0 = (c->dump & KN_DUMP_TIME) ? now_ms() : 0;
         KN_TRY(pipeline[i].run(c));
+        if (c->dump & KN_DUMP_TIME)
+            fprintf(stderr, "kiln: %s: %-8s %.2f ms\n", c->fn->name, pipeline[i].name,
+                    now_ms() - t0);
+    }
     return 0;
 }
 

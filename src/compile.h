@@ -17,6 +17,7 @@ enum {
     KN_DUMP_LLVM = 1 << 2,
     KN_DUMP_OPT = 1 << 3,
     KN_DUMP_ASM = 1 << 4,
+    KN_DUMP_TIME = 1 << 5, /* time each pass */
 };
 
 /* LLVM fast-math flags, as LLVMFastMathFlags spells them. */
@@ -72,6 +73,8 @@ typedef struct KnCompilation {
     int text_only;     /* produce llvm/opt/asm text, do not add code to the JIT */
     void *llvm_module; /* between lower and jit (compile.c) */
     void *llvm_tsc;
+    char *kir_text;         /* frontend's KIR, untyped (if want_text) */
+    char *typed_text;       /* KIR after typing (if want_text) */
     char *llvm_text;        /* lower: IR before optimization (if want_text) */
     char *opt_text;         /* jit: IR after optimization (if want_text) */
     char *asm_text;         /* jit: assembly (if want_text) */

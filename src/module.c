@@ -127,6 +127,7 @@ static PyMethodDef core_methods[] = {
     {"typeof", core_typeof, METH_O, "the type key of a value"},
     {"memory_stats", core_memory_stats, METH_NOARGS, "runtime allocation counters"},
     {"llvm_info", core_llvm_info, METH_NOARGS, "LLVM version, linkage and host target"},
+    {"_stages", kn_dispatch_stages, METH_VARARGS, "test only: the text of every stage"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -44,6 +44,9 @@ KnType *kn_box_from_key(KnState *s, PyObject *key); /* NULL with an error set */
 /* the runtime's Python-side helpers (print.c) */
 void kn_rt_print(int32_t n, const int32_t *kinds, void **vals);
 
+/* the test-only stage view: _stages(func, argkeys) -> dict of stage texts */
+PyObject *kn_dispatch_stages(PyObject *module, PyObject *args);
+
 /* kiln._support, imported on first use */
 PyObject *kn_support(void);
 

@@ -29,6 +29,7 @@ typedef struct Overload {
     PyObject *keepalive;
     PyObject *var_info; /* list of (line, name, type name) for inspect_types */
     size_t argbuf_size;
+    size_t *offsets; /* of each argument in the argument buffer */
     int failed;      /* 1: compiling raised `error` */
     PyObject *error; /* the exception instance, for failed entries */
 } Overload;
@@ -95,6 +96,7 @@ overload_free(Overload *ov)
     Py_XDECREF(ov->var_info);
     Py_XDECREF(ov->error);
     free(ov->args);
+    free(ov->offsets);
     free(ov->symbol);
     free(ov->wrapper);
     free(ov);
@@ -214,6 +216,8 @@ dump_flags(void)
         f |= KN_DUMP_OPT;
     if (strstr(e, "asm"))
         f |= KN_DUMP_ASM;
+    if (strstr(e, "time"))
+        f |= KN_DUMP_TIME;
     if (strstr(e, "all"))
         f = 0xff;
     return f;
@@ -309,6 +313,9 @@ run_compile(Dispatcher *d, KnType **args, int n, KnType *declared_ret, Overload 
         ov->wrapper = strdup(c->wrapper);
         ov->rt = c->resource_tracker;
         ov->argbuf_size = kn_type_args_size(args, n);
+        ov->offsets = malloc(sizeof(size_t) * (size_t)(n ? n : 1));
+        for (int i = 0; i < n; i++)
+            ov->offsets[i] = kn_type_arg_offset(args, i);
         ov->var_info = var_info(c);
         ov->keepalive = keep;
         keep = NULL;
@@ -477,7 +484,7 @@ invoke(Overload *ov, PyObject *const *args)
     _Alignas(16) char ret[512];
     PyObject *result = NULL;
     for (int i = 0; i < ov->nargs; i++)
-        if (kn_box_unbox(ov->args[i], args[i], buf + kn_type_arg_offset(ov->args, i)) < 0)
+        if (kn_box_unbox(ov->args[i], args[i], buf + ov->offsets[i]) < 0)
             goto done;
     if (!ov->entry) {
         char *err = NULL;
@@ -872,6 +879,52 @@ dispatcher_recompile(PyObject *self, PyObject *unused)
         return NULL;
     }
     Py_RETURN_NONE;
+}
+
+/* ---- the test-only stage view (kiln._core._stages) ---- */
+
+static PyObject *dispatcher_new(PyTypeObject *type, PyObject *args, PyObject *kw);
+
+static PyObject *
+text_or_none(const char *t)
+{
+    if (t)
+        return PyUnicode_FromString(t);
+    Py_RETURN_NONE;
+}
+
+/* _stages(func, argkeys) -> {"kir", "typed", "llvm", "opt", "asm"}: every stage's text for one
+ * signature, compiled in text-only mode (nothing is added to the JIT). Errors raise as usual. */
+PyObject *
+kn_dispatch_stages(PyObject *module, PyObject *args)
+{
+    PyObject *func, *keys;
+    KN_UNUSED(module);
+    if (!PyArg_ParseTuple(args, "OO", &func, &keys))
+        return NULL;
+    KnType *types[64];
+    int n;
+    if (keys_to_types(keys, types, &n) < 0)
+        return NULL;
+    PyObject *opts = PyDict_New();
+    PyObject *targs = opts ? PyTuple_Pack(2, func, opts) : NULL;
+    Dispatcher *d = targs ? (Dispatcher *)dispatcher_new(&KnDispatcher_Type, targs, NULL) : NULL;
+    Py_XDECREF(targs);
+    Py_XDECREF(opts);
+    if (!d)
+        return NULL;
+    KnCompilation c;
+    lock_acquire(kn_state);
+    int rc = run_compile(d, types, n, NULL, NULL, &c);
+    lock_release(kn_state);
+    PyObject *r = NULL;
+    if (rc == 0)
+        r = Py_BuildValue("{sNsNsNsNsN}", "kir", text_or_none(c.kir_text), "typed",
+                          text_or_none(c.typed_text), "llvm", text_or_none(c.llvm_text), "opt",
+                          text_or_none(c.opt_text), "asm", text_or_none(c.asm_text));
+    kn_compile_fini(&c);
+    Py_DECREF(d);
+    return r;
 }
 
 /* ---- type slots ---- */
