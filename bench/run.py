@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """kiln's benchmarks, side by side with Numba, plain C and plain Python.
 
-    .venv/bin/python bench/run.py            # full run (~5 min), writes bench/results/latest.md
-    .venv/bin/python bench/run.py --quick    # fewer repetitions (~2 min)
+    .venv/bin/python bench/run.py            # full run (~2 min), writes bench/results/latest.md
+    .venv/bin/python bench/run.py --quick    # fewer repetitions (~40 s)
     .venv/bin/python bench/run.py --only fib --only call_overhead
 
 --only takes a section (import, first_call, call_overhead, kernels) or one item of a section (a
@@ -24,7 +24,9 @@ import importlib
 import json
 import os
 import platform
+import re
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -85,12 +87,14 @@ class Settings:
         self.quick = quick
         self.import_procs = 7 if quick else 15      # fresh processes per import variant
         self.first_call_procs = 5 if quick else 10  # fresh processes per JIT
-        self.call_rounds = 2 if quick else 3        # worker processes per implementation
+        self.call_rounds = 2 if quick else 5        # worker processes per implementation
         self.call_repeat = 2 if quick else 3        # timeit repeats per worker
         self.call_number = 200_000 if quick else 1_000_000
-        self.kernel_rounds = 2 if quick else 3      # worker processes per implementation
-        self.kernel_reps = 3 if quick else 5        # timed runs per kernel per worker
-        self.python_reps = 1                        # plain Python: one run per round (slow)
+        # Kernels: a kernel's time can differ from one process to the next (by up to ~1.8x
+        # here, more than between runs in one process), so many processes, few runs each.
+        self.kernel_rounds = 3 if quick else 7      # worker processes per implementation
+        self.kernel_reps = 3                        # timed runs per kernel per worker
+        self.python_rounds = 2 if quick else 3      # plain Python: one run in as many rounds
 
 
 # =============================================================================================
@@ -189,18 +193,20 @@ def worker_main(arg):
 # =============================================================================================
 
 
-def run_py(args, what, timeout=600):
+def run_py(args, what, timeout=600, env=None):
     """Run the venv's Python with ``args`` in a scratch directory (so that the source tree's
-    kiln/ never shadows the installed package). Returns (parsed result, wall seconds)."""
+    kiln/ never shadows the installed package). Returns (parsed result, wall seconds, stderr)."""
     t0 = time.perf_counter()
     proc = subprocess.run([sys.executable] + args, cwd=SCRATCH, capture_output=True, text=True,
-                          timeout=timeout)
+                          timeout=timeout, env=env)
     wall = time.perf_counter() - t0
     for line in reversed(proc.stdout.splitlines()):
         if line.startswith(MARK):
-            return json.loads(line[len(MARK):]), wall
+            return json.loads(line[len(MARK):]), wall, proc.stderr
     tail = " ".join((proc.stderr or proc.stdout).strip().splitlines()[-3:])
-    raise WorkerError(f"{what}: exit status {proc.returncode}: {tail[-400:]}")
+    rc = proc.returncode
+    status = f"killed by {signal.Signals(-rc).name}" if rc < 0 else f"exit status {rc}"
+    raise WorkerError(f"{what}: {status}: {tail[-400:] or '(no output)'}")
 
 
 class WorkerError(Exception):
@@ -209,6 +215,24 @@ class WorkerError(Exception):
 
 def worker(spec):
     return run_py([os.path.abspath(__file__), "--worker", json.dumps(spec)], spec["job"])[0]
+
+
+def worker_isolating(spec, key):
+    """``worker(spec)``; if the process dies (a crash in compiled code, say), run each name of
+    ``spec["names"]`` in a process of its own, so that only the culprit is marked failed."""
+    try:
+        return worker(spec)
+    except WorkerError as exc:
+        if len(spec["names"]) == 1:
+            return {key: {spec["names"][0]: {"error": f"process died: {exc}", "crashed": True}}}
+        out = {key: {}}
+        for n in spec["names"]:
+            out[key].update(worker_isolating(dict(spec, names=[n]), key)[key])
+        return out
+
+
+def fail_text(rec):
+    return f"{'CRASHED' if rec.get('crashed') else 'unsupported'} (error: {rec['error']})"
 
 
 def progress(msg):
@@ -248,7 +272,7 @@ def bench_import(cfg, rows, raw):
     for i in range(cfg.import_procs + 1):  # round 0 warms the disk cache and .pyc files
         for name, stmt in IMPORT_VARIANTS.items():
             script = IMPORT_SCRIPT.format(stmt=stmt, mark=MARK)
-            (t_numpy, t_extra), wall = run_py(["-c", script], f"import {name}")
+            (t_numpy, t_extra), wall, _ = run_py(["-c", script], f"import {name}")
             if i:
                 data[name]["numpy"].append(t_numpy)
                 data[name]["extra"].append(t_extra)
@@ -283,29 +307,58 @@ r1 = g(1000)
 t2 = time.perf_counter()
 r2 = g(1000)
 t3 = time.perf_counter()
-assert r1 == r2 == first_call(1000), (r1, r2)
-print({mark!r} + json.dumps([t1 - t0, t2 - t1, t3 - t2]))
+h = {mod}.njit(type(first_call)(first_call.__code__, first_call.__globals__))
+t4 = time.perf_counter()
+r3 = h(1000)
+t5 = time.perf_counter()
+assert r1 == r2 == r3 == first_call(1000), (r1, r2, r3)
+print({mark!r} + json.dumps([t1 - t0, t2 - t1, t3 - t2, t5 - t4]))
 """
+
+
+# KILN_DUMP=time makes kiln print one line per compiler pass: "kiln: NAME: PASS  1.23 ms".
+PASS_TIME = re.compile(r"^kiln: (\S+): (\S+)\s+([0-9.]+) ms$")
+
+
+def pass_times(stderr, func):
+    """{pass: seconds} from kiln's KILN_DUMP=time lines about the first compilation of
+    ``func`` (empty if there are none)."""
+    out = {}
+    for line in stderr.splitlines():
+        m = PASS_TIME.match(line.strip())
+        if m and m.group(1) == func:
+            if m.group(2) in out:  # the next compilation starts
+                break
+            out[m.group(2)] = float(m.group(3)) / 1e3
+    return out
 
 
 def bench_first_call(cfg, rows, raw):
     progress(f"first call: 2 JITs x {cfg.first_call_procs} fresh processes")
-    data = {m: {"decorate": [], "first": [], "second": []} for m in ("kiln", "numba")}
+    data = {m: {"decorate": [], "first": [], "second": [], "another": []}
+            for m in ("kiln", "numba")}
+    passes = {}  # kiln's compile time per pass, when kiln reports it (KILN_DUMP=time)
     errors = {}
     for _ in range(cfg.first_call_procs):
         for mod in ("kiln", "numba"):
             if mod in errors:
                 continue
             script = FIRST_CALL_SCRIPT.format(here=HERE, mod=mod, mark=MARK)
+            env = dict(os.environ, KILN_DUMP="time") if mod == "kiln" else None
             try:
-                (dec, first, second), _ = run_py(["-c", script], f"first call ({mod})")
+                (dec, first, second, another), _, err = run_py(
+                    ["-c", script], f"first call ({mod})", env=env)
             except WorkerError as exc:
                 errors[mod] = f"error: {exc}"
                 continue
             data[mod]["decorate"].append(dec)
             data[mod]["first"].append(first)
             data[mod]["second"].append(second)
-    raw["first_call"] = data
+            data[mod]["another"].append(another)
+            if mod == "kiln":
+                for name, t in pass_times(err, "first_call").items():
+                    passes.setdefault(name, []).append(t)
+    raw["first_call"] = dict(data, kiln_passes=passes)
 
     def cell(mod, key):
         return errors.get(mod) or median(data[mod][key])
@@ -313,10 +366,20 @@ def bench_first_call(cfg, rows, raw):
     rows.append(Row("first_call", "first `njit(f)` decoration, after `import kiln` / `numba`",
                     kiln=cell("kiln", "decorate"), numba=cell("numba", "decorate"),
                     note="kiln loads kiln._core here"))
+    split = ""
+    if passes and data["kiln"]["first"]:
+        total = sum(median(ts) for ts in passes.values())
+        split = ("kiln's passes (KILN_DUMP=time, medians, ms): "
+                 + ", ".join(f"{p} {median(ts) * 1e3:.2f}" for p, ts in passes.items())
+                 + f"; sum {total * 1e3:.1f}, outside the passes "
+                 f"{(median(data['kiln']['first']) - total) * 1e3:.1f}")
     rows.append(Row("first_call", "first call `f(1000)`: compile + run",
-                    kiln=cell("kiln", "first"), numba=cell("numba", "first")))
+                    kiln=cell("kiln", "first"), numba=cell("numba", "first"), note=split))
     rows.append(Row("first_call", "second call `f(1000)`",
                     kiln=cell("kiln", "second"), numba=cell("numba", "second")))
+    rows.append(Row("first_call", "first call of a second function (same code), same process",
+                    kiln=cell("kiln", "another"), numba=cell("numba", "another"),
+                    note="compile + run without the JIT's one-time start-up"))
 
 
 # ---- c. per-call overhead -------------------------------------------------------------------
@@ -330,23 +393,20 @@ def bench_calls(cfg, rows, raw, names):
     errors = {}
     for _ in range(cfg.call_rounds):
         for impl in impls:
-            if impl in errors:
+            todo = [n for n in names if (impl, n) not in errors]
+            if not todo:
                 continue
-            spec = {"job": "calls", "impl": impl, "names": names, "repeat": cfg.call_repeat,
+            spec = {"job": "calls", "impl": impl, "names": todo, "repeat": cfg.call_repeat,
                     "number": cfg.call_number}
-            try:
-                out = worker(spec)
-            except WorkerError as exc:
-                errors[impl] = f"error: {exc}"
-                continue
+            out = worker_isolating(spec, "calls")
             for n, rec in out["calls"].items():
                 if "error" in rec:
-                    errors.setdefault((impl, n), "unsupported (error: " + rec["error"] + ")")
+                    errors.setdefault((impl, n), fail_text(rec))
                 else:
                     data[impl][n].extend(rec["times"])
     raw["call_overhead"] = data
     for n in names:
-        cells = {i: errors.get(i) or errors.get((i, n)) or median(data[i][n]) for i in impls}
+        cells = {i: errors.get((i, n)) or median(data[i][n]) for i in impls}
         rows.append(Row("call_overhead", f"`{CALL_LABELS[n]}`", unit="ns", **cells))
 
 
@@ -385,24 +445,24 @@ def bench_kernels(cfg, rows, raw, names, c_lib, failures, compile_rows):
     errors = {}
     for rnd in range(cfg.kernel_rounds):
         for impl in impls:
-            if impl in errors:
+            if impl == "python" and rnd >= cfg.python_rounds:
                 continue
-            reps = cfg.python_reps if impl == "python" else cfg.kernel_reps
-            spec = {"job": "kernels", "impl": impl, "names": names, "reps": reps, "lib": c_lib}
+            reps = 1 if impl == "python" else cfg.kernel_reps
+            todo = [n for n in names if (impl, n) not in errors]
+            if not todo:
+                continue
+            spec = {"job": "kernels", "impl": impl, "names": todo, "reps": reps, "lib": c_lib}
             t0 = time.perf_counter()
-            try:
-                out = worker(spec)
-            except WorkerError as exc:
-                errors[impl] = f"error: {exc}"
-                continue
+            out = worker_isolating(spec, "kernels")
             progress(f"  round {rnd + 1}/{cfg.kernel_rounds} {impl}: "
                      f"{time.perf_counter() - t0:.1f} s")
             for n, rec in out["kernels"].items():
                 if "error" in rec:
-                    errors.setdefault((impl, n), "unsupported (error: " + rec["error"] + ")")
+                    errors.setdefault((impl, n), fail_text(rec))
                     continue
                 d = data[impl][n]
                 d["times"].extend(rec["times"])
+                d.setdefault("per_process", []).append(median(rec["times"]))
                 if "first" in rec:
                     d["first"].append(rec["first"])
                 d["results"].add(repr(rec["result"]))
@@ -415,7 +475,7 @@ def bench_kernels(cfg, rows, raw, names, c_lib, failures, compile_rows):
     for n in names:
         cells, results = {}, {}
         for impl in impls:
-            err = errors.get(impl) or errors.get((impl, n))
+            err = errors.get((impl, n))
             d = data[impl][n]
             cells[impl] = err or median(d["times"])
             if err is None:
@@ -423,14 +483,14 @@ def bench_kernels(cfg, rows, raw, names, c_lib, failures, compile_rows):
                     failures.append(f"{n}: {impl} returned different results across runs: "
                                     f"{sorted(d['results'])}")
                 results[impl] = d["value"]
-        # Agreement: kiln, Numba and C exactly (floats: within 1e-9 relative); plain Python
-        # too, its big integer wrapped to int64 for sum_squares.
+        # Agreement with plain Python (its big integer wrapped to int64 for sum_squares), or
+        # Numba's result where Python did not run: exactly, floats within 1e-9 relative.
+        if "python" in results and n == "sum_squares":
+            results["python"] = _wrap64(results["python"])
         check = "ok"
-        ref_impl = next((i for i in ("c", "numba", "kiln", "python") if i in results), None)
+        ref_impl = next((i for i in ("python", "numba", "c", "kiln") if i in results), None)
         for impl, v in results.items():
             ref = results[ref_impl]
-            if impl == "python" and n == "sum_squares":
-                v = _wrap64(v)
             if not _same(v, ref, n in FLOAT_RESULT):
                 check = "MISMATCH"
                 failures.append(f"{n}: {impl} returned {v!r} but {ref_impl} returned {ref!r}")
@@ -443,11 +503,14 @@ def bench_kernels(cfg, rows, raw, names, c_lib, failures, compile_rows):
         rows.append(Row("kernels", KERNEL_LABELS[n], kiln=cells.get("kiln"),
                         numba=cells.get("numba"), c=cells.get("c", "gcc unavailable"),
                         python=cells.get("python"), note=note))
-        compile_rows.append(Row("compile", KERNEL_LABELS[n],
-                                kiln=errors.get("kiln") or errors.get(("kiln", n))
-                                or median(data["kiln"][n]["first"]),
-                                numba=errors.get("numba") or errors.get(("numba", n))
-                                or median(data["numba"][n]["first"])))
+        detail = Row("compile", KERNEL_LABELS[n],
+                     kiln=errors.get(("kiln", n))
+                     or median(data["kiln"][n]["first"]),
+                     numba=errors.get(("numba", n))
+                     or median(data["numba"][n]["first"]))
+        detail.spread = {i: data[i][n].get("per_process", []) for i in ("kiln", "numba", "c")
+                         if i in data}
+        compile_rows.append(detail)
 
 
 # ---- the table ------------------------------------------------------------------------------
@@ -483,7 +546,8 @@ def fmt_ratio(a, b):
 SECTION_TITLES = {
     "import": "a. import time (median of fresh processes)",
     "first_call": "b. first call latency (fresh process each)",
-    "call_overhead": "c. per-call overhead (ns per call, timeit loop of calls)",
+    "call_overhead": "c. per-call overhead (ns per call in a timeit loop; plain Python: the "
+                     "same function undecorated)",
     "kernels": "d. scalar kernels, steady state (median time per call after a warm-up call)",
 }
 
@@ -494,7 +558,7 @@ def render(rows, compile_rows, header, failures, errors_full):
         out += ["", "**FAILED: the implementations disagree:**", ""]
         out += [f"- {f}" for f in failures]
     out += ["", "Ratios are kiln's time divided by the other's: below 1 kiln is faster, above 1 "
-            "slower.", ""]
+            "slower. What each row measures, and how far to trust it: bench/README.md.", ""]
     out.append("| measurement | kiln | Numba | C (gcc -O3) | plain Python | kiln/Numba | kiln/C "
                "| notes |")
     out.append("|---|---:|---:|---:|---:|---:|---:|---|")
@@ -507,13 +571,22 @@ def render(rows, compile_rows, header, failures, errors_full):
                    f"{fmt_time(r.c, r.unit)} | {fmt_time(r.python, r.unit)} | "
                    f"{fmt_ratio(r.kiln, r.numba)} | {fmt_ratio(r.kiln, r.c)} | {r.note} |")
     if compile_rows:
-        out += ["", "First call of each kernel in the kernel worker (compile + one run; the "
-                "kernels are compiled in the order listed, in one process per JIT, so only "
-                "the first row pays the JIT's one-time start-up):", "",
-                "| kernel | kiln | Numba | kiln/Numba |", "|---|---:|---:|---:|"]
+        out += ["", "Kernel details. *First call*: compile + one run, median over the worker "
+                "processes; each process compiles the kernels in the order listed, so only the "
+                "first row pays the JIT's one-time start-up. *Spread*: the fastest and slowest "
+                "of the per-process medians of the steady-state time (the table above shows "
+                "the median of all runs).", "",
+                "| kernel | kiln first call | Numba first call | kiln/Numba | kiln spread "
+                "| Numba spread | C spread |", "|---|---:|---:|---:|---:|---:|---:|"]
+
+        def spread(xs):
+            return f"{fmt_time(min(xs))} – {fmt_time(max(xs))}" if xs else "—"
+
         for r in compile_rows:
+            sp = r.spread
             out.append(f"| {r.label} | {fmt_time(r.kiln)} | {fmt_time(r.numba)} | "
-                       f"{fmt_ratio(r.kiln, r.numba)} |")
+                       f"{fmt_ratio(r.kiln, r.numba)} | {spread(sp.get('kiln'))} | "
+                       f"{spread(sp.get('numba'))} | {spread(sp.get('c'))} |")
     if errors_full:
         out += ["", "Errors in full:", ""] + [f"- {e}" for e in errors_full]
     return "\n".join(out) + "\n"
@@ -605,9 +678,11 @@ def main(argv):
             progress(f"warning: no C column: {c_desc}")
         bench_kernels(cfg, rows, raw, kernels, c_lib, failures, compile_rows)
 
-    errors_full = sorted({str(v) for r in rows + compile_rows
-                          for v in (r.kiln, r.numba, r.c, r.python)
-                          if isinstance(v, str) and len(v) > 160})
+    all_errors = sorted({v for r in rows + compile_rows for v in (r.kiln, r.numba, r.c, r.python)
+                         if isinstance(v, str) and "(error: " in v})
+    for e in all_errors:
+        progress(f"warning: {e}")
+    errors_full = [e for e in all_errors if len(e) > 160]  # the table shortens these
     header = machine_header(cfg, argv, c_desc, versions)
     header.append(f"- wall time of this run: {time.perf_counter() - t_start:.0f} s")
     text = render(rows, compile_rows, header, failures, errors_full)

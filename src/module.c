@@ -41,6 +41,11 @@ fixed_exceptions(PyObject *table)
         [KN_EXC_POW_MOD_ZERO] = "pow(1, 2, 0)",
         [KN_EXC_ISQRT_NEG] = "__import__('math').isqrt(-1)",
         [KN_EXC_FLOAT_DIVMOD_ZERO] = "divmod(1.0, 0.0)",
+        [KN_EXC_ARRAY_INDEX] = "__import__('numpy').zeros(1)[5]",
+        [KN_EXC_NEGATIVE_DIMS] = "__import__('numpy').empty(-1)",
+        [KN_EXC_NO_MEMORY] = "(_ for _ in ()).throw(MemoryError())",
+        [KN_EXC_BROADCAST] = "__import__('numpy').zeros(2) + __import__('numpy').zeros(3)",
+        [KN_EXC_EMPTY_REDUCTION] = "__import__('numpy').zeros(0).min()",
     };
     PyObject *globals = PyDict_New();
     if (!globals)
@@ -118,7 +123,7 @@ core_llvm_info(PyObject *self, PyObject *unused)
     KN_UNUSED(self);
     KN_UNUSED(unused);
     KnJit *j = kn_state->jit;
-    return Py_BuildValue("{sssssssss}", "version", LLVM_VERSION_STRING, "linkage", KN_LLVM_LINKAGE,
+    return Py_BuildValue("{ssssssssss}", "version", LLVM_VERSION_STRING, "linkage", KN_LLVM_LINKAGE,
                          "cpu", j ? j->cpu : "", "features", j ? j->features : "", "triple",
                          j ? j->triple : "");
 }
@@ -181,7 +186,7 @@ PyInit__core(void)
     import_array();
     if (!kn_state && state_init() < 0)
         return NULL;
-    if (PyType_Ready(&KnDispatcher_Type) < 0)
+    if (PyType_Ready(&KnDispatcher_Type) < 0 || PyType_Ready(&KnMemInfoOwner_Type) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&core_module);
     if (!m)

@@ -87,10 +87,97 @@ typeof_int(PyObject *o)
     return NULL;
 }
 
+/* The element type of a NumPy dtype, or NULL. */
+static KnType *
+dtype_type(PyArray_Descr *d)
+{
+    if (!PyDataType_ISNOTSWAPPED(d))
+        return NULL;
+    switch (d->type_num) {
+    case NPY_BOOL:
+        return &kn_type_bool;
+    case NPY_BYTE:
+        return &kn_type_int8;
+    case NPY_SHORT:
+        return &kn_type_int16;
+    case NPY_INT:
+        return &kn_type_int32;
+    case NPY_LONG:
+        return sizeof(long) == 8 ? &kn_type_int64 : &kn_type_int32;
+    case NPY_LONGLONG:
+        return &kn_type_int64;
+    case NPY_UBYTE:
+        return &kn_type_uint8;
+    case NPY_USHORT:
+        return &kn_type_uint16;
+    case NPY_UINT:
+        return &kn_type_uint32;
+    case NPY_ULONG:
+        return sizeof(long) == 8 ? &kn_type_uint64 : &kn_type_uint32;
+    case NPY_ULONGLONG:
+        return &kn_type_uint64;
+    case NPY_FLOAT:
+        return &kn_type_float32;
+    case NPY_DOUBLE:
+        return &kn_type_float64;
+    case NPY_CFLOAT:
+        return &kn_type_complex64;
+    case NPY_CDOUBLE:
+        return &kn_type_complex128;
+    default:
+        return NULL;
+    }
+}
+
+int
+kn_box_type_num(const KnType *t)
+{
+    switch (t->kind) {
+    case KN_TY_BOOL:
+        return NPY_BOOL;
+    case KN_TY_INT:
+        switch (t->bits) {
+        case 8:
+            return t->is_signed ? NPY_INT8 : NPY_UINT8;
+        case 16:
+            return t->is_signed ? NPY_INT16 : NPY_UINT16;
+        case 32:
+            return t->is_signed ? NPY_INT32 : NPY_UINT32;
+        default:
+            return t->is_signed ? NPY_INT64 : NPY_UINT64;
+        }
+    case KN_TY_FLOAT:
+        return t->bits == 32 ? NPY_FLOAT32 : NPY_FLOAT64;
+    case KN_TY_COMPLEX:
+        return t->bits == 64 ? NPY_COMPLEX64 : NPY_COMPLEX128;
+    default:
+        return -1;
+    }
+}
+
+/* array(dtype, ndim, layout) of an ndarray: the layout from its contiguity flags. */
+static KnType *
+typeof_array(KnState *s, PyArrayObject *a)
+{
+    KnType *dt = dtype_type(PyArray_DESCR(a));
+    if (!dt) {
+        PyErr_Format(PyExc_TypeError, "kiln does not support arrays of dtype %R yet",
+                     (PyObject *)PyArray_DESCR(a));
+        return NULL;
+    }
+    int flags = PyArray_FLAGS(a);
+    char layout = (flags & NPY_ARRAY_C_CONTIGUOUS)   ? 'C'
+                  : (flags & NPY_ARRAY_F_CONTIGUOUS) ? 'F'
+                                                     : 'A';
+    return kn_type_array(&s->types, dt, PyArray_NDIM(a), layout, !(flags & NPY_ARRAY_WRITEABLE));
+}
+
 KnType *
 kn_box_typeof(KnState *s, PyObject *o)
 {
     PyTypeObject *tp = Py_TYPE(o);
+    if (tp == &PyArray_Type)
+        return typeof_array(s, (PyArrayObject *)o);
     if (tp == &PyLong_Type)
         return typeof_int(o);
     if (tp == &PyFloat_Type)
@@ -124,6 +211,8 @@ kn_box_typeof(KnState *s, PyObject *o)
         return typeof_int(o);
     if (PyFloat_Check(o))
         return &kn_type_float64;
+    if (PyArray_Check(o))
+        return typeof_array(s, (PyArrayObject *)o);
     PyErr_Format(PyExc_TypeError, "kiln cannot determine the type of %R (of type %s)", o,
                  tp->tp_name);
     return NULL;
@@ -182,6 +271,28 @@ unbox_range(PyObject *o, char *dst)
         Py_DECREF(v);
         if (PyErr_Occurred())
             return -1;
+    }
+    return 0;
+}
+
+/* The array struct compiled code sees; Python's arrays are borrowed (meminfo NULL). */
+static int
+unbox_array(KnType *t, PyObject *o, char *dst)
+{
+    if (!PyArray_Check(o) || PyArray_NDIM((PyArrayObject *)o) != t->ndim) {
+        PyErr_Format(PyExc_TypeError, "expected %s, got %R", t->name, o);
+        return -1;
+    }
+    PyArrayObject *a = (PyArrayObject *)o;
+    KnArrayStruct *s = (KnArrayStruct *)dst;
+    s->meminfo = NULL;
+    s->parent = o;
+    s->nitems = PyArray_SIZE(a);
+    s->itemsize = PyArray_ITEMSIZE(a);
+    s->data = PyArray_DATA(a);
+    for (int i = 0; i < t->ndim; i++) {
+        s->dims[i] = PyArray_DIM(a, i);
+        s->dims[t->ndim + i] = PyArray_STRIDE(a, i);
     }
     return 0;
 }
@@ -247,10 +358,83 @@ kn_box_unbox(KnType *t, PyObject *o, char *dst)
         return 0;
     case KN_TY_RANGE:
         return unbox_range(o, dst);
+    case KN_TY_ARRAY:
+        return unbox_array(t, o, dst);
     default:
         PyErr_Format(PyExc_TypeError, "cannot pass a value of type %s to compiled code", t->name);
         return -1;
     }
+}
+
+/* ---- arrays made by compiled code: an ndarray whose base owns the meminfo reference ---- */
+
+typedef struct MemInfoOwner {
+    PyObject_HEAD KnMemInfo *mi;
+} MemInfoOwner;
+
+static void
+owner_dealloc(PyObject *self)
+{
+    kn_rt_decref(((MemInfoOwner *)self)->mi);
+    Py_TYPE(self)->tp_free(self);
+}
+
+PyTypeObject KnMemInfoOwner_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "kiln._core.MemInfo",
+    .tp_basicsize = sizeof(MemInfoOwner),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_dealloc = owner_dealloc,
+    .tp_doc = "Owns the memory of an array made by compiled code.",
+};
+
+static int
+same_as_parent(const KnArrayStruct *s, PyArrayObject *p, int ndim)
+{
+    if (PyArray_DATA(p) != s->data || PyArray_NDIM(p) != ndim)
+        return 0;
+    for (int i = 0; i < ndim; i++)
+        if (PyArray_DIM(p, i) != s->dims[i] || PyArray_STRIDE(p, i) != s->dims[ndim + i])
+            return 0;
+    return 1;
+}
+
+/* Takes over the struct's reference (the wrapper returns an owned one). */
+static PyObject *
+box_array(KnType *t, const KnArrayStruct *s)
+{
+    PyObject *base;
+    if (s->meminfo) {
+        MemInfoOwner *own = PyObject_New(MemInfoOwner, &KnMemInfoOwner_Type);
+        if (!own) {
+            kn_rt_decref(s->meminfo);
+            return NULL;
+        }
+        own->mi = s->meminfo;
+        base = (PyObject *)own;
+    } else if (s->parent) {
+        if (PyArray_Check(s->parent) && same_as_parent(s, (PyArrayObject *)s->parent, t->ndim))
+            return Py_NewRef(s->parent);
+        base = Py_NewRef(s->parent);
+    } else {
+        PyErr_SetString(PyExc_SystemError, "kiln: an array without an owner");
+        return NULL;
+    }
+    npy_intp dims[64], strides[64];
+    for (int i = 0; i < t->ndim && i < 64; i++) {
+        dims[i] = (npy_intp)s->dims[i];
+        strides[i] = (npy_intp)s->dims[t->ndim + i];
+    }
+    PyArray_Descr *descr = PyArray_DescrFromType(kn_box_type_num(t->dtype));
+    int flags = t->readonly ? 0 : NPY_ARRAY_WRITEABLE;
+    PyObject *arr = descr ? PyArray_NewFromDescr(&PyArray_Type, descr, t->ndim, dims, strides,
+                                                 s->data, flags, NULL)
+                          : NULL;
+    if (!arr || PyArray_SetBaseObject((PyArrayObject *)arr, base) < 0) {
+        Py_XDECREF(arr);
+        Py_DECREF(base);
+        return NULL;
+    }
+    return arr;
 }
 
 PyObject *
@@ -304,6 +488,8 @@ kn_box_box(KnType *t, const char *src)
         }
         return r;
     }
+    case KN_TY_ARRAY:
+        return box_array(t, (const KnArrayStruct *)src);
     case KN_TY_RANGE: {
         const int64_t *r = (const int64_t *)src;
         return PyObject_CallFunction((PyObject *)&PyRange_Type, "LLL", (long long)r[0],
@@ -335,6 +521,10 @@ kn_box_key(KnType *t)
     }
     if (t->kind == KN_TY_RANGE)
         return PyUnicode_FromString("range");
+    if (t->kind == KN_TY_ARRAY)
+        return Py_BuildValue("(sNiNO)", "array", kn_box_key(t->dtype), t->ndim,
+                             PyUnicode_FromStringAndSize(&t->layout, 1),
+                             t->readonly ? Py_True : Py_False);
     return PyUnicode_FromString(t->name);
 }
 
@@ -360,6 +550,22 @@ kn_box_from_key(KnState *s, PyObject *key)
             if (!(items[i] = kn_box_from_key(s, PyTuple_GET_ITEM(key, i + 1))))
                 return NULL;
         return kn_type_tuple(&s->types, items, (int)n);
+    }
+    if (PyTuple_Check(key) && PyTuple_GET_SIZE(key) == 5 &&
+        PyUnicode_Check(PyTuple_GET_ITEM(key, 0)) &&
+        !strcmp(PyUnicode_AsUTF8(PyTuple_GET_ITEM(key, 0)), "array")) {
+        KnType *dt = kn_box_from_key(s, PyTuple_GET_ITEM(key, 1));
+        long ndim = PyLong_AsLong(PyTuple_GET_ITEM(key, 2));
+        const char *layout = PyUnicode_Check(PyTuple_GET_ITEM(key, 3))
+                                 ? PyUnicode_AsUTF8(PyTuple_GET_ITEM(key, 3))
+                                 : NULL;
+        if (!dt || ndim < 0 || ndim > 32 || !layout || !strchr("CFA", layout[0])) {
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_TypeError, "kiln: bad array type key %R", key);
+            return NULL;
+        }
+        return kn_type_array(&s->types, dt, (int)ndim, layout[0],
+                             PyObject_IsTrue(PyTuple_GET_ITEM(key, 4)) > 0);
     }
     PyErr_Format(PyExc_TypeError, "kiln: type %R is not supported yet", key);
     return NULL;

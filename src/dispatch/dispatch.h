@@ -10,6 +10,7 @@
 
 #include "compile.h"
 #include "frontend/frontend.h"
+#include "runtime/runtime.h"
 
 typedef struct KnFrame KnFrame; /* an overload being compiled (dispatcher.c) */
 
@@ -33,6 +34,18 @@ extern PyTypeObject KnDispatcher_Type;
 
 int kn_dispatch_init(PyObject *module);
 void kn_dispatch_fini(void);
+
+/* The array struct compiled code uses (lower/array.c builds the same in LLVM). */
+typedef struct KnArrayStruct {
+    KnMemInfo *meminfo; /* NULL: borrowed from Python (parent) */
+    PyObject *parent;   /* the ndarray it came from, or NULL */
+    int64_t nitems, itemsize;
+    char *data;
+    int64_t dims[]; /* shape[ndim] then strides[ndim], in bytes */
+} KnArrayStruct;
+
+extern PyTypeObject KnMemInfoOwner_Type;
+int kn_box_type_num(const KnType *t); /* NumPy type number of a scalar type */
 
 /* boxing (box.c) */
 KnType *kn_box_typeof(KnState *s, PyObject *o);      /* NULL with TypeError set */

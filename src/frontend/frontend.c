@@ -737,20 +737,34 @@ call(FE *fe, PyObject *node)
         if (bind_args(fe, node, callee->imm.ptr, &args, &n) < 0)
             return NULL;
     } else {
-        if (kws && PyList_GET_SIZE(kws))
-            return UNSUPPORTED(fe, PyList_GET_ITEM(kws, 0),
-                               "keyword arguments are not supported in calls to %s",
-                               callee->type ? callee->type->name : "this function");
+        /* builtins and methods: positional values, then keyword values named in kwnames */
         PyObject *pargs = A(node, "args");
-        n = (int)PyList_GET_SIZE(pargs);
+        int npos = (int)PyList_GET_SIZE(pargs), nkw = kws ? (int)PyList_GET_SIZE(kws) : 0;
+        n = npos + nkw;
         args = kn_arena_alloc(&fe->c->arena, sizeof(KnInstr *) * (size_t)(n + 1));
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < npos; i++) {
             PyObject *a = PyList_GET_ITEM(pargs, i);
             if (is(a, "Starred"))
                 return UNSUPPORTED(fe, a, "*args in calls is not supported");
             if (!(args[i] = expr(fe, a)))
                 return NULL;
         }
+        const char **names = kn_arena_alloc(&fe->c->arena, sizeof(char *) * (size_t)(nkw + 1));
+        for (int k = 0; k < nkw; k++) {
+            PyObject *kw = PyList_GET_ITEM(kws, k);
+            if (!A(kw, "arg"))
+                return UNSUPPORTED(fe, kw, "**kwargs in calls is not supported");
+            names[k] = str_of(fe, A(kw, "arg"));
+            if (!(args[npos + k] = expr(fe, A(kw, "value"))))
+                return NULL;
+        }
+        KnInstr **all = kn_arena_alloc(&fe->c->arena, sizeof(KnInstr *) * (size_t)(n + 1));
+        all[0] = callee;
+        memcpy(all + 1, args, sizeof(KnInstr *) * (size_t)n);
+        Val in = emit(fe, KN_OP_CALL, node, n + 1, all);
+        in->aux = nkw;
+        in->imm.ptr = names;
+        return in;
     }
     KnInstr **all = kn_arena_alloc(&fe->c->arena, sizeof(KnInstr *) * (size_t)(n + 1));
     all[0] = callee;
@@ -952,8 +966,17 @@ assign_to(FE *fe, PyObject *target, Val v)
         return 0;
     }
     if (is(target, "Subscript")) {
-        UNSUPPORTED(fe, target, "item assignment is not supported yet (tuples are immutable)");
-        return -1;
+        if (is(A(target, "slice"), "Slice")) {
+            UNSUPPORTED(fe, target, "assignment to slices is not supported yet");
+            return -1;
+        }
+        Val base = expr(fe, A(target, "value"));
+        Val idx = base ? expr(fe, A(target, "slice")) : NULL;
+        if (!idx)
+            return -1;
+        KnInstr *args[3] = {base, idx, v};
+        kn_kir_emit(&fe->b, KN_OP_SETITEM, sp, 3, args);
+        return 0;
     }
     if (is(target, "Attribute")) {
         UNSUPPORTED(fe, target, "attribute assignment is not supported");

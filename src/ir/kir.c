@@ -67,6 +67,12 @@ kn_kir_op_is_terminator(KnOp op)
     return op < KN_OP__COUNT && op_terms[op];
 }
 
+int
+kn_kir_op_has_value(KnOp op)
+{
+    return op != KN_OP_STORE && op != KN_OP_SETITEM && !kn_kir_op_is_terminator(op);
+}
+
 const char *
 kn_kir_binop_symbol(KnBinop op)
 {
@@ -253,7 +259,7 @@ print_imm(KnStrBuf *sb, const KnInstr *in, const KnFunction *fn)
 static void
 print_instr(KnStrBuf *sb, const KnInstr *in, const KnFunction *fn, int with_types)
 {
-    int has_value = in->op != KN_OP_STORE && !kn_kir_op_is_terminator(in->op);
+    int has_value = kn_kir_op_has_value(in->op);
     kn_sb_append(sb, "    ");
     if (has_value)
         kn_sb_printf(sb, "%%%d = ", in->id);

@@ -131,6 +131,7 @@ const char *kn_kir_builtin_name(KnBuiltin id); /* "math.sqrt" */
 const char *kn_kir_builtin_module(KnBuiltin id);
 const char *kn_kir_builtin_attr(KnBuiltin id);
 int kn_kir_op_is_terminator(KnOp op);
+int kn_kir_op_has_value(KnOp op); /* STORE, SETITEM and terminators have none */
 const char *kn_kir_binop_symbol(KnBinop op);
 const char *kn_kir_cmp_symbol(KnCmp op);
 void kn_kir_print(KnStrBuf *sb, const KnFunction *fn, int with_types);

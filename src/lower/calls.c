@@ -363,11 +363,114 @@ lower_complex(L *l, KnInstr *in)
     return kn_lower_cplx(l, t, re, im);
 }
 
+/* a math ufunc of one scalar: x of type xt, computed in `operand`, giving rt */
+LLVMValueRef
+kn_lower_ufunc_scalar(L *l, int id, LLVMValueRef x, const KnType *xt, const KnType *operand,
+                      const KnType *rt)
+{
+    static const struct {
+        int np, math;
+    } map[] = {
+        {KN_BI_NP_SQRT, KN_BI_MATH_SQRT},     {KN_BI_NP_EXP, KN_BI_MATH_EXP},
+        {KN_BI_NP_EXPM1, KN_BI_MATH_EXPM1},   {KN_BI_NP_LOG, KN_BI_MATH_LOG},
+        {KN_BI_NP_LOG2, KN_BI_MATH_LOG2},     {KN_BI_NP_LOG10, KN_BI_MATH_LOG10},
+        {KN_BI_NP_LOG1P, KN_BI_MATH_LOG1P},   {KN_BI_NP_SIN, KN_BI_MATH_SIN},
+        {KN_BI_NP_COS, KN_BI_MATH_COS},       {KN_BI_NP_TAN, KN_BI_MATH_TAN},
+        {KN_BI_NP_ARCSIN, KN_BI_MATH_ASIN},   {KN_BI_NP_ARCCOS, KN_BI_MATH_ACOS},
+        {KN_BI_NP_ARCTAN, KN_BI_MATH_ATAN},   {KN_BI_NP_SINH, KN_BI_MATH_SINH},
+        {KN_BI_NP_COSH, KN_BI_MATH_COSH},     {KN_BI_NP_TANH, KN_BI_MATH_TANH},
+        {KN_BI_NP_ARCSINH, KN_BI_MATH_ASINH}, {KN_BI_NP_ARCCOSH, KN_BI_MATH_ACOSH},
+        {KN_BI_NP_ARCTANH, KN_BI_MATH_ATANH},
+    };
+    LLVMValueRef v = kn_lower_convert(l, x, xt, operand);
+    for (int i = 0; i < KN_ARRAY_LEN(map); i++)
+        if (map[i].np == id)
+            return kn_lower_convert(l, math_unary(l, map[i].math, v, operand), operand, rt);
+    switch (id) {
+    case KN_BI_NP_FLOOR:
+        return intrinsic1(l, "llvm.floor", v);
+    case KN_BI_NP_CEIL:
+        return intrinsic1(l, "llvm.ceil", v);
+    case KN_BI_NP_TRUNC:
+        return intrinsic1(l, "llvm.trunc", v);
+    case KN_BI_NP_NEGATIVE:
+        if (operand->kind == KN_TY_INT)
+            return LLVMBuildNeg(l->b, v, "");
+        if (operand->kind == KN_TY_BOOL)
+            return LLVMBuildNot(l->b, v, "");
+        if (operand->kind == KN_TY_FLOAT)
+            return kn_lower_fmf(l, LLVMBuildFNeg(l->b, v, ""));
+        return kn_lower_cplx(l, operand,
+                             LLVMBuildFNeg(l->b, LLVMBuildExtractValue(l->b, v, 0, ""), ""),
+                             LLVMBuildFNeg(l->b, LLVMBuildExtractValue(l->b, v, 1, ""), ""));
+    default: /* abs, absolute */
+        if (operand->kind == KN_TY_COMPLEX) {
+            const KnType *ft = kn_type_float(operand->bits / 2);
+            return libm2(l, "hypot", LLVMBuildExtractValue(l->b, v, 0, ""),
+                         LLVMBuildExtractValue(l->b, v, 1, ""), ft);
+        }
+        if (operand->kind == KN_TY_FLOAT)
+            return intrinsic1(l, "llvm.fabs", v);
+        if (operand->kind == KN_TY_BOOL || !operand->is_signed)
+            return v;
+        LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, v, LLVMConstNull(LLVMTypeOf(v)), "");
+        return LLVMBuildSelect(l->b, neg, LLVMBuildNeg(l->b, v, ""), v, "");
+    }
+}
+
+static LLVMValueRef
+lower_numpy(L *l, KnInstr *in, KnCallImpl *impl)
+{
+    int id = impl->builtin;
+    switch (id) {
+    case KN_BI_NP_EMPTY:
+    case KN_BI_NP_ZEROS:
+    case KN_BI_NP_ONES:
+    case KN_BI_NP_FULL:
+    case KN_BI_NP_EMPTY_LIKE:
+    case KN_BI_NP_ZEROS_LIKE:
+    case KN_BI_NP_ONES_LIKE:
+    case KN_BI_NP_FULL_LIKE:
+        return kn_lower_array_creation(l, in, id);
+    case KN_BI_NP_ARANGE:
+        return kn_lower_arange(l, in);
+    case KN_BI_NP_SUM:
+    case KN_BI_NP_PROD:
+    case KN_BI_NP_MIN:
+    case KN_BI_NP_MAX:
+    case KN_BI_NP_MEAN:
+        return kn_lower_reduction(l, in, kn_kir_builtin_attr(id), arg(l, in, 0), argt(in, 0));
+    case KN_BI_NP_COPY:
+        return kn_lower_array_copy(l, in, arg(l, in, 0), argt(in, 0));
+    default:
+        if (argt(in, 0)->kind == KN_TY_ARRAY)
+            return kn_lower_array_ufunc(l, in);
+        return kn_lower_ufunc_scalar(l, id, arg(l, in, 0), argt(in, 0), impl->operand, in->type);
+    }
+}
+
+static LLVMValueRef
+lower_array_method(L *l, KnInstr *in)
+{
+    KnInstr *self = in->args[0]->args[0];
+    const char *m = in->args[0]->type->name;
+    LLVMValueRef a = l->vals[self->id];
+    if (!strcmp(m, "copy"))
+        return kn_lower_array_copy(l, in, a, self->type);
+    if (!strcmp(m, "fill")) {
+        kn_lower_array_fill(l, a, self->type, arg(l, in, 0), argt(in, 0));
+        return LLVMConstInt(l->i8, 0, 0);
+    }
+    return kn_lower_reduction(l, in, m, a, self->type);
+}
+
 static LLVMValueRef
 lower_builtin(L *l, KnInstr *in, KnCallImpl *impl)
 {
     int id = impl->builtin, n = in->nargs - 1;
     const KnType *op = impl->operand;
+    if (id >= KN_BI_NP_EMPTY)
+        return lower_numpy(l, in, impl);
     if (id >= KN_BI_MATH_ACOS && id <= KN_BI_MATH_NEXTAFTER)
         return lower_math(l, in, id, op);
     switch (id) {
@@ -422,6 +525,8 @@ lower_builtin(L *l, KnInstr *in, KnCallImpl *impl)
     case KN_BI_LEN:
         if (argt(in, 0)->kind == KN_TY_TUPLE)
             return LLVMConstInt(l->i64, (unsigned long long)argt(in, 0)->n, 0);
+        if (argt(in, 0)->kind == KN_TY_ARRAY)
+            return kn_lower_array_shape(l, arg(l, in, 0), 0);
         return kn_lower_range_len(l, arg(l, in, 0));
     case KN_BI_RANGE:
         return lower_range(l, in);
@@ -471,6 +576,7 @@ lower_jitted(L *l, KnInstr *in, KnCallImpl *impl)
     LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, st, LLVMConstInt(l->i32, 0, 0), ""), bad,
                     ok);
     LLVMPositionBuilderAtEnd(l->b, bad);
+    kn_lower_cleanup(l);
     LLVMBuildRet(l->b, st);
     LLVMPositionBuilderAtEnd(l->b, ok);
     return LLVMBuildLoad2(l->b, rt, ret, "");
@@ -489,6 +595,8 @@ kn_lower_call(L *l, KnInstr *in)
         return lower_jitted(l, in, impl);
     case KN_CALL_METHOD: {
         const KnType *self = in->args[0]->args[0]->type;
+        if (self->kind == KN_TY_ARRAY)
+            return lower_array_method(l, in);
         LLVMValueRef v = l->vals[in->args[0]->args[0]->id];
         if (self->kind == KN_TY_COMPLEX) {
             LLVMValueRef im = LLVMBuildExtractValue(l->b, v, 1, "");

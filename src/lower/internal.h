@@ -20,7 +20,12 @@ typedef struct L {
     LLVMBasicBlockRef *blocks;
     LLVMTypeRef i1, i8, i32, i64, f32, f64, ptr;
     unsigned fmf; /* LLVM fast-math flags for float instructions */
-    KnSpan span;  /* of the instruction being lowered */
+    int has_refs; /* the function handles arrays: reference counting is on */
+    /* values of the current block that own a reference, released at its end */
+    LLVMValueRef owned_v[256];
+    const KnType *owned_t[256];
+    int nowned;
+    KnSpan span; /* of the instruction being lowered */
 } L;
 
 LLVMTypeRef kn_lower_type(L *l, const KnType *t);
@@ -33,6 +38,30 @@ LLVMValueRef kn_lower_cmp(L *l, KnCmp op, LLVMValueRef a, LLVMValueRef b, const 
                           const KnType *tb, const KnType *operand);
 LLVMValueRef kn_lower_call(L *l, KnInstr *in);
 LLVMValueRef kn_lower_range_len(L *l, LLVMValueRef r);
+
+/* arrays (array.c) */
+LLVMTypeRef kn_lower_array_type(L *l, const KnType *t);
+LLVMValueRef kn_lower_array_shape(L *l, LLVMValueRef a, int k);
+int kn_lower_has_refs(const KnType *t);
+void kn_lower_incref(L *l, LLVMValueRef v, const KnType *t);
+void kn_lower_decref(L *l, LLVMValueRef v, const KnType *t);
+void kn_lower_own(L *l, LLVMValueRef v, const KnType *t); /* register an owned temp (lower.c) */
+void kn_lower_cleanup(L *l); /* release variables and owned temps before leaving (lower.c) */
+LLVMValueRef kn_lower_array_getitem(L *l, KnInstr *in);
+void kn_lower_array_setitem(L *l, KnInstr *in);
+LLVMValueRef kn_lower_array_getattr(L *l, KnInstr *in);
+LLVMValueRef kn_lower_array_alloc(L *l, const KnType *t, LLVMValueRef *shape);
+LLVMValueRef kn_lower_array_binop(L *l, KnInstr *in); /* BINOP and CMP */
+LLVMValueRef kn_lower_array_unop(L *l, KnInstr *in);
+LLVMValueRef kn_lower_array_ufunc(L *l, KnInstr *in);
+LLVMValueRef kn_lower_array_copy(L *l, KnInstr *in, LLVMValueRef a, const KnType *t);
+LLVMValueRef kn_lower_array_creation(L *l, KnInstr *in, int id);
+LLVMValueRef kn_lower_arange(L *l, KnInstr *in);
+LLVMValueRef kn_lower_reduction(L *l, KnInstr *in, const char *name, LLVMValueRef a,
+                                const KnType *t);
+void kn_lower_array_fill(L *l, LLVMValueRef a, const KnType *t, LLVMValueRef v, const KnType *vt);
+LLVMValueRef kn_lower_ufunc_scalar(L *l, int id, LLVMValueRef x, const KnType *xt,
+                                   const KnType *operand, const KnType *rt);
 
 /* helpers */
 void kn_lower_raise_if(L *l, LLVMValueRef cond, int exc_index); /* branch to a raise when cond */

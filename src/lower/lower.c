@@ -42,6 +42,8 @@ kn_lower_type(L *l, const KnType *t)
     }
     case KN_TY_STR:
         return l->ptr;
+    case KN_TY_ARRAY:
+        return kn_lower_array_type(l, t);
     default:
         return l->i8; /* none and compile-time values: a placeholder byte */
     }
@@ -122,9 +124,45 @@ kn_lower_raise_if(L *l, LLVMValueRef cond, int exc_index)
     unsigned kind = LLVMGetMDKindIDInContext(l->ctx, "prof", 4);
     LLVMSetMetadata(br, kind, LLVMMetadataAsValue(l->ctx, LLVMMDNodeInContext2(l->ctx, md, 3)));
     LLVMPositionBuilderAtEnd(l->b, bad);
+    kn_lower_cleanup(l);
     LLVMBuildStore(l->b, LLVMConstInt(l->i64, (unsigned long long)exc_index, 0), l->exc_ptr);
     LLVMBuildRet(l->b, LLVMConstInt(l->i32, 1, 0));
     LLVMPositionBuilderAtEnd(l->b, ok);
+}
+
+/* ---- reference counting of arrays: owned temps and variables ---- */
+
+void
+kn_lower_own(L *l, LLVMValueRef v, const KnType *t)
+{
+    for (int i = 0; i < l->nowned; i++)
+        if (l->owned_v[i] == v)
+            return;
+    if (l->nowned < KN_ARRAY_LEN(l->owned_v)) {
+        l->owned_v[l->nowned] = v;
+        l->owned_t[l->nowned++] = t;
+    }
+}
+
+static void
+release_temps(L *l)
+{
+    for (int i = 0; i < l->nowned; i++)
+        kn_lower_decref(l, l->owned_v[i], l->owned_t[i]);
+}
+
+void
+kn_lower_cleanup(L *l)
+{
+    if (!l->has_refs)
+        return;
+    KnFunction *fn = l->c->fn;
+    for (int i = 0; i < fn->vars.len; i++) {
+        KnType *t = fn->vars.items[i].type;
+        if (t && kn_lower_has_refs(t))
+            kn_lower_decref(l, LLVMBuildLoad2(l->b, kn_lower_type(l, t), l->vars[i], ""), t);
+    }
+    release_temps(l);
 }
 
 /* ---- tuples and ranges ---- */
@@ -135,6 +173,7 @@ lower_tuple(L *l, KnInstr *in)
     LLVMValueRef v = LLVMGetUndef(kn_lower_type(l, in->type));
     for (int i = 0; i < in->nargs; i++)
         v = LLVMBuildInsertValue(l->b, v, l->vals[in->args[i]->id], (unsigned)i, "");
+    kn_lower_incref(l, v, in->type); /* a tuple holds references to its arrays */
     return v;
 }
 
@@ -163,6 +202,8 @@ static LLVMValueRef
 lower_getitem(L *l, KnInstr *in)
 {
     KnType *st = in->args[0]->type, *it = in->args[1]->type;
+    if (st->kind == KN_TY_ARRAY)
+        return kn_lower_array_getitem(l, in);
     LLVMValueRef s = l->vals[in->args[0]->id], idx = l->vals[in->args[1]->id];
     if (st->kind == KN_TY_RANGE) {
         LLVMValueRef start = LLVMBuildExtractValue(l->b, s, 0, "");
@@ -215,6 +256,8 @@ lower_len(L *l, KnInstr *in)
     KnType *t = in->args[0]->type;
     if (t->kind == KN_TY_TUPLE)
         return LLVMConstInt(l->i64, (unsigned long long)t->n, 0);
+    if (t->kind == KN_TY_ARRAY)
+        return kn_lower_array_shape(l, l->vals[in->args[0]->id], 0);
     return kn_lower_range_len(l, l->vals[in->args[0]->id]);
 }
 
@@ -223,6 +266,8 @@ lower_getattr(L *l, KnInstr *in)
 {
     KnType *t = in->args[0]->type;
     LLVMValueRef v = l->vals[in->args[0]->id];
+    if (t->kind == KN_TY_ARRAY)
+        return kn_lower_array_getattr(l, in);
     if (in->type->kind == KN_TY_BOUND)
         return LLVMGetUndef(l->i8);
     if (t->kind == KN_TY_RANGE) {
@@ -296,6 +341,8 @@ static LLVMValueRef
 lower_binop_instr(L *l, KnInstr *in)
 {
     KnCallImpl *impl = in->impl;
+    if (in->type->kind == KN_TY_ARRAY)
+        return kn_lower_array_binop(l, in);
     if (in->type->kind == KN_TY_TUPLE)
         return lower_concat(l, in);
     LLVMValueRef r =
@@ -311,6 +358,8 @@ lower_cmp_instr(L *l, KnInstr *in)
     KnCallImpl *impl = in->impl;
     if (impl && impl->kind == KN_CALL_CONST)
         return LLVMConstInt(l->i1, (unsigned long long)impl->value, 0);
+    if (in->type->kind == KN_TY_ARRAY)
+        return kn_lower_array_binop(l, in);
     return kn_lower_cmp(l, (KnCmp)in->aux, l->vals[in->args[0]->id], l->vals[in->args[1]->id],
                         in->args[0]->type, in->args[1]->type, impl ? impl->operand : NULL);
 }
@@ -320,6 +369,13 @@ lower_store(L *l, KnInstr *in)
 {
     KnVar *var = &l->c->fn->vars.items[in->aux];
     LLVMValueRef v = kn_lower_convert(l, l->vals[in->args[0]->id], in->args[0]->type, var->type);
+    if (kn_lower_has_refs(var->type)) {
+        LLVMValueRef old = LLVMBuildLoad2(l->b, kn_lower_type(l, var->type), l->vars[in->aux], "");
+        kn_lower_incref(l, v, var->type);
+        LLVMBuildStore(l->b, v, l->vars[in->aux]);
+        kn_lower_decref(l, old, var->type);
+        return;
+    }
     LLVMBuildStore(l->b, v, l->vars[in->aux]);
 }
 
@@ -328,8 +384,29 @@ lower_ret(L *l, KnInstr *in)
 {
     LLVMValueRef v =
         kn_lower_convert(l, l->vals[in->args[0]->id], in->args[0]->type, l->c->fn->ret_type);
+    kn_lower_incref(l, v, l->c->fn->ret_type); /* the caller gets its own reference */
+    kn_lower_cleanup(l);
     LLVMBuildStore(l->b, v, l->ret_ptr);
     LLVMBuildRet(l->b, LLVMConstInt(l->i32, 0, 0));
+}
+
+/* values that come with a reference of their own (released at the end of the block) */
+static int
+makes_reference(const KnInstr *in)
+{
+    if (!in->type || !kn_lower_has_refs(in->type))
+        return 0;
+    switch (in->op) {
+    case KN_OP_CALL:
+    case KN_OP_BINOP:
+    case KN_OP_UNOP:
+    case KN_OP_CMP:
+    case KN_OP_TUPLE:
+    case KN_OP_GETITEM:
+        return in->op != KN_OP_GETITEM || in->args[0]->type->kind == KN_TY_ARRAY;
+    default:
+        return 0;
+    }
 }
 
 static int
@@ -358,7 +435,8 @@ lower_instr(L *l, KnInstr *in)
         v = lower_binop_instr(l, in);
         break;
     case KN_OP_UNOP:
-        v = kn_lower_unop(l, in, l->vals[in->args[0]->id]);
+        v = in->type->kind == KN_TY_ARRAY ? kn_lower_array_unop(l, in)
+                                          : kn_lower_unop(l, in, l->vals[in->args[0]->id]);
         break;
     case KN_OP_CMP:
         v = lower_cmp_instr(l, in);
@@ -384,13 +462,18 @@ lower_instr(L *l, KnInstr *in)
     case KN_OP_SLICE:
         v = lower_slice(l, in);
         break;
+    case KN_OP_SETITEM:
+        kn_lower_array_setitem(l, in);
+        break;
     case KN_OP_CAST:
         v = kn_lower_convert(l, l->vals[in->args[0]->id], in->args[0]->type, in->type);
         break;
     case KN_OP_BR:
+        release_temps(l);
         LLVMBuildBr(l->b, l->blocks[in->targets[0]->id]);
         break;
     case KN_OP_CBR:
+        release_temps(l);
         LLVMBuildCondBr(l->b, l->vals[in->args[0]->id], l->blocks[in->targets[0]->id],
                         l->blocks[in->targets[1]->id]);
         break;
@@ -398,6 +481,7 @@ lower_instr(L *l, KnInstr *in)
         lower_ret(l, in);
         break;
     case KN_OP_RAISE:
+        kn_lower_cleanup(l);
         LLVMBuildStore(l->b, LLVMConstInt(l->i64, (unsigned)in->aux, 0), l->exc_ptr);
         LLVMBuildRet(l->b, LLVMConstInt(l->i32, 1, 0));
         break;
@@ -406,7 +490,7 @@ lower_instr(L *l, KnInstr *in)
                       kn_kir_op_name(in->op));
         return -1;
     }
-    if (!v && !(in->op == KN_OP_STORE || kn_kir_op_is_terminator(in->op))) {
+    if (!v && kn_kir_op_has_value(in->op)) {
         if (!l->c->diags.items.len)
             kn_diag_error(&l->c->diags, KN_DIAG_LOWERING, in->span,
                           "internal error: no code for this %s (%s)", kn_kir_op_name(in->op),
@@ -414,6 +498,8 @@ lower_instr(L *l, KnInstr *in)
         return -1;
     }
     l->vals[in->id] = v;
+    if (l->has_refs && makes_reference(in))
+        kn_lower_own(l, v, in->type);
     return 0;
 }
 
@@ -461,6 +547,7 @@ lower_body(L *l)
         if (!blk->reachable)
             continue;
         LLVMPositionBuilderAtEnd(l->b, l->blocks[b]);
+        l->nowned = 0;
         for (int i = 0; i < blk->instrs.len; i++)
             KN_TRY(lower_instr(l, blk->instrs.items[i]));
     }
@@ -557,6 +644,21 @@ llvm_fmf(unsigned fm)
     return r;
 }
 
+static int
+function_has_refs(KnFunction *fn)
+{
+    for (int i = 0; i < fn->vars.len; i++)
+        if (fn->vars.items[i].type && kn_lower_has_refs(fn->vars.items[i].type))
+            return 1;
+    for (int b = 0; b < fn->blocks.len; b++) {
+        KnBlock *blk = fn->blocks.items[b];
+        for (int i = 0; blk->reachable && i < blk->instrs.len; i++)
+            if (blk->instrs.items[i]->type && kn_lower_has_refs(blk->instrs.items[i]->type))
+                return 1;
+    }
+    return 0;
+}
+
 LLVMModuleRef
 kn_lower_function(KnCompilation *c, LLVMContextRef ctx, const char *triple, const char *datalayout)
 {
@@ -581,6 +683,7 @@ kn_lower_function(KnCompilation *c, LLVMContextRef ctx, const char *triple, cons
                       "functions with more than 64 parameters are not supported");
         goto fail;
     }
+    l.has_refs = function_has_refs(c->fn);
     l.fn = declare_native(&l, c->fn, c->symbol);
     l.ret_ptr = LLVMGetParam(l.fn, 0);
     l.exc_ptr = LLVMGetParam(l.fn, 1);

@@ -1,12 +1,146 @@
-/* memory.c - the runtime's allocation counters. Compiled code allocates nothing yet (arrays
- * arrive with the memory runtime); the counters exist now so that every test can already
- * assert that allocations and frees balance. They are process-wide atomics because compiled
- * code updates them without a context pointer, as Numba's NRT does. */
+/* memory.c - reference-counted memory for arrays made by compiled code (as Numba's NRT): a
+ * KnMemInfo holds an atomic refcount, the data and its size. Compiled code increfs and decrefs
+ * meminfos as array values are copied and dropped; the dispatcher hands the last reference to a
+ * Python object that owns it when an array is returned. The allocation counters are
+ * process-wide atomics because compiled code updates them without a context pointer; every
+ * test checks that they balance.
+ *
+ * Large blocks: a fresh page costs a fault on first touch and glibc returns blocks over its
+ * mmap threshold to the system on free, so big arrays are allocated with mmap-backed memory
+ * advised for transparent huge pages, and a small cache keeps a few recently freed large blocks
+ * for reuse (a kernel returning a new 80 MB array on every call then touches warm memory). */
 #include "runtime/runtime.h"
 
 #include <stdatomic.h>
+#include <stdlib.h>
+#include <sys/mman.h>
 
 static _Atomic int64_t counters[4]; /* alloc, free, mi_alloc, mi_free */
+
+#define KN_BIG_BLOCK (1u << 20) /* blocks from this size are mmapped and cached */
+#define KN_CACHE_SLOTS 4
+
+typedef struct BigBlock {
+    void *ptr;
+    size_t size;
+} BigBlock;
+
+/* The cache of freed big blocks; guarded by a spinlock (frees come from any thread). */
+static BigBlock cache[KN_CACHE_SLOTS];
+static atomic_flag cache_lock = ATOMIC_FLAG_INIT;
+
+static void
+cache_acquire(void)
+{
+    while (atomic_flag_test_and_set_explicit(&cache_lock, memory_order_acquire))
+        ;
+}
+
+static void
+cache_release(void)
+{
+    atomic_flag_clear_explicit(&cache_lock, memory_order_release);
+}
+
+static size_t
+round_big(size_t n)
+{
+    size_t page = 2u << 20; /* huge page size */
+    return (n + page - 1) / page * page;
+}
+
+static void *
+big_alloc(size_t n)
+{
+    size_t size = round_big(n);
+    cache_acquire();
+    for (int i = 0; i < KN_CACHE_SLOTS; i++)
+        if (cache[i].ptr && cache[i].size == size) {
+            void *p = cache[i].ptr;
+            cache[i].ptr = NULL;
+            cache_release();
+            return p;
+        }
+    cache_release();
+    void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+#ifdef MADV_HUGEPAGE
+    madvise(p, size, MADV_HUGEPAGE);
+#endif
+    return p;
+}
+
+static void
+big_free(void *p, size_t n)
+{
+    size_t size = round_big(n);
+    cache_acquire();
+    for (int i = 0; i < KN_CACHE_SLOTS; i++)
+        if (!cache[i].ptr) {
+            cache[i].ptr = p;
+            cache[i].size = size;
+            cache_release();
+            return;
+        }
+    /* full: evict the first slot */
+    BigBlock old = cache[0];
+    cache[0].ptr = p;
+    cache[0].size = size;
+    cache_release();
+    munmap(old.ptr, old.size);
+}
+
+KnMemInfo *
+kn_rt_meminfo_alloc(int64_t nbytes)
+{
+    size_t n = nbytes > 0 ? (size_t)nbytes : 0;
+    KnMemInfo *mi = malloc(sizeof(KnMemInfo));
+    if (!mi)
+        return NULL;
+    void *data;
+    if (n >= KN_BIG_BLOCK) {
+        data = big_alloc(n);
+    } else if (posix_memalign(&data, 64, n ? n : 1) != 0) {
+        data = NULL;
+    }
+    if (!data) {
+        free(mi);
+        return NULL;
+    }
+    atomic_init(&mi->refcount, 1);
+    mi->data = data;
+    mi->size = n;
+    atomic_fetch_add(&counters[0], 1);
+    atomic_fetch_add(&counters[2], 1);
+    return mi;
+}
+
+void
+kn_rt_meminfo_free(KnMemInfo *mi)
+{
+    if (mi->size >= KN_BIG_BLOCK)
+        big_free(mi->data, mi->size);
+    else
+        free(mi->data);
+    free(mi);
+    atomic_fetch_add(&counters[1], 1);
+    atomic_fetch_add(&counters[3], 1);
+}
+
+void
+kn_rt_incref(KnMemInfo *mi)
+{
+    if (mi)
+        atomic_fetch_add_explicit(&mi->refcount, 1, memory_order_relaxed);
+}
+
+void
+kn_rt_decref(KnMemInfo *mi)
+{
+    if (mi && atomic_fetch_sub_explicit(&mi->refcount, 1, memory_order_acq_rel) == 1)
+        kn_rt_meminfo_free(mi);
+}
 
 void
 kn_rt_stats(KnRtStats *out)

@@ -4,6 +4,7 @@
 #ifndef KN_RUNTIME_H
 #define KN_RUNTIME_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "base/base.h"
@@ -26,6 +27,11 @@ enum {
     KN_EXC_POW_MOD_ZERO,      /* pow(1, 2, 0) */
     KN_EXC_ISQRT_NEG,         /* math.isqrt(-1) */
     KN_EXC_FLOAT_DIVMOD_ZERO, /* divmod(1.0, 0.0) */
+    KN_EXC_ARRAY_INDEX,       /* index out of bounds (boundscheck) */
+    KN_EXC_NEGATIVE_DIMS,     /* np.empty(-1) */
+    KN_EXC_NO_MEMORY,         /* MemoryError */
+    KN_EXC_BROADCAST,         /* operands could not be broadcast together */
+    KN_EXC_EMPTY_REDUCTION,   /* np.min of an empty array */
     KN_EXC__FIXED
 };
 
@@ -55,7 +61,19 @@ void kn_rt_cdiv(double ar, double ai, double br, double bi, double *out);
 double kn_rt_float_floordiv(double a, double b);
 double kn_rt_float_mod(double a, double b);
 
-/* allocation counters (arrays arrive with the memory runtime) */
+/* Reference-counted memory for arrays made in compiled code. */
+typedef struct KnMemInfo {
+    _Atomic int64_t refcount;
+    void *data; /* 64-byte aligned */
+    size_t size;
+} KnMemInfo;
+
+KnMemInfo *kn_rt_meminfo_alloc(int64_t nbytes); /* refcount 1; NULL when out of memory */
+void kn_rt_meminfo_free(KnMemInfo *mi);
+void kn_rt_incref(KnMemInfo *mi); /* both accept NULL (arrays owned by Python) */
+void kn_rt_decref(KnMemInfo *mi);
+
+/* allocation counters: every meminfo allocated and freed */
 typedef struct KnRtStats {
     int64_t alloc, free, mi_alloc, mi_free;
 } KnRtStats;

@@ -85,6 +85,9 @@ same_shape(const KnType *a, const KnType *b)
 {
     if (a->kind != b->kind || a->n != b->n || a->id != b->id || a->ref != b->ref)
         return 0;
+    if (a->kind == KN_TY_ARRAY)
+        return a->dtype == b->dtype && a->ndim == b->ndim && a->layout == b->layout &&
+               a->readonly == b->readonly;
     for (int i = 0; i < a->n; i++)
         if (a->items[i] != b->items[i])
             return 0;
@@ -101,6 +104,10 @@ shape_hash(const KnType *k)
     h = kn_hash_mix(h, (uint64_t)(uintptr_t)k->ref);
     for (int i = 0; i < k->n; i++)
         h = kn_hash_mix(h, (uint64_t)(uintptr_t)k->items[i]);
+    if (k->kind == KN_TY_ARRAY) {
+        h = kn_hash_mix(h, (uint64_t)(uintptr_t)k->dtype);
+        h = kn_hash_mix(h, (uint64_t)(k->ndim * 1024 + k->layout * 2 + k->readonly));
+    }
     if ((k->kind == KN_TY_BOUND || k->kind == KN_TY_MODULE) && k->name)
         h = kn_hash_bytes(k->name, strlen(k->name), h);
     return h;
@@ -161,6 +168,17 @@ kn_type_tuple(KnTypeTable *t, KnType **items, int n)
 }
 
 KnType *
+kn_type_array(KnTypeTable *t, KnType *dtype, int ndim, char layout, int readonly)
+{
+    KnType key = {
+        .kind = KN_TY_ARRAY, .dtype = dtype, .ndim = ndim, .layout = layout, .readonly = readonly};
+    char name[96];
+    snprintf(name, sizeof name, "%sarray(%s, %dd, %c)", readonly ? "readonly " : "", dtype->name,
+             ndim, layout);
+    return intern(t, &key, name);
+}
+
+KnType *
 kn_type_func(KnTypeTable *t, int builtin_id, void *ref, const char *name)
 {
     KnType key = {.kind = KN_TY_FUNC, .id = builtin_id, .ref = ref};
@@ -206,6 +224,8 @@ kn_type_size(const KnType *t)
         return (size_t)t->bits / 8;
     case KN_TY_RANGE:
         return 24;
+    case KN_TY_ARRAY:
+        return (size_t)(40 + 16 * t->ndim);
     case KN_TY_TUPLE: {
         if (t->n == 0)
             return 0;
@@ -233,6 +253,7 @@ kn_type_align(const KnType *t)
         return al;
     }
     case KN_TY_RANGE:
+    case KN_TY_ARRAY:
         return 8;
     default: {
         size_t s = kn_type_size(t);
@@ -337,6 +358,29 @@ kn_type_promote(KnType *a, KnType *b)
 }
 
 KnType *
+kn_type_numpy_promote(KnType *a, KnType *b)
+{
+    int ra = rank(a), rb = rank(b);
+    if (ra < 0 || rb < 0)
+        return NULL;
+    if (a == b)
+        return a;
+    if (ra == 0)
+        return b;
+    if (rb == 0)
+        return a;
+    if (ra == 1 && rb == 1) {
+        if (a->is_signed == b->is_signed)
+            return a->bits >= b->bits ? a : b;
+        KnType *s = a->is_signed ? a : b, *u = a->is_signed ? b : a;
+        if (s->bits > u->bits)
+            return s;
+        return u->bits < 64 ? kn_type_int(u->bits * 2, 1) : &kn_type_float64;
+    }
+    return kn_type_promote(a, b); /* floats and complex follow the same table */
+}
+
+KnType *
 kn_type_unify(KnTypeTable *t, KnType *a, KnType *b)
 {
     if (a == b)
@@ -361,6 +405,10 @@ kn_type_unify(KnTypeTable *t, KnType *a, KnType *b)
         }
         return kn_type_promote(a, b);
     }
+    if (a->kind == KN_TY_ARRAY && b->kind == KN_TY_ARRAY && a->dtype == b->dtype &&
+        a->ndim == b->ndim)
+        return kn_type_array(t, a->dtype, a->ndim, a->layout == b->layout ? a->layout : 'A',
+                             a->readonly || b->readonly);
     if (a->kind == KN_TY_TUPLE && b->kind == KN_TY_TUPLE && a->n == b->n) {
         KnType *items[64];
         if (a->n > 64)
@@ -381,6 +429,10 @@ kn_type_can_convert_safely(const KnType *from, const KnType *to)
     if (from == to)
         return 1;
     int rf = rank(from), rt = rank(to);
+    if (from->kind == KN_TY_ARRAY && to->kind == KN_TY_ARRAY)
+        return from->dtype == to->dtype && from->ndim == to->ndim &&
+               (to->layout == 'A' || to->layout == from->layout) &&
+               (to->readonly || !from->readonly);
     if (rf < 0 || rt < 0) {
         if (from->kind == KN_TY_TUPLE && to->kind == KN_TY_TUPLE && from->n == to->n) {
             for (int i = 0; i < from->n; i++)

@@ -15,6 +15,7 @@ typedef enum KnTypeKind {
     KN_TY_STR,    /* a constant string (print, exception messages) */
     KN_TY_TUPLE,  /* items[n] */
     KN_TY_RANGE,  /* range of int64: {start, stop, step} */
+    KN_TY_ARRAY,  /* NumPy array: dtype, ndim, layout ('C', 'F', 'A'), readonly */
     KN_TY_FUNC,   /* a compile-time callable: builtin (id) or dispatcher (ref) */
     KN_TY_MODULE, /* a module object known at compile time (id) */
     KN_TY_CLASS,  /* a class known at compile time, for isinstance and exceptions (id, ref) */
@@ -37,6 +38,10 @@ struct KnType {
     const char *name; /* printed name (interned types own it) */
     uint64_t hash;
     KnType *chain; /* next interned type with the same hash */
+    KnType *dtype; /* ARRAY: element type */
+    int ndim;      /* ARRAY */
+    char layout;   /* ARRAY: 'C', 'F' or 'A' (any strides) */
+    int readonly;  /* ARRAY: writing is a compile-time error */
 };
 
 /* The static singletons. */
@@ -61,6 +66,9 @@ KnType *kn_type_module(KnTypeTable *t, int id, const char *name);
 KnType *kn_type_class(KnTypeTable *t, int id, void *ref, const char *name);
 KnType *kn_type_bound(KnTypeTable *t, KnType *self, const char *method);
 KnType *kn_type_by_name(const char *name); /* primitives by key name, NULL if none */
+KnType *kn_type_array(KnTypeTable *t, KnType *dtype, int ndim, char layout, int readonly);
+/* NumPy's promotion of two array dtypes (int8 + int8 is int8, unlike Numba's scalars). */
+KnType *kn_type_numpy_promote(KnType *a, KnType *b);
 
 static inline int
 kn_type_is_int(const KnType *t)
@@ -76,7 +84,7 @@ kn_type_is_number(const KnType *t)
 static inline int
 kn_type_is_value(const KnType *t)
 {
-    return t->kind <= KN_TY_RANGE;
+    return t->kind <= KN_TY_ARRAY;
 }
 
 /* Layout of a value in memory (the dispatcher's argument buffer and return slot). */

@@ -112,8 +112,8 @@ float_of(KnType *t)
     return t->kind == KN_TY_FLOAT && t->bits == 32 ? &kn_type_float32 : &kn_type_float64;
 }
 
-static KnType *
-np_scalar_type(int id)
+KnType *
+kn_typing_np_scalar(int id)
 {
     switch (id) {
     case KN_BI_NP_INT8:
@@ -175,7 +175,7 @@ matches_class(const KnType *t, const KnType *k)
     case KN_BI_RANGE:
         return t->kind == KN_TY_RANGE;
     default: {
-        KnType *s = np_scalar_type(k->id);
+        KnType *s = kn_typing_np_scalar(k->id);
         return s ? s == t : -1;
     }
     }
@@ -311,7 +311,7 @@ type_conversion(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
         in->type = &kn_type_complex128;
         return 0;
     default: {
-        KnType *t = np_scalar_type(id);
+        KnType *t = kn_typing_np_scalar(id);
         if (n > 1 || (n == 1 && !kn_type_is_number(a[0])) ||
             (n == 1 && a[0]->kind == KN_TY_COMPLEX && t->kind != KN_TY_COMPLEX))
             return bad_args(c, in, id, a, n);
@@ -326,6 +326,17 @@ type_builtin(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
 {
     KnCallImpl *impl = impl_of(c, in, KN_CALL_BUILTIN);
     impl->builtin = id;
+    if (id >= KN_BI_NP_EMPTY)
+        return kn_typing_numpy_call(c, in, id);
+    if (in->aux)
+        return err(c, in, "%s() does not take keyword arguments in kiln yet",
+                   kn_kir_builtin_name(id));
+    if (id == KN_BI_LEN && n == 1 && a[0]->kind == KN_TY_ARRAY) {
+        if (a[0]->ndim == 0)
+            return err(c, in, "len() of a 0-d array");
+        in->type = &kn_type_int64;
+        return 0;
+    }
     if (id >= KN_BI_MATH_ACOS && id <= KN_BI_MATH_NEXTAFTER)
         return type_math(c, in, id, a, n);
     if ((id >= KN_BI_NP_INT8 && id <= KN_BI_NP_BOOL) || id == KN_BI_INT || id == KN_BI_FLOAT ||
@@ -444,6 +455,8 @@ static int
 type_method(KnCompilation *c, KnInstr *in, KnType *bound, KnType **a, int n)
 {
     KnType *self = bound->items[0];
+    if (self->kind == KN_TY_ARRAY)
+        return kn_typing_array_method(c, in, bound);
     if (!strcmp(bound->name, "conjugate") && n == 0) {
         in->type = self->kind == KN_TY_BOOL ? &kn_type_int64 : self;
         impl_of(c, in, KN_CALL_METHOD);

@@ -115,6 +115,8 @@ type_binop(KnCompilation *c, KnInstr *in)
     KnType *a = in->args[0]->type, *b = in->args[1]->type, *operand = NULL;
     if (!a || !b)
         return 0;
+    if (a->kind == KN_TY_ARRAY || b->kind == KN_TY_ARRAY)
+        return kn_typing_array_binop(c, in, a, b);
     if (a->kind == KN_TY_TUPLE && b->kind == KN_TY_TUPLE && in->aux == KN_BIN_ADD) {
         in->type = tuple_concat(c, a, b);
         if (!in->type) {
@@ -156,6 +158,8 @@ type_unop(KnCompilation *c, KnInstr *in)
     KnType *a = in->args[0]->type;
     if (!a)
         return 0;
+    if (a->kind == KN_TY_ARRAY)
+        return kn_typing_array_unop(c, in, a);
     if (in->aux == KN_UN_NOT) {
         KN_TRY(kn_typing_truth_ok(c, in, a));
         in->type = &kn_type_bool;
@@ -213,6 +217,8 @@ type_cmp(KnCompilation *c, KnInstr *in)
         in->impl = impl = kn_arena_alloc(&c->arena, sizeof(KnCallImpl));
     if (in->aux == KN_CMP_IN || in->aux == KN_CMP_NOTIN)
         return type_contains(c, in, a, b);
+    if (a->kind == KN_TY_ARRAY || b->kind == KN_TY_ARRAY)
+        return kn_typing_array_cmp(c, in, a, b);
     if (kn_type_is_number(a) && kn_type_is_number(b)) {
         int ordered = in->aux != KN_CMP_EQ && in->aux != KN_CMP_NE;
         if (ordered && (a->kind == KN_TY_COMPLEX || b->kind == KN_TY_COMPLEX)) {
@@ -287,6 +293,8 @@ type_getitem(KnCompilation *c, KnInstr *in)
     KnType *s = in->args[0]->type, *i = in->args[1]->type;
     if (!s || !i)
         return 0;
+    if (s->kind == KN_TY_ARRAY)
+        return kn_typing_array_getitem(c, in, s, i);
     if (!is_intlike(i)) {
         kn_diag_error(&c->diags, KN_DIAG_TYPING, in->args[1]->span,
                       "%s indices must be integers, not %s", s->name, i->name);
@@ -389,6 +397,8 @@ type_getattr(KnCompilation *c, KnInstr *in)
     if (!t)
         return 0;
     const char *a = in->imm.str;
+    if (t->kind == KN_TY_ARRAY)
+        return kn_typing_array_getattr(c, in, t);
     if (t->kind == KN_TY_RANGE &&
         (!strcmp(a, "start") || !strcmp(a, "stop") || !strcmp(a, "step"))) {
         in->type = &kn_type_int64;
@@ -417,7 +427,7 @@ type_len(KnCompilation *c, KnInstr *in)
     KnType *t = in->args[0]->type;
     if (!t)
         return 0;
-    if (t->kind == KN_TY_TUPLE || t->kind == KN_TY_RANGE) {
+    if (t->kind == KN_TY_TUPLE || t->kind == KN_TY_RANGE || (t->kind == KN_TY_ARRAY && t->ndim)) {
         in->type = &kn_type_int64;
         return 0;
     }
@@ -552,6 +562,8 @@ type_instr(KnCompilation *c, KnInstr *in, int *changed)
         return type_len(c, in);
     case KN_OP_SLICE:
         return type_slice(c, in);
+    case KN_OP_SETITEM:
+        return kn_typing_setitem(c, in);
     case KN_OP_CAST:
         return type_cast(c, in);
     case KN_OP_CBR:
@@ -596,7 +608,7 @@ first_untyped(KnFunction *fn)
             continue;
         for (int i = 0; i < blk->instrs.len; i++) {
             KnInstr *in = blk->instrs.items[i];
-            int has_value = in->op != KN_OP_STORE && !kn_kir_op_is_terminator(in->op);
+            int has_value = kn_kir_op_has_value(in->op);
             if (has_value && !in->type)
                 return in;
         }

@@ -27,6 +27,9 @@ int kn_typing_infer(KnCompilation *c, KnType **argtypes);
 /* The tuple indices a constant slice selects from n items (at most n); returns the count. */
 int kn_typing_slice_items(const KnSlice *s, int n, int *out);
 
+/* Positional argument i, or the keyword argument `keyword`, of a CALL; NULL when absent. */
+KnInstr *kn_typing_arg(KnInstr *call, int i, const char *keyword);
+
 /* The result type of a binary operator, NULL if unsupported (shared with lowering). */
 KnType *kn_typing_binop_result(KnBinop op, KnType *a, KnType *b, KnType **operand);
 

@@ -1,0 +1,796 @@
+/* array.c - LLVM code for NumPy arrays.
+ *
+ * An array value is the struct {meminfo, parent, nitems, itemsize, data, shape[n], strides[n]}
+ * (dispatch's KnArrayStruct). meminfo is NULL for arrays borrowed from Python. Values that own
+ * a reference (new arrays, views, tuples holding arrays, results of calls) are registered as the
+ * block's owned temporaries and released at the end of the block; variables own their value
+ * (STORE increfs the new one and decrefs the old); returns and raises release everything
+ * (lower.c). Element access computes data + sum(index * stride), with C-layout strides derived
+ * from the shape so LLVM can vectorize loops over contiguous arrays. Elementwise operations
+ * broadcast at run time and loop over the result's axes; reductions loop over every element. */
+#include "lower/internal.h"
+
+#include <stdio.h>
+
+enum { F_MEMINFO, F_PARENT, F_NITEMS, F_ITEMSIZE, F_DATA, F_SHAPE, F_STRIDES };
+
+LLVMTypeRef
+kn_lower_array_type(L *l, const KnType *t)
+{
+    LLVMTypeRef dims = LLVMArrayType2(l->i64, (uint64_t)t->ndim);
+    LLVMTypeRef fs[7] = {l->ptr, l->ptr, l->i64, l->i64, l->ptr, dims, dims};
+    return LLVMStructTypeInContext(l->ctx, fs, 7, 0);
+}
+
+static LLVMValueRef
+field(L *l, LLVMValueRef a, unsigned f)
+{
+    return LLVMBuildExtractValue(l->b, a, f, "");
+}
+
+static LLVMValueRef
+dim(L *l, LLVMValueRef a, unsigned f, int k)
+{
+    return LLVMBuildExtractValue(l->b, field(l, a, f), (unsigned)k, "");
+}
+
+LLVMValueRef
+kn_lower_array_shape(L *l, LLVMValueRef a, int k)
+{
+    return dim(l, a, F_SHAPE, k);
+}
+
+static LLVMValueRef
+i64c(L *l, long long v)
+{
+    return LLVMConstInt(l->i64, (unsigned long long)v, 1);
+}
+
+static int
+itemsize(const KnType *d)
+{
+    return d->kind == KN_TY_BOOL ? 1 : (int)kn_type_size(d);
+}
+
+/* Stride of axis k: from the shape for C-contiguous arrays (known to LLVM), else stored. */
+static LLVMValueRef
+stride(L *l, LLVMValueRef a, const KnType *t, int k)
+{
+    if (t->layout != 'C')
+        return dim(l, a, F_STRIDES, k);
+    LLVMValueRef s = i64c(l, itemsize(t->dtype));
+    for (int j = t->ndim - 1; j > k; j--)
+        s = LLVMBuildMul(l->b, s, dim(l, a, F_SHAPE, j), "");
+    return s;
+}
+
+/* ---- reference counting ---- */
+
+int
+kn_lower_has_refs(const KnType *t)
+{
+    if (t->kind == KN_TY_ARRAY)
+        return 1;
+    if (t->kind == KN_TY_TUPLE)
+        for (int i = 0; i < t->n; i++)
+            if (kn_lower_has_refs(t->items[i]))
+                return 1;
+    return 0;
+}
+
+static void
+rc(L *l, LLVMValueRef v, const KnType *t, const char *fn)
+{
+    if (t->kind == KN_TY_ARRAY) {
+        LLVMTypeRef p = l->ptr;
+        LLVMValueRef mi = field(l, v, F_MEMINFO);
+        kn_lower_extern(l, fn, LLVMVoidTypeInContext(l->ctx), &p, 1, &mi);
+    } else if (t->kind == KN_TY_TUPLE) {
+        for (int i = 0; i < t->n; i++)
+            if (kn_lower_has_refs(t->items[i]))
+                rc(l, LLVMBuildExtractValue(l->b, v, (unsigned)i, ""), t->items[i], fn);
+    }
+}
+
+void
+kn_lower_incref(L *l, LLVMValueRef v, const KnType *t)
+{
+    rc(l, v, t, "kn_rt_incref");
+}
+
+void
+kn_lower_decref(L *l, LLVMValueRef v, const KnType *t)
+{
+    rc(l, v, t, "kn_rt_decref");
+}
+
+/* ---- elements ---- */
+
+static LLVMValueRef
+load_elem(L *l, const KnType *d, LLVMValueRef p)
+{
+    if (d->kind == KN_TY_BOOL) {
+        LLVMValueRef b = LLVMBuildLoad2(l->b, l->i8, p, "");
+        return LLVMBuildICmp(l->b, LLVMIntNE, b, LLVMConstInt(l->i8, 0, 0), "");
+    }
+    return LLVMBuildLoad2(l->b, kn_lower_type(l, d), p, "");
+}
+
+static void
+store_elem(L *l, const KnType *d, LLVMValueRef v, LLVMValueRef p)
+{
+    if (d->kind == KN_TY_BOOL)
+        v = LLVMBuildZExt(l->b, v, l->i8, "");
+    LLVMBuildStore(l->b, v, p);
+}
+
+static LLVMValueRef
+offset_ptr(L *l, LLVMValueRef base, LLVMValueRef off)
+{
+    return LLVMBuildInBoundsGEP2(l->b, l->i8, base, &off, 1, "");
+}
+
+/* Index n leading axes (negative indices wrap); returns the byte offset. */
+static LLVMValueRef
+index_offset(L *l, LLVMValueRef a, const KnType *t, LLVMValueRef *idx, const KnType **it, int n)
+{
+    LLVMValueRef off = i64c(l, 0);
+    for (int k = 0; k < n; k++) {
+        LLVMValueRef i = kn_lower_convert(l, idx[k], it[k], &kn_type_int64);
+        LLVMValueRef len = dim(l, a, F_SHAPE, k);
+        LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, i, i64c(l, 0), "");
+        i = LLVMBuildSelect(l->b, neg, LLVMBuildAdd(l->b, i, len, ""), i, "");
+        if (l->c->boundscheck)
+            kn_lower_raise_if(l, LLVMBuildICmp(l->b, LLVMIntUGE, i, len, ""), KN_EXC_ARRAY_INDEX);
+        off = LLVMBuildAdd(l->b, off, LLVMBuildMul(l->b, i, stride(l, a, t, k), ""), "");
+    }
+    return off;
+}
+
+/* the index values of an index operand (an int or a tuple of ints) */
+static int
+unpack_index(L *l, LLVMValueRef v, const KnType *t, LLVMValueRef *idx, const KnType **it)
+{
+    if (t->kind != KN_TY_TUPLE) {
+        idx[0] = v;
+        it[0] = t;
+        return 1;
+    }
+    for (int i = 0; i < t->n; i++) {
+        idx[i] = LLVMBuildExtractValue(l->b, v, (unsigned)i, "");
+        it[i] = t->items[i];
+    }
+    return t->n;
+}
+
+LLVMValueRef
+kn_lower_array_getitem(L *l, KnInstr *in)
+{
+    const KnType *t = in->args[0]->type;
+    LLVMValueRef a = l->vals[in->args[0]->id], idx[32];
+    const KnType *it[32];
+    int n = unpack_index(l, l->vals[in->args[1]->id], in->args[1]->type, idx, it);
+    LLVMValueRef off = index_offset(l, a, t, idx, it, n);
+    LLVMValueRef p = offset_ptr(l, field(l, a, F_DATA), off);
+    if (n == t->ndim)
+        return load_elem(l, t->dtype, p);
+    /* a view of the remaining axes: shares (and increfs) the meminfo */
+    const KnType *vt = in->type;
+    LLVMValueRef v = LLVMGetUndef(kn_lower_array_type(l, vt));
+    v = LLVMBuildInsertValue(l->b, v, field(l, a, F_MEMINFO), F_MEMINFO, "");
+    v = LLVMBuildInsertValue(l->b, v, field(l, a, F_PARENT), F_PARENT, "");
+    v = LLVMBuildInsertValue(l->b, v, field(l, a, F_ITEMSIZE), F_ITEMSIZE, "");
+    v = LLVMBuildInsertValue(l->b, v, p, F_DATA, "");
+    LLVMValueRef shape = LLVMGetUndef(LLVMArrayType2(l->i64, (uint64_t)vt->ndim));
+    LLVMValueRef strides = shape, nitems = i64c(l, 1);
+    for (int k = n; k < t->ndim; k++) {
+        LLVMValueRef s = dim(l, a, F_SHAPE, k);
+        shape = LLVMBuildInsertValue(l->b, shape, s, (unsigned)(k - n), "");
+        strides = LLVMBuildInsertValue(l->b, strides, stride(l, a, t, k), (unsigned)(k - n), "");
+        nitems = LLVMBuildMul(l->b, nitems, s, "");
+    }
+    v = LLVMBuildInsertValue(l->b, v, shape, F_SHAPE, "");
+    v = LLVMBuildInsertValue(l->b, v, strides, F_STRIDES, "");
+    v = LLVMBuildInsertValue(l->b, v, nitems, F_NITEMS, "");
+    kn_lower_incref(l, v, vt);
+    return v;
+}
+
+void
+kn_lower_array_setitem(L *l, KnInstr *in)
+{
+    const KnType *t = in->args[0]->type;
+    LLVMValueRef a = l->vals[in->args[0]->id], idx[32];
+    const KnType *it[32];
+    int n = unpack_index(l, l->vals[in->args[1]->id], in->args[1]->type, idx, it);
+    LLVMValueRef p = offset_ptr(l, field(l, a, F_DATA), index_offset(l, a, t, idx, it, n));
+    LLVMValueRef v = kn_lower_convert(l, l->vals[in->args[2]->id], in->args[2]->type, t->dtype);
+    store_elem(l, t->dtype, v, p);
+}
+
+LLVMValueRef
+kn_lower_array_getattr(L *l, KnInstr *in)
+{
+    const KnType *t = in->args[0]->type;
+    LLVMValueRef a = l->vals[in->args[0]->id];
+    const char *name = in->imm.str;
+    if (in->type->kind != KN_TY_TUPLE && in->type->kind != KN_TY_INT)
+        return LLVMGetUndef(l->i8); /* dtype and bound methods are compile-time values */
+    if (!strcmp(name, "shape") || !strcmp(name, "strides")) {
+        LLVMValueRef r = LLVMGetUndef(kn_lower_type(l, in->type));
+        for (int k = 0; k < t->ndim; k++)
+            r = LLVMBuildInsertValue(l->b, r,
+                                     name[1] == 'h' ? dim(l, a, F_SHAPE, k) : stride(l, a, t, k),
+                                     (unsigned)k, "");
+        return r;
+    }
+    if (!strcmp(name, "ndim"))
+        return i64c(l, t->ndim);
+    if (!strcmp(name, "size"))
+        return field(l, a, F_NITEMS);
+    if (!strcmp(name, "itemsize"))
+        return i64c(l, itemsize(t->dtype));
+    return LLVMBuildMul(l->b, field(l, a, F_NITEMS), i64c(l, itemsize(t->dtype)), "");
+}
+
+/* ---- allocation ---- */
+
+/* A new C-contiguous array of type t with the given shape; registered as an owned temp. */
+LLVMValueRef
+kn_lower_array_alloc(L *l, const KnType *t, LLVMValueRef *shape)
+{
+    LLVMValueRef nitems = i64c(l, 1), bad = LLVMConstInt(l->i1, 0, 0);
+    for (int k = 0; k < t->ndim; k++) {
+        bad = LLVMBuildOr(l->b, bad, LLVMBuildICmp(l->b, LLVMIntSLT, shape[k], i64c(l, 0), ""), "");
+        nitems = LLVMBuildMul(l->b, nitems, shape[k], "");
+    }
+    kn_lower_raise_if(l, bad, KN_EXC_NEGATIVE_DIMS);
+    int isz = itemsize(t->dtype);
+    LLVMValueRef nbytes = LLVMBuildMul(l->b, nitems, i64c(l, isz), "");
+    LLVMTypeRef p = l->i64;
+    LLVMValueRef mi = kn_lower_extern(l, "kn_rt_meminfo_alloc", l->ptr, &p, 1, &nbytes);
+    kn_lower_raise_if(l, LLVMBuildIsNull(l->b, mi, ""), KN_EXC_NO_MEMORY);
+    /* KnMemInfo is {refcount, data, size}: data is the second pointer-sized field */
+    LLVMValueRef one = i64c(l, 1);
+    LLVMValueRef data =
+        LLVMBuildLoad2(l->b, l->ptr, LLVMBuildInBoundsGEP2(l->b, l->i64, mi, &one, 1, ""), "");
+    LLVMValueRef v = LLVMGetUndef(kn_lower_array_type(l, t));
+    v = LLVMBuildInsertValue(l->b, v, mi, F_MEMINFO, "");
+    v = LLVMBuildInsertValue(l->b, v, LLVMConstNull(l->ptr), F_PARENT, "");
+    v = LLVMBuildInsertValue(l->b, v, nitems, F_NITEMS, "");
+    v = LLVMBuildInsertValue(l->b, v, i64c(l, isz), F_ITEMSIZE, "");
+    v = LLVMBuildInsertValue(l->b, v, data, F_DATA, "");
+    LLVMValueRef sh = LLVMGetUndef(LLVMArrayType2(l->i64, (uint64_t)t->ndim)), st = sh;
+    LLVMValueRef s = i64c(l, isz);
+    for (int k = t->ndim - 1; k >= 0; k--) {
+        sh = LLVMBuildInsertValue(l->b, sh, shape[k], (unsigned)k, "");
+        st = LLVMBuildInsertValue(l->b, st, s, (unsigned)k, "");
+        s = LLVMBuildMul(l->b, s, shape[k], "");
+    }
+    v = LLVMBuildInsertValue(l->b, v, sh, F_SHAPE, "");
+    v = LLVMBuildInsertValue(l->b, v, st, F_STRIDES, "");
+    kn_lower_own(l, v, t);
+    return v;
+}
+
+/* ---- loops ---- */
+
+typedef struct Loop {
+    LLVMBasicBlockRef head, body, exit;
+    LLVMValueRef counter; /* alloca i64 */
+} Loop;
+
+static void
+loop_begin(L *l, Loop *lp, LLVMValueRef n)
+{
+    lp->counter = kn_lower_entry_alloca(l, l->i64, "k");
+    LLVMBuildStore(l->b, i64c(l, 0), lp->counter);
+    lp->head = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "loop");
+    lp->body = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "body");
+    lp->exit = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "done");
+    LLVMBuildBr(l->b, lp->head);
+    LLVMPositionBuilderAtEnd(l->b, lp->head);
+    LLVMValueRef k = LLVMBuildLoad2(l->b, l->i64, lp->counter, "");
+    LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, k, n, ""), lp->body, lp->exit);
+    LLVMPositionBuilderAtEnd(l->b, lp->body);
+}
+
+static LLVMValueRef
+loop_index(L *l, Loop *lp)
+{
+    return LLVMBuildLoad2(l->b, l->i64, lp->counter, "");
+}
+
+static void
+loop_end(L *l, Loop *lp)
+{
+    LLVMValueRef k = LLVMBuildLoad2(l->b, l->i64, lp->counter, "");
+    LLVMBuildStore(l->b, LLVMBuildAdd(l->b, k, i64c(l, 1), ""), lp->counter);
+    LLVMBuildBr(l->b, lp->head);
+    LLVMPositionBuilderAtEnd(l->b, lp->exit);
+}
+
+/* An operand of an elementwise operation: an array (broadcast to the result) or a scalar. */
+typedef struct Operand {
+    LLVMValueRef v;
+    const KnType *t;
+    LLVMValueRef ptr;      /* alloca: the current element pointer while looping */
+    LLVMValueRef step[32]; /* bytes to advance per index of each result axis (0: broadcast) */
+} Operand;
+
+typedef LLVMValueRef (*Kernel)(L *l, KnInstr *in, LLVMValueRef *elems);
+
+/* The broadcast shape of the operands, right-aligned; raises ValueError on a mismatch. */
+static void
+broadcast_shape(L *l, Operand *ops, int nops, int ndim, LLVMValueRef *shape)
+{
+    for (int k = 0; k < ndim; k++) {
+        LLVMValueRef s = i64c(l, 1), bad = LLVMConstInt(l->i1, 0, 0);
+        for (int i = 0; i < nops; i++) {
+            const KnType *t = ops[i].t;
+            int ak = k - (ndim - (t->kind == KN_TY_ARRAY ? t->ndim : 0));
+            if (t->kind != KN_TY_ARRAY || ak < 0)
+                continue;
+            LLVMValueRef d = dim(l, ops[i].v, F_SHAPE, ak);
+            LLVMValueRef s_is1 = LLVMBuildICmp(l->b, LLVMIntEQ, s, i64c(l, 1), "");
+            LLVMValueRef d_is1 = LLVMBuildICmp(l->b, LLVMIntEQ, d, i64c(l, 1), "");
+            LLVMValueRef same = LLVMBuildICmp(l->b, LLVMIntEQ, s, d, "");
+            bad = LLVMBuildOr(
+                l->b, bad,
+                LLVMBuildNot(l->b, LLVMBuildOr(l->b, LLVMBuildOr(l->b, s_is1, d_is1, ""), same, ""),
+                             ""),
+                "");
+            s = LLVMBuildSelect(l->b, s_is1, d, s, "");
+        }
+        kn_lower_raise_if(l, bad, KN_EXC_BROADCAST);
+        shape[k] = s;
+    }
+}
+
+/* Loop over the result's axes; each array operand advances by its stride (0 where it is
+ * broadcast). The innermost body calls the kernel and stores into the result. */
+static void
+loop_axes(L *l, KnInstr *in, Operand *ops, int nops, Operand *res, LLVMValueRef *shape, int ndim,
+          int k, Kernel kernel)
+{
+    if (k == ndim) {
+        LLVMValueRef elems[8];
+        for (int i = 0; i < nops; i++) {
+            const KnType *t = ops[i].t;
+            elems[i] = t->kind == KN_TY_ARRAY
+                           ? load_elem(l, t->dtype, LLVMBuildLoad2(l->b, l->ptr, ops[i].ptr, ""))
+                           : ops[i].v;
+        }
+        LLVMValueRef r = kernel(l, in, elems);
+        store_elem(l, res->t->dtype, r, LLVMBuildLoad2(l->b, l->ptr, res->ptr, ""));
+        return;
+    }
+    /* remember the pointers at the start of this axis, restore them after it */
+    LLVMValueRef saved[9];
+    Operand *all[9];
+    int nall = 0;
+    for (int i = 0; i < nops; i++)
+        if (ops[i].t->kind == KN_TY_ARRAY)
+            all[nall++] = &ops[i];
+    all[nall++] = res;
+    for (int i = 0; i < nall; i++)
+        saved[i] = LLVMBuildLoad2(l->b, l->ptr, all[i]->ptr, "");
+    Loop lp;
+    loop_begin(l, &lp, shape[k]);
+    loop_axes(l, in, ops, nops, res, shape, ndim, k + 1, kernel);
+    for (int i = 0; i < nall; i++) {
+        LLVMValueRef p = LLVMBuildLoad2(l->b, l->ptr, all[i]->ptr, "");
+        LLVMBuildStore(l->b, offset_ptr(l, p, all[i]->step[k]), all[i]->ptr);
+    }
+    /* inner axes advanced the pointers: reset to the start of this axis plus k's step */
+    if (k + 1 < ndim) {
+        LLVMValueRef idx = LLVMBuildAdd(l->b, loop_index(l, &lp), i64c(l, 1), "");
+        for (int i = 0; i < nall; i++)
+            LLVMBuildStore(l->b,
+                           offset_ptr(l, saved[i], LLVMBuildMul(l->b, idx, all[i]->step[k], "")),
+                           all[i]->ptr);
+    }
+    loop_end(l, &lp);
+}
+
+/* steps of an operand over the result's axes */
+static void
+operand_steps(L *l, Operand *o, LLVMValueRef *shape, int ndim)
+{
+    const KnType *t = o->t;
+    for (int k = 0; k < ndim; k++) {
+        int ak = k - (ndim - t->ndim);
+        if (ak < 0) {
+            o->step[k] = i64c(l, 0);
+            continue;
+        }
+        LLVMValueRef d = dim(l, o->v, F_SHAPE, ak);
+        LLVMValueRef bc = LLVMBuildICmp(l->b, LLVMIntNE, d, shape[k], "");
+        o->step[k] = LLVMBuildSelect(l->b, bc, i64c(l, 0), stride(l, o->v, t, ak), "");
+    }
+    o->ptr = kn_lower_entry_alloca(l, l->ptr, "p");
+    LLVMBuildStore(l->b, field(l, o->v, F_DATA), o->ptr);
+}
+
+/* The fast case: every operand is C-contiguous with the result's shape (or a scalar). */
+static LLVMValueRef
+all_same_shape(L *l, Operand *ops, int nops, LLVMValueRef *shape, int ndim)
+{
+    LLVMValueRef ok = LLVMConstInt(l->i1, 1, 0);
+    for (int i = 0; i < nops; i++) {
+        const KnType *t = ops[i].t;
+        if (t->kind != KN_TY_ARRAY)
+            continue;
+        if (t->layout != 'C' || t->ndim != ndim)
+            return LLVMConstInt(l->i1, 0, 0);
+        for (int k = 0; k < ndim; k++)
+            ok = LLVMBuildAnd(
+                l->b, ok,
+                LLVMBuildICmp(l->b, LLVMIntEQ, dim(l, ops[i].v, F_SHAPE, k), shape[k], ""), "");
+    }
+    return ok;
+}
+
+static void
+flat_loop(L *l, KnInstr *in, Operand *ops, int nops, LLVMValueRef result, const KnType *rt,
+          Kernel kernel)
+{
+    Loop lp;
+    loop_begin(l, &lp, field(l, result, F_NITEMS));
+    LLVMValueRef i = loop_index(l, &lp), elems[8];
+    for (int k = 0; k < nops; k++) {
+        const KnType *t = ops[k].t;
+        if (t->kind != KN_TY_ARRAY) {
+            elems[k] = ops[k].v;
+            continue;
+        }
+        LLVMTypeRef et = t->dtype->kind == KN_TY_BOOL ? l->i8 : kn_lower_type(l, t->dtype);
+        LLVMValueRef p = LLVMBuildInBoundsGEP2(l->b, et, field(l, ops[k].v, F_DATA), &i, 1, "");
+        elems[k] = load_elem(l, t->dtype, p);
+    }
+    LLVMValueRef r = kernel(l, in, elems);
+    LLVMTypeRef rtt = rt->dtype->kind == KN_TY_BOOL ? l->i8 : kn_lower_type(l, rt->dtype);
+    store_elem(l, rt->dtype, r,
+               LLVMBuildInBoundsGEP2(l->b, rtt, field(l, result, F_DATA), &i, 1, ""));
+    loop_end(l, &lp);
+}
+
+/* result = kernel(operands...) elementwise, with broadcasting; returns the new (owned) array */
+static LLVMValueRef
+elementwise(L *l, KnInstr *in, Operand *ops, int nops, Kernel kernel)
+{
+    const KnType *rt = in->type;
+    int ndim = rt->ndim;
+    LLVMValueRef shape[32];
+    broadcast_shape(l, ops, nops, ndim, shape);
+    LLVMValueRef result = kn_lower_array_alloc(l, rt, shape);
+    LLVMBasicBlockRef fast = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "flat");
+    LLVMBasicBlockRef slow = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "strided");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "ewdone");
+    LLVMBuildCondBr(l->b, all_same_shape(l, ops, nops, shape, ndim), fast, slow);
+    LLVMPositionBuilderAtEnd(l->b, fast);
+    flat_loop(l, in, ops, nops, result, rt, kernel);
+    LLVMBuildBr(l->b, done);
+    LLVMPositionBuilderAtEnd(l->b, slow);
+    for (int i = 0; i < nops; i++)
+        if (ops[i].t->kind == KN_TY_ARRAY)
+            operand_steps(l, &ops[i], shape, ndim);
+    Operand res = {result, rt, NULL, {0}};
+    operand_steps(l, &res, shape, ndim);
+    loop_axes(l, in, ops, nops, &res, shape, ndim, 0, kernel);
+    LLVMBuildBr(l->b, done);
+    LLVMPositionBuilderAtEnd(l->b, done);
+    return result;
+}
+
+/* ---- kernels ---- */
+
+static const KnType *
+elem_type(const KnType *t)
+{
+    return t->kind == KN_TY_ARRAY ? t->dtype : t;
+}
+
+static LLVMValueRef
+binop_kernel(L *l, KnInstr *in, LLVMValueRef *e)
+{
+    KnCallImpl *impl = in->impl;
+    const KnType *op = impl->operand, *ta = elem_type(in->args[0]->type),
+                 *tb = elem_type(in->args[1]->type);
+    if (in->aux == KN_BIN_POW && op->kind == KN_TY_INT && op->bits < 64) {
+        /* small integer powers: compute in 64 bits, wrap to the dtype */
+        const KnType *wide = op->is_signed ? &kn_type_int64 : &kn_type_uint64;
+        LLVMValueRef r = kn_lower_binop(l, KN_BIN_POW, e[0], e[1], wide, ta, tb);
+        return kn_lower_convert(l, r, wide, in->type->dtype);
+    }
+    LLVMValueRef r = kn_lower_binop(l, (KnBinop)in->aux, e[0], e[1], op, ta, tb);
+    return kn_lower_convert(l, r, op, in->type->dtype);
+}
+
+static LLVMValueRef
+cmp_kernel(L *l, KnInstr *in, LLVMValueRef *e)
+{
+    KnCallImpl *impl = in->impl;
+    return kn_lower_cmp(l, (KnCmp)in->aux, e[0], e[1], elem_type(in->args[0]->type),
+                        elem_type(in->args[1]->type), impl->operand);
+}
+
+static LLVMValueRef
+unop_kernel(L *l, KnInstr *in, LLVMValueRef *e)
+{
+    const KnType *d = in->type->dtype;
+    if (in->aux == KN_UN_NEG)
+        return d->kind == KN_TY_INT ? LLVMBuildNeg(l->b, e[0], "")
+               : d->kind == KN_TY_FLOAT
+                   ? kn_lower_fmf(l, LLVMBuildFNeg(l->b, e[0], ""))
+                   : kn_lower_cplx(
+                         l, d, LLVMBuildFNeg(l->b, LLVMBuildExtractValue(l->b, e[0], 0, ""), ""),
+                         LLVMBuildFNeg(l->b, LLVMBuildExtractValue(l->b, e[0], 1, ""), ""));
+    if (in->aux == KN_UN_INVERT)
+        return LLVMBuildNot(l->b, e[0], "");
+    return e[0];
+}
+
+LLVMValueRef
+kn_lower_array_binop(L *l, KnInstr *in)
+{
+    Operand ops[2] = {{l->vals[in->args[0]->id], in->args[0]->type, NULL, {0}},
+                      {l->vals[in->args[1]->id], in->args[1]->type, NULL, {0}}};
+    return elementwise(l, in, ops, 2, in->op == KN_OP_CMP ? cmp_kernel : binop_kernel);
+}
+
+LLVMValueRef
+kn_lower_array_unop(L *l, KnInstr *in)
+{
+    Operand ops[1] = {{l->vals[in->args[0]->id], in->args[0]->type, NULL, {0}}};
+    return elementwise(l, in, ops, 1, unop_kernel);
+}
+
+static LLVMValueRef
+ufunc_kernel(L *l, KnInstr *in, LLVMValueRef *e)
+{
+    KnCallImpl *impl = in->impl;
+    return kn_lower_ufunc_scalar(l, impl->builtin, e[0], elem_type(in->args[1]->type),
+                                 impl->operand, elem_type(in->type));
+}
+
+LLVMValueRef
+kn_lower_array_ufunc(L *l, KnInstr *in)
+{
+    Operand ops[1] = {{l->vals[in->args[1]->id], in->args[1]->type, NULL, {0}}};
+    return elementwise(l, in, ops, 1, ufunc_kernel);
+}
+
+static LLVMValueRef
+copy_kernel(L *l, KnInstr *in, LLVMValueRef *e)
+{
+    KN_UNUSED(in);
+    KN_UNUSED(l);
+    return e[0];
+}
+
+LLVMValueRef
+kn_lower_array_copy(L *l, KnInstr *in, LLVMValueRef a, const KnType *t)
+{
+    Operand ops[1] = {{a, t, NULL, {0}}};
+    return elementwise(l, in, ops, 1, copy_kernel);
+}
+
+/* ---- creation ---- */
+
+static int
+shape_of(L *l, KnInstr *arg, LLVMValueRef *shape)
+{
+    const KnType *t = arg->type;
+    LLVMValueRef v = l->vals[arg->id];
+    if (t->kind != KN_TY_TUPLE) {
+        shape[0] = kn_lower_convert(l, v, t, &kn_type_int64);
+        return 1;
+    }
+    for (int i = 0; i < t->n; i++)
+        shape[i] = kn_lower_convert(l, LLVMBuildExtractValue(l->b, v, (unsigned)i, ""), t->items[i],
+                                    &kn_type_int64);
+    return t->n;
+}
+
+static void
+fill(L *l, LLVMValueRef a, const KnType *t, LLVMValueRef v)
+{
+    Loop lp;
+    loop_begin(l, &lp, field(l, a, F_NITEMS));
+    LLVMValueRef i = loop_index(l, &lp);
+    LLVMTypeRef et = t->dtype->kind == KN_TY_BOOL ? l->i8 : kn_lower_type(l, t->dtype);
+    store_elem(l, t->dtype, v, LLVMBuildInBoundsGEP2(l->b, et, field(l, a, F_DATA), &i, 1, ""));
+    loop_end(l, &lp);
+}
+
+LLVMValueRef
+kn_lower_array_creation(L *l, KnInstr *in, int id)
+{
+    const KnType *t = in->type;
+    LLVMValueRef shape[32];
+    int like = id == KN_BI_NP_EMPTY_LIKE || id == KN_BI_NP_ZEROS_LIKE || id == KN_BI_NP_ONES_LIKE ||
+               id == KN_BI_NP_FULL_LIKE;
+    KnInstr *first = kn_typing_arg(in, 0, like ? "a" : "shape");
+    if (like) {
+        for (int k = 0; k < t->ndim; k++)
+            shape[k] = dim(l, l->vals[first->id], F_SHAPE, k);
+    } else {
+        shape_of(l, first, shape);
+    }
+    LLVMValueRef a = kn_lower_array_alloc(l, t, shape);
+    const KnType *d = t->dtype;
+    if (id == KN_BI_NP_ZEROS || id == KN_BI_NP_ZEROS_LIKE) {
+        LLVMValueRef nbytes = LLVMBuildMul(l->b, field(l, a, F_NITEMS), i64c(l, itemsize(d)), "");
+        LLVMBuildMemSet(l->b, field(l, a, F_DATA), LLVMConstInt(l->i8, 0, 0), nbytes, 64);
+    } else if (id == KN_BI_NP_ONES || id == KN_BI_NP_ONES_LIKE) {
+        fill(l, a, t, kn_lower_convert(l, LLVMConstInt(l->i64, 1, 0), &kn_type_int64, d));
+    } else if (id == KN_BI_NP_FULL || id == KN_BI_NP_FULL_LIKE) {
+        KnInstr *v = kn_typing_arg(in, 1, "fill_value");
+        fill(l, a, t, kn_lower_convert(l, l->vals[v->id], v->type, d));
+    }
+    return a;
+}
+
+LLVMValueRef
+kn_lower_arange(L *l, KnInstr *in)
+{
+    int npos = in->nargs - 1 - in->aux;
+    const KnType *d = in->type->dtype;
+    const KnType *calc =
+        d->kind == KN_TY_FLOAT || d->kind == KN_TY_COMPLEX ? &kn_type_float64 : &kn_type_int64;
+    LLVMValueRef start = kn_lower_convert(l, LLVMConstInt(l->i64, 0, 0), &kn_type_int64, calc);
+    LLVMValueRef step = kn_lower_convert(l, LLVMConstInt(l->i64, 1, 0), &kn_type_int64, calc), stop;
+    KnInstr *a0 = in->args[1];
+    if (npos == 1) {
+        stop = kn_lower_convert(l, l->vals[a0->id], a0->type, calc);
+    } else {
+        start = kn_lower_convert(l, l->vals[a0->id], a0->type, calc);
+        stop = kn_lower_convert(l, l->vals[in->args[2]->id], in->args[2]->type, calc);
+        if (npos == 3)
+            step = kn_lower_convert(l, l->vals[in->args[3]->id], in->args[3]->type, calc);
+    }
+    LLVMValueRef n;
+    if (calc == &kn_type_int64) {
+        kn_lower_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, step, i64c(l, 0), ""),
+                          KN_EXC_RANGE_STEP_ZERO);
+        LLVMValueRef r = LLVMGetUndef(kn_lower_type(l, &kn_type_range));
+        r = LLVMBuildInsertValue(l->b, r, start, 0, "");
+        r = LLVMBuildInsertValue(l->b, r, stop, 1, "");
+        r = LLVMBuildInsertValue(l->b, r, step, 2, "");
+        n = kn_lower_range_len(l, r);
+    } else {
+        LLVMValueRef q = kn_lower_intrinsic(
+            l, "llvm.ceil", (LLVMTypeRef[]){l->f64}, 1,
+            (LLVMValueRef[]){LLVMBuildFDiv(l->b, LLVMBuildFSub(l->b, stop, start, ""), step, "")},
+            1);
+        n = LLVMBuildFPToSI(l->b, q, l->i64, "");
+        n = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, n, i64c(l, 0), ""), i64c(l, 0), n,
+                            "");
+    }
+    LLVMValueRef a = kn_lower_array_alloc(l, in->type, &n);
+    Loop lp;
+    loop_begin(l, &lp, n);
+    LLVMValueRef i = loop_index(l, &lp);
+    LLVMValueRef v = LLVMBuildAdd(
+        l->b, start, LLVMBuildMul(l->b, kn_lower_convert(l, i, &kn_type_int64, calc), step, ""),
+        "");
+    if (calc == &kn_type_float64)
+        v = LLVMBuildFAdd(
+            l->b, start,
+            LLVMBuildFMul(l->b, kn_lower_convert(l, i, &kn_type_int64, calc), step, ""), "");
+    LLVMTypeRef et = d->kind == KN_TY_BOOL ? l->i8 : kn_lower_type(l, d);
+    store_elem(l, d, kn_lower_convert(l, v, calc, d),
+               LLVMBuildInBoundsGEP2(l->b, et, field(l, a, F_DATA), &i, 1, ""));
+    loop_end(l, &lp);
+    return a;
+}
+
+/* ---- reductions ---- */
+
+/* Visit every element of a (any layout) in C order: fn(l, element pointer, ctx). */
+typedef void (*Visit)(L *l, LLVMValueRef ptr, void *ctx);
+
+static void
+visit_axes(L *l, LLVMValueRef a, const KnType *t, LLVMValueRef base, int k, Visit fn, void *ctx)
+{
+    if (k == t->ndim) {
+        fn(l, base, ctx);
+        return;
+    }
+    Loop lp;
+    loop_begin(l, &lp, dim(l, a, F_SHAPE, k));
+    LLVMValueRef p =
+        offset_ptr(l, base, LLVMBuildMul(l->b, loop_index(l, &lp), stride(l, a, t, k), ""));
+    visit_axes(l, a, t, p, k + 1, fn, ctx);
+    loop_end(l, &lp);
+}
+
+typedef struct Reduce {
+    const char *name;
+    const KnType *acc_t;
+    LLVMValueRef acc;   /* alloca */
+    LLVMValueRef first; /* alloca i1: no element seen yet (min/max) */
+    const KnType *elem_t;
+} Reduce;
+
+static void
+reduce_step(L *l, LLVMValueRef p, void *ctx)
+{
+    Reduce *r = ctx;
+    LLVMValueRef e = load_elem(l, r->elem_t, p);
+    LLVMTypeRef at = kn_lower_type(l, r->acc_t);
+    LLVMValueRef acc = LLVMBuildLoad2(l->b, at, r->acc, "");
+    LLVMValueRef x = kn_lower_convert(l, e, r->elem_t, r->acc_t), nv;
+    if (!strcmp(r->name, "prod")) {
+        nv = kn_lower_binop(l, KN_BIN_MUL, acc, x, r->acc_t, r->acc_t, r->acc_t);
+    } else if (!strcmp(r->name, "min") || !strcmp(r->name, "max")) {
+        /* NumPy propagates NaN: a NaN element wins */
+        KnCmp op = r->name[1] == 'i' ? KN_CMP_LT : KN_CMP_GT;
+        LLVMValueRef better = kn_lower_cmp(l, op, x, acc, r->acc_t, r->acc_t, r->acc_t);
+        if (r->acc_t->kind == KN_TY_FLOAT)
+            better = LLVMBuildOr(l->b, better, LLVMBuildFCmp(l->b, LLVMRealUNO, x, x, ""), "");
+        LLVMValueRef first = LLVMBuildLoad2(l->b, l->i1, r->first, "");
+        nv = LLVMBuildSelect(l->b, LLVMBuildOr(l->b, first, better, ""), x, acc, "");
+        if (r->acc_t->kind == KN_TY_FLOAT) /* keep a NaN once seen */
+            nv = LLVMBuildSelect(l->b,
+                                 LLVMBuildAnd(l->b, LLVMBuildNot(l->b, first, ""),
+                                              LLVMBuildFCmp(l->b, LLVMRealUNO, acc, acc, ""), ""),
+                                 acc, nv, "");
+        LLVMBuildStore(l->b, LLVMConstInt(l->i1, 0, 0), r->first);
+    } else {
+        nv = kn_lower_binop(l, KN_BIN_ADD, acc, x, r->acc_t, r->acc_t, r->acc_t);
+    }
+    LLVMBuildStore(l->b, nv, r->acc);
+}
+
+LLVMValueRef
+kn_lower_reduction(L *l, KnInstr *in, const char *name, LLVMValueRef a, const KnType *t)
+{
+    Reduce r = {name, in->type, NULL, NULL, t->dtype};
+    int mean = !strcmp(name, "mean");
+    if (mean)
+        r.name = "sum";
+    LLVMTypeRef at = kn_lower_type(l, r.acc_t);
+    r.acc = kn_lower_entry_alloca(l, at, "acc");
+    r.first = kn_lower_entry_alloca(l, l->i1, "first");
+    LLVMBuildStore(l->b, LLVMConstInt(l->i1, 1, 0), r.first);
+    int one = !strcmp(name, "prod");
+    LLVMValueRef init = kn_lower_convert(l, i64c(l, one), &kn_type_int64, r.acc_t);
+    LLVMBuildStore(l->b, init, r.acc);
+    if (!strcmp(name, "min") || !strcmp(name, "max"))
+        kn_lower_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, field(l, a, F_NITEMS), i64c(l, 0), ""),
+                          KN_EXC_EMPTY_REDUCTION);
+    visit_axes(l, a, t, field(l, a, F_DATA), 0, reduce_step, &r);
+    LLVMValueRef v = LLVMBuildLoad2(l->b, at, r.acc, "");
+    if (mean) {
+        LLVMValueRef n = kn_lower_convert(l, field(l, a, F_NITEMS), &kn_type_int64, r.acc_t);
+        v = kn_lower_binop(l, KN_BIN_TRUEDIV, v, n, r.acc_t, r.acc_t, r.acc_t);
+        /* mean of nothing is nan, not an error, as NumPy (with a warning) */
+    }
+    return v;
+}
+
+typedef struct FillCtx {
+    const KnType *d;
+    LLVMValueRef v;
+} FillCtx;
+
+static void
+fill_step(L *l, LLVMValueRef p, void *ctx)
+{
+    FillCtx *f = ctx;
+    store_elem(l, f->d, f->v, p);
+}
+
+void
+kn_lower_array_fill(L *l, LLVMValueRef a, const KnType *t, LLVMValueRef v, const KnType *vt)
+{
+    LLVMValueRef x = kn_lower_convert(l, v, vt, t->dtype);
+    if (t->layout == 'C') {
+        fill(l, a, t, x);
+        return;
+    }
+    FillCtx f = {t->dtype, x};
+    visit_axes(l, a, t, field(l, a, F_DATA), 0, fill_step, &f);
+}

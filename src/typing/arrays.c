@@ -1,0 +1,498 @@
+/* arrays.c - typing of NumPy arrays: attributes, integer indexing (elements and views), item
+ * assignment, elementwise operators with NumPy's broadcasting and result dtypes (Python
+ * scalars are "weak": an int8 array plus 1 stays int8, as in NumPy 2), array creation
+ * (np.empty, zeros, ones, full and their *_like forms, arange), ufunc-like math functions of
+ * scalars and arrays, and the reductions sum/prod/min/max/mean as functions and methods. */
+#include "typing/internal.h"
+
+#include <stdio.h>
+
+static int err(KnCompilation *c, KnSpan span, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int
+err(KnCompilation *c, KnSpan span, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    kn_diag_error(&c->diags, KN_DIAG_TYPING, span, "%s", buf);
+    return -1;
+}
+
+static KnCallImpl *
+impl_of(KnCompilation *c, KnInstr *in)
+{
+    if (!in->impl)
+        in->impl = kn_arena_alloc(&c->arena, sizeof(KnCallImpl));
+    return in->impl;
+}
+
+static int
+intlike(const KnType *t)
+{
+    return t->kind == KN_TY_INT || t->kind == KN_TY_BOOL;
+}
+
+static int
+kind_rank(const KnType *t)
+{
+    return t->kind == KN_TY_BOOL ? 0 : t->kind == KN_TY_INT ? 1 : t->kind == KN_TY_FLOAT ? 2 : 3;
+}
+
+/* NumPy's result dtype for an array of dtype `d` with a weak Python scalar of type `s`. */
+static KnType *
+with_weak_scalar(KnType *d, KnType *s)
+{
+    if (kind_rank(s) <= kind_rank(d))
+        return d;
+    if (s->kind == KN_TY_FLOAT)
+        return d->kind == KN_TY_BOOL ? &kn_type_float64 : kn_type_promote(d, s);
+    if (s->kind == KN_TY_COMPLEX)
+        return d->kind == KN_TY_FLOAT && d->bits == 32 ? &kn_type_complex64 : &kn_type_complex128;
+    return kn_type_numpy_promote(d, s);
+}
+
+/* The dtype both operands of an elementwise operation are converted to. */
+KnType *
+kn_typing_elementwise_operand(KnType *a, KnType *b)
+{
+    int aa = a->kind == KN_TY_ARRAY, ba = b->kind == KN_TY_ARRAY;
+    KnType *da = aa ? a->dtype : a, *db = ba ? b->dtype : b;
+    if (aa && ba)
+        return kn_type_numpy_promote(da, db);
+    return aa ? with_weak_scalar(da, db) : with_weak_scalar(db, da);
+}
+
+static KnType *
+result_array(KnCompilation *c, KnType *dtype, KnType *a, KnType *b)
+{
+    int nd = 0;
+    if (a && a->kind == KN_TY_ARRAY)
+        nd = a->ndim;
+    if (b && b->kind == KN_TY_ARRAY && b->ndim > nd)
+        nd = b->ndim;
+    return kn_type_array(c->types, dtype, nd, 'C', 0);
+}
+
+static int
+elem_ok(KnType *t)
+{
+    return t->kind == KN_TY_ARRAY ? kn_type_is_number(t->dtype) : kn_type_is_number(t);
+}
+
+int
+kn_typing_array_binop(KnCompilation *c, KnInstr *in, KnType *a, KnType *b)
+{
+    if (!elem_ok(a) || !elem_ok(b))
+        return err(c, in->span, "unsupported operand types for %s: %s and %s",
+                   kn_kir_binop_symbol((KnBinop)in->aux), a->name, b->name);
+    KnType *operand = kn_typing_elementwise_operand(a, b), *r = operand;
+    switch (in->aux) {
+    case KN_BIN_TRUEDIV:
+        if (intlike(operand))
+            operand = r = &kn_type_float64;
+        break;
+    case KN_BIN_LSHIFT:
+    case KN_BIN_RSHIFT:
+    case KN_BIN_AND:
+    case KN_BIN_OR:
+    case KN_BIN_XOR:
+        if (!intlike(operand))
+            return err(c, in->span, "'%s' needs integer or bool arrays, not %s and %s",
+                       kn_kir_binop_symbol((KnBinop)in->aux), a->name, b->name);
+        break;
+    case KN_BIN_FLOORDIV:
+    case KN_BIN_MOD:
+        if (operand->kind == KN_TY_COMPLEX)
+            return err(c, in->span, "'%s' is not defined for complex arrays",
+                       kn_kir_binop_symbol((KnBinop)in->aux));
+        break;
+    default:
+        break;
+    }
+    if (operand->kind == KN_TY_BOOL && in->aux != KN_BIN_AND && in->aux != KN_BIN_OR &&
+        in->aux != KN_BIN_XOR)
+        operand = r = &kn_type_int64; /* NumPy: bool + bool is bool for +, but int for - */
+    in->type = result_array(c, r, a, b);
+    impl_of(c, in)->operand = operand;
+    return 0;
+}
+
+int
+kn_typing_array_cmp(KnCompilation *c, KnInstr *in, KnType *a, KnType *b)
+{
+    if (!elem_ok(a) || !elem_ok(b) || in->aux > KN_CMP_GE)
+        return err(c, in->span, "cannot compare %s and %s with '%s'", a->name, b->name,
+                   kn_kir_cmp_symbol((KnCmp)in->aux));
+    in->type = result_array(c, &kn_type_bool, a, b);
+    impl_of(c, in)->operand = kn_typing_elementwise_operand(a, b);
+    return 0;
+}
+
+int
+kn_typing_array_unop(KnCompilation *c, KnInstr *in, KnType *a)
+{
+    if (in->aux == KN_UN_NOT)
+        return err(c, in->span, "the truth value of an array is ambiguous: use a.any() or a.all()");
+    if (in->aux == KN_UN_INVERT && !intlike(a->dtype))
+        return err(c, in->span, "'~' needs an integer or bool array, not %s", a->name);
+    KnType *d = a->dtype;
+    if (in->aux == KN_UN_NEG && d->kind == KN_TY_BOOL)
+        return err(c, in->span, "cannot negate a bool array: use '~' or np.logical_not");
+    in->type = kn_type_array(c->types, d, a->ndim, 'C', 0);
+    impl_of(c, in)->operand = d;
+    return 0;
+}
+
+int
+kn_typing_array_getattr(KnCompilation *c, KnInstr *in, KnType *t)
+{
+    const char *a = in->imm.str;
+    if (!strcmp(a, "shape") || !strcmp(a, "strides")) {
+        KnType *items[32];
+        for (int i = 0; i < t->ndim; i++)
+            items[i] = &kn_type_int64;
+        in->type = kn_type_tuple(c->types, items, t->ndim);
+        return 0;
+    }
+    if (!strcmp(a, "ndim") || !strcmp(a, "size") || !strcmp(a, "itemsize") ||
+        !strcmp(a, "nbytes")) {
+        in->type = &kn_type_int64;
+        return 0;
+    }
+    if (!strcmp(a, "dtype")) {
+        static const struct {
+            KnType *t;
+            int id;
+        } map[] = {{&kn_type_bool, KN_BI_NP_BOOL},
+                   {&kn_type_int8, KN_BI_NP_INT8},
+                   {&kn_type_int16, KN_BI_NP_INT16},
+                   {&kn_type_int32, KN_BI_NP_INT32},
+                   {&kn_type_int64, KN_BI_NP_INT64},
+                   {&kn_type_uint8, KN_BI_NP_UINT8},
+                   {&kn_type_uint16, KN_BI_NP_UINT16},
+                   {&kn_type_uint32, KN_BI_NP_UINT32},
+                   {&kn_type_uint64, KN_BI_NP_UINT64},
+                   {&kn_type_float32, KN_BI_NP_FLOAT32},
+                   {&kn_type_float64, KN_BI_NP_FLOAT64},
+                   {&kn_type_complex64, KN_BI_NP_COMPLEX64},
+                   {&kn_type_complex128, KN_BI_NP_COMPLEX128}};
+        for (int i = 0; i < KN_ARRAY_LEN(map); i++)
+            if (map[i].t == t->dtype)
+                in->type = kn_type_func(c->types, map[i].id, NULL, kn_kir_builtin_name(map[i].id));
+        return 0;
+    }
+    static const char *const methods[] = {"sum", "prod", "min", "max", "mean", "copy", "fill"};
+    for (int i = 0; i < KN_ARRAY_LEN(methods); i++)
+        if (!strcmp(a, methods[i])) {
+            in->type = kn_type_bound(c->types, t, a);
+            return 0;
+        }
+    return err(c, in->span, "%s has no attribute '%s' (in kiln yet)", t->name, a);
+}
+
+/* a[i], a[i, j]: an element when every axis is indexed, else a view of the remaining axes. */
+int
+kn_typing_array_getitem(KnCompilation *c, KnInstr *in, KnType *a, KnType *idx)
+{
+    int n = idx->kind == KN_TY_TUPLE ? idx->n : 1;
+    for (int i = 0; i < n; i++) {
+        KnType *it = idx->kind == KN_TY_TUPLE ? idx->items[i] : idx;
+        if (!intlike(it))
+            return err(c, in->span,
+                       "array indices must be integers here, not %s (slices and "
+                       "fancy indexing come later)",
+                       it->name);
+    }
+    if (n > a->ndim)
+        return err(c, in->span, "too many indices for %s: %d", a->name, n);
+    if (n == a->ndim)
+        in->type = a->dtype;
+    else
+        in->type = kn_type_array(c->types, a->dtype, a->ndim - n, a->layout == 'C' ? 'C' : 'A',
+                                 a->readonly);
+    return 0;
+}
+
+int
+kn_typing_setitem(KnCompilation *c, KnInstr *in)
+{
+    KnType *a = in->args[0]->type, *idx = in->args[1]->type, *v = in->args[2]->type;
+    if (!a || !idx || !v)
+        return 0;
+    if (a->kind != KN_TY_ARRAY)
+        return err(c, in->span, "%s does not support item assignment", a->name);
+    if (a->readonly)
+        return err(c, in->span, "cannot assign to an item of a read-only array (%s)", a->name);
+    int n = idx->kind == KN_TY_TUPLE ? idx->n : 1;
+    for (int i = 0; i < n; i++) {
+        KnType *it = idx->kind == KN_TY_TUPLE ? idx->items[i] : idx;
+        if (!intlike(it))
+            return err(c, in->args[1]->span, "array indices must be integers here, not %s",
+                       it->name);
+    }
+    if (n != a->ndim)
+        return err(c, in->span, "assigning to a sub-array (%d of %d indices) is not supported yet",
+                   n, a->ndim);
+    if (!kn_type_is_number(v) || (v->kind == KN_TY_COMPLEX && a->dtype->kind != KN_TY_COMPLEX))
+        return err(c, in->args[2]->span, "cannot store %s into %s", v->name, a->name);
+    return 0;
+}
+
+/* ---- numpy functions ---- */
+
+/* the dtype an argument names: np.float64, a.dtype, 'float64' */
+static KnType *
+dtype_of(KnInstr *arg)
+{
+    KnType *t = arg->type;
+    if (t->kind == KN_TY_FUNC && t->id >= KN_BI_NP_INT8 && t->id <= KN_BI_NP_BOOL)
+        return kn_typing_np_scalar(t->id);
+    if (t->kind == KN_TY_FUNC && t->id == KN_BI_FLOAT)
+        return &kn_type_float64;
+    if (t->kind == KN_TY_FUNC && t->id == KN_BI_INT)
+        return &kn_type_int64;
+    if (t->kind == KN_TY_FUNC && t->id == KN_BI_BOOL)
+        return &kn_type_bool;
+    if (t->kind == KN_TY_FUNC && t->id == KN_BI_COMPLEX)
+        return &kn_type_complex128;
+    if (t->kind == KN_TY_STR && arg->op == KN_OP_CONST) {
+        KnType *p = kn_type_by_name(arg->imm.str);
+        if (p && kn_type_is_number(p))
+            return p;
+        if (!strcmp(arg->imm.str, "bool_") || !strcmp(arg->imm.str, "bool"))
+            return &kn_type_bool;
+    }
+    return NULL;
+}
+
+/* positional argument i or keyword `name` of a call; NULL when absent */
+KnInstr *
+kn_typing_arg(KnInstr *in, int i, const char *name)
+{
+    int nkw = in->aux, npos = in->nargs - 1 - nkw;
+    const char **names = in->imm.ptr;
+    if (i < npos)
+        return in->args[i + 1];
+    for (int k = 0; name && k < nkw; k++)
+        if (!strcmp(names[k], name))
+            return in->args[1 + npos + k];
+    return NULL;
+}
+
+static int
+check_keywords(KnCompilation *c, KnInstr *in, const char *const *allowed, int npos_max)
+{
+    int nkw = in->aux, npos = in->nargs - 1 - nkw;
+    const char **names = in->imm.ptr;
+    if (npos > npos_max)
+        return err(c, in->span, "%s takes at most %d positional arguments", in->args[0]->type->name,
+                   npos_max);
+    for (int k = 0; k < nkw; k++) {
+        int ok = 0;
+        for (int j = 0; allowed[j]; j++)
+            ok |= !strcmp(allowed[j], names[k]);
+        if (!ok)
+            return err(c, in->span, "%s() got an unsupported keyword argument '%s'",
+                       in->args[0]->type->name, names[k]);
+    }
+    return 0;
+}
+
+static int
+shape_ndim(KnCompilation *c, KnInstr *shape)
+{
+    KnType *t = shape->type;
+    if (intlike(t))
+        return 1;
+    if (t->kind == KN_TY_TUPLE) {
+        for (int i = 0; i < t->n; i++)
+            if (!intlike(t->items[i]))
+                return err(c, shape->span, "array shapes are tuples of integers, not %s", t->name);
+        return t->n;
+    }
+    return err(c, shape->span, "array shapes are integers or tuples of integers, not %s", t->name);
+}
+
+static int
+type_creation(KnCompilation *c, KnInstr *in, int id)
+{
+    static const char *const kw[] = {"shape", "dtype", "fill_value", NULL};
+    KN_TRY(check_keywords(c, in, kw, 3));
+    int like = id == KN_BI_NP_EMPTY_LIKE || id == KN_BI_NP_ZEROS_LIKE || id == KN_BI_NP_ONES_LIKE ||
+               id == KN_BI_NP_FULL_LIKE;
+    int full = id == KN_BI_NP_FULL || id == KN_BI_NP_FULL_LIKE;
+    KnInstr *first = kn_typing_arg(in, 0, like ? "a" : "shape");
+    KnInstr *fill = full ? kn_typing_arg(in, 1, "fill_value") : NULL;
+    KnInstr *dt = kn_typing_arg(in, full ? 2 : 1, "dtype");
+    if (!first || (full && !fill))
+        return err(c, in->span, "%s() is missing arguments", kn_kir_builtin_name(id));
+    KnType *dtype = &kn_type_float64;
+    int ndim;
+    if (like) {
+        if (first->type->kind != KN_TY_ARRAY)
+            return err(c, first->span, "%s() needs an array, not %s", kn_kir_builtin_name(id),
+                       first->type->name);
+        dtype = first->type->dtype;
+        ndim = first->type->ndim;
+    } else {
+        KN_TRY(ndim = shape_ndim(c, first));
+        if (full && kn_type_is_number(fill->type))
+            dtype = fill->type->kind == KN_TY_BOOL ? &kn_type_bool : fill->type;
+    }
+    if (full && !kn_type_is_number(fill->type))
+        return err(c, fill->span, "the fill value must be a number, not %s", fill->type->name);
+    if (dt && !(dtype = dtype_of(dt)))
+        return err(c, dt->span, "unsupported dtype %s", dt->type->name);
+    in->type = kn_type_array(c->types, dtype, ndim, 'C', 0);
+    return 0;
+}
+
+static int
+type_arange(KnCompilation *c, KnInstr *in)
+{
+    static const char *const kw[] = {"dtype", NULL};
+    KN_TRY(check_keywords(c, in, kw, 3));
+    int npos = in->nargs - 1 - in->aux;
+    KnType *r = &kn_type_int64;
+    for (int i = 0; i < npos; i++) {
+        KnType *t = in->args[i + 1]->type;
+        if (!kn_type_is_number(t) || t->kind == KN_TY_COMPLEX)
+            return err(c, in->args[i + 1]->span, "arange() arguments must be real numbers, not %s",
+                       t->name);
+        if (t->kind == KN_TY_FLOAT)
+            r = &kn_type_float64;
+    }
+    if (npos < 1)
+        return err(c, in->span, "arange() needs a stop value");
+    KnInstr *dt = kn_typing_arg(in, 99, "dtype");
+    if (dt && !(r = dtype_of(dt)))
+        return err(c, dt->span, "unsupported dtype %s", dt->type->name);
+    in->type = kn_type_array(c->types, r, 1, 'C', 0);
+    impl_of(c, in)->operand = r;
+    return 0;
+}
+
+/* the scalar result of a math ufunc for element type d (ints compute in float64) */
+static KnType *
+ufunc_result(int id, KnType *d)
+{
+    switch (id) {
+    case KN_BI_NP_ABS:
+    case KN_BI_NP_ABSOLUTE:
+        return d->kind == KN_TY_COMPLEX ? kn_type_float(d->bits / 2) : d;
+    case KN_BI_NP_NEGATIVE:
+        return d;
+    case KN_BI_NP_FLOOR:
+    case KN_BI_NP_CEIL:
+    case KN_BI_NP_TRUNC:
+        return d->kind == KN_TY_FLOAT ? d : &kn_type_float64;
+    default:
+        if (d->kind == KN_TY_COMPLEX)
+            return NULL;
+        return d->kind == KN_TY_FLOAT && d->bits == 32 ? &kn_type_float32 : &kn_type_float64;
+    }
+}
+
+static int
+type_ufunc(KnCompilation *c, KnInstr *in, int id)
+{
+    if (in->nargs != 2 || in->aux)
+        return err(c, in->span, "%s() takes one argument here", kn_kir_builtin_name(id));
+    KnType *a = in->args[1]->type;
+    KnType *d = a->kind == KN_TY_ARRAY ? a->dtype : a;
+    KnType *r = kn_type_is_number(d) ? ufunc_result(id, d) : NULL;
+    if (!r)
+        return err(c, in->args[1]->span, "%s() does not accept %s", kn_kir_builtin_name(id),
+                   a->name);
+    in->type = a->kind == KN_TY_ARRAY ? kn_type_array(c->types, r, a->ndim, 'C', 0) : r;
+    impl_of(c, in)->operand =
+        (id == KN_BI_NP_ABS || id == KN_BI_NP_ABSOLUTE || id == KN_BI_NP_NEGATIVE) ? d : r;
+    return 0;
+}
+
+/* sum/prod/min/max/mean of a whole array (axis= comes later) */
+int
+kn_typing_reduction(KnCompilation *c, KnInstr *in, const char *name, KnType *a)
+{
+    if (a->kind != KN_TY_ARRAY || !kn_type_is_number(a->dtype))
+        return err(c, in->span, "%s() needs a numeric array, not %s", name, a->name);
+    KnType *d = a->dtype;
+    if (!strcmp(name, "sum") || !strcmp(name, "prod"))
+        in->type = intlike(d)
+                       ? (d->kind == KN_TY_INT && !d->is_signed ? &kn_type_uint64 : &kn_type_int64)
+                       : d;
+    else if (!strcmp(name, "mean"))
+        in->type = d->kind == KN_TY_COMPLEX ? d : intlike(d) ? &kn_type_float64 : d;
+    else
+        in->type = d;
+    impl_of(c, in)->operand = in->type;
+    return 0;
+}
+
+int
+kn_typing_numpy_call(KnCompilation *c, KnInstr *in, int id)
+{
+    KnCallImpl *impl = impl_of(c, in);
+    impl->kind = KN_CALL_BUILTIN;
+    impl->builtin = id;
+    switch (id) {
+    case KN_BI_NP_EMPTY:
+    case KN_BI_NP_ZEROS:
+    case KN_BI_NP_ONES:
+    case KN_BI_NP_FULL:
+    case KN_BI_NP_EMPTY_LIKE:
+    case KN_BI_NP_ZEROS_LIKE:
+    case KN_BI_NP_ONES_LIKE:
+    case KN_BI_NP_FULL_LIKE:
+        return type_creation(c, in, id);
+    case KN_BI_NP_ARANGE:
+        return type_arange(c, in);
+    case KN_BI_NP_SUM:
+    case KN_BI_NP_PROD:
+    case KN_BI_NP_MIN:
+    case KN_BI_NP_MAX:
+    case KN_BI_NP_MEAN:
+        if (in->nargs != 2 || in->aux)
+            return err(c, in->span, "%s() takes one array here (axis= comes later)",
+                       kn_kir_builtin_name(id));
+        return kn_typing_reduction(c, in, kn_kir_builtin_attr(id), in->args[1]->type);
+    case KN_BI_NP_COPY:
+        if (in->nargs != 2 || in->args[1]->type->kind != KN_TY_ARRAY)
+            return err(c, in->span, "np.copy() takes one array");
+        in->type =
+            kn_type_array(c->types, in->args[1]->type->dtype, in->args[1]->type->ndim, 'C', 0);
+        return 0;
+    default:
+        return type_ufunc(c, in, id);
+    }
+}
+
+int
+kn_typing_array_method(KnCompilation *c, KnInstr *in, KnType *bound)
+{
+    KnType *self = bound->items[0];
+    const char *m = bound->name;
+    int n = in->nargs - 1;
+    impl_of(c, in)->kind = KN_CALL_METHOD;
+    if (!strcmp(m, "copy")) {
+        if (n)
+            return err(c, in->span, "copy() takes no arguments here");
+        in->type = kn_type_array(c->types, self->dtype, self->ndim, 'C', 0);
+        return 0;
+    }
+    if (!strcmp(m, "fill")) {
+        if (n != 1 || !kn_type_is_number(in->args[1]->type))
+            return err(c, in->span, "fill() takes one number");
+        if (self->readonly)
+            return err(c, in->span, "cannot fill a read-only array");
+        in->type = &kn_type_none;
+        return 0;
+    }
+    if (n)
+        return err(c, in->span, "%s() with arguments (axis=...) is not supported yet", m);
+    return kn_typing_reduction(c, in, m, self);
+}
