@@ -8,9 +8,9 @@ Every form Numba accepts works::
     njit(func)                njit(sig, **opts)(func)   @jit   @jit(nopython=True)
 
 As since Numba 0.59, ``jit`` compiles in nopython mode: ``nopython=False`` has no effect (with a
-deprecation warning) and object mode (``forceobj=True``) is not supported. ``nogil`` is accepted
-and has no effect: compiled code never holds Python objects, so the dispatcher runs it without
-the GIL whenever that is safe. ``looplift`` only matters in object mode and is ignored likewise.
+deprecation warning) and object mode (``forceobj=True``) is not supported. With ``nogil=True``
+the dispatcher releases the GIL while the compiled code runs (arguments are unboxed before and
+the result boxed after, and ``print`` takes the GIL back for itself). ``looplift`` only matters in object mode and is ignored likewise.
 The supported options are ``fastmath``, ``error_model``, ``boundscheck``, ``inline='never'``,
 ``debug=False`` and ``locals={}``; any other option Numba knows raises ``UnsupportedError`` unless
 it is given its default value, and an unknown option name raises ``KeyError``, as in Numba.
@@ -172,6 +172,7 @@ def parse_options(options):
         "fastmath": _fastmath(options.get("fastmath", False)),
         "boundscheck": boundscheck,
         "error_model": error_model,
+        "nogil": options.get("nogil", False),
     }
 
 

@@ -172,7 +172,8 @@ def add(a, b):
     return a + b
 
 
-DEFAULT_OPTIONS = {"fastmath": frozenset(), "boundscheck": None, "error_model": "python"}
+DEFAULT_OPTIONS = {"fastmath": frozenset(), "boundscheck": None, "error_model": "python",
+                   "nogil": False}
 
 
 @pytest.mark.parametrize("decorate", [
@@ -208,7 +209,7 @@ def test_eager_forms(core, sig, expected):
     ({"boundscheck": True}, {"boundscheck": True}),
     ({"boundscheck": False}, {"boundscheck": False}),
     ({"nogil": True, "parallel": False, "cache": False, "inline": "never", "debug": False,
-      "locals": {}, "looplift": False, "_nrt": True, "target": "cpu"}, {}),
+      "locals": {}, "looplift": False, "_nrt": True, "target": "cpu"}, {"nogil": True}),
 ])
 def test_options(core, opts, expected):
     assert kiln.njit(**opts)(add).options == {**DEFAULT_OPTIONS, **expected}

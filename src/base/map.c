@@ -1,5 +1,5 @@
 /* map.c - an open-addressing hash map from uint64 keys to non-NULL pointers, used for type
- * interning and the dispatcher's overload table, plus the hash functions that make the keys.
+ * interning, plus the hash functions that make the keys.
  * Linear probing, power-of-two capacity, load factor at most 1/2; entries are never removed. */
 #include "base/base.h"
 

@@ -32,8 +32,6 @@ extern KnState *kn_state; /* the one module state (static types need to find it)
 
 extern PyTypeObject KnDispatcher_Type;
 
-int kn_dispatch_init(PyObject *module);
-void kn_dispatch_fini(void);
 
 /* The array struct compiled code uses (lower/array.c builds the same in LLVM). */
 typedef struct KnArrayStruct {

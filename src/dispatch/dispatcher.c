@@ -42,6 +42,7 @@ typedef struct Dispatcher {
     PyObject *options;
     unsigned fastmath;
     int boundscheck, error_model_python;
+    int nogil;      /* release the GIL while compiled code runs */
     Overload **ovs; /* compiled and failed signatures */
     int nov, cap;
     Overload **retired; /* replaced by recompile(); their code may still be called */
@@ -55,6 +56,13 @@ struct KnFrame {
     int nargs;
     KnCompilation *c;
     KnFrame *outer;
+    /* mutual recursion: frames further out whose symbol this compilation calls before they
+     * are done, and overloads finished inside this frame that call its symbol. If this frame
+     * fails, those overloads fail too (their code would call a symbol that never exists). */
+    KnFrame *needs[8];
+    int nneeds;
+    Overload *dependents[32];
+    int ndependents;
 };
 
 /* ---- the compile lock ---- */
@@ -241,6 +249,25 @@ var_info(KnCompilation *c)
 }
 
 static int builtins_setup(KnState *s);
+
+/* A compilation failed: overloads that call its symbol can never link; they fail with its
+ * error (the exception being raised). */
+static void
+fail_dependents(KnFrame *frame)
+{
+    if (!frame->ndependents)
+        return;
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyErr_NormalizeException(&type, &value, &tb);
+    for (int i = 0; i < frame->ndependents; i++) {
+        Overload *ov = frame->dependents[i];
+        ov->failed = 1;
+        Py_XINCREF(value);
+        Py_XSETREF(ov->error, value);
+    }
+    PyErr_Restore(type, value, tb);
+}
 static const KnHooks hooks;
 
 /* Run the whole pipeline for one signature. Fills ov (symbol, ret, rt...) or returns -1 with a
@@ -279,7 +306,7 @@ run_compile(Dispatcher *d, KnType **args, int n, KnType *declared_ret, Overload 
     PyObject *keep = PyList_New(0);
     KnFrontendEnv env = {(PyObject *)&KnDispatcher_Type, s->builtin_ids, s->exc_table, kn_support(),
                          keep};
-    KnFrame frame = {d, args, n, c, s->compiling};
+    KnFrame frame = {d, args, n, c, s->compiling, {0}, 0, {0}, 0};
     int rc = -1;
     if (!keep || !env.support)
         goto done;
@@ -305,6 +332,7 @@ run_compile(Dispatcher *d, KnType **args, int n, KnType *declared_ret, Overload 
                 PyErr_SetString(PyExc_RuntimeError, "kiln: compilation failed");
             }
         }
+        fail_dependents(&frame);
         goto done;
     }
     if (!text) {
@@ -319,6 +347,11 @@ run_compile(Dispatcher *d, KnType **args, int n, KnType *declared_ret, Overload 
         ov->var_info = var_info(c);
         ov->keepalive = keep;
         keep = NULL;
+        for (int i = 0; i < frame.nneeds; i++) {
+            KnFrame *f = frame.needs[i];
+            if (f->ndependents < KN_ARRAY_LEN(f->dependents))
+                f->dependents[f->ndependents++] = ov;
+        }
     }
 done:
     Py_XDECREF(keep);
@@ -393,6 +426,14 @@ resolve_call(KnCompilation *c, void *ref, KnType **args, int n, KnSpan span, KnC
             out->can_raise = 1;
             f->c->partial_ret_used = 1;
             f->c->ret_type_seen = out->ret;
+            KnFrame *me = s->compiling;
+            if (me && me != f && me->nneeds < KN_ARRAY_LEN(me->needs)) {
+                int seen = 0;
+                for (int k = 0; k < me->nneeds; k++)
+                    seen |= me->needs[k] == f;
+                if (!seen)
+                    me->needs[me->nneeds++] = f;
+            }
             return 0;
         }
     }
@@ -401,8 +442,17 @@ resolve_call(KnCompilation *c, void *ref, KnType **args, int n, KnSpan span, KnC
         ov = find_convertible(d, args, n);
     if (!ov || ov->failed) {
         if (d->explicit_sigs && !ov) {
+            KnStrBuf sb;
+            kn_sb_init(&sb);
+            for (int i = 0; i < n; i++)
+                kn_sb_printf(&sb, "%s%s", i ? ", " : "", args[i]->name);
+            PyObject *nm = PyObject_GetAttrString(d->py_func, "__name__");
             kn_diag_error(&c->diags, KN_DIAG_TYPING, span,
-                          "no compiled signature of %s accepts these argument types", c->fn->name);
+                          "no compiled signature of %s accepts (%s)",
+                          nm && PyUnicode_Check(nm) ? PyUnicode_AsUTF8(nm) : "the callee", sb.data);
+            Py_XDECREF(nm);
+            PyErr_Clear();
+            kn_sb_fini(&sb);
             return -1;
         }
         ov = compile_overload(d, args, n, NULL);
@@ -442,7 +492,7 @@ builtins_setup(KnState *s)
         Py_XDECREF(key);
         Py_XDECREF(mod);
     }
-    /* kiln.prange is range in serial code; numpy's abs and bool aliases */
+    /* kiln.prange is range in serial code */
     PyObject *kiln = PyImport_ImportModule("kiln");
     PyObject *prange = kiln ? PyObject_GetAttrString(kiln, "prange") : NULL;
     PyObject *rid = PyLong_FromLong(KN_BI_RANGE);
@@ -477,7 +527,7 @@ raise_from_table(KnExcInfo *exc)
 }
 
 static PyObject *
-invoke(Overload *ov, PyObject *const *args)
+invoke(Overload *ov, PyObject *const *args, int nogil)
 {
     char small[512];
     char *buf = ov->argbuf_size <= sizeof small ? small : malloc(ov->argbuf_size);
@@ -501,7 +551,14 @@ invoke(Overload *ov, PyObject *const *args)
         goto done;
     }
     KnExcInfo exc = {0, 0, {0}};
-    if (ov->entry(ret, &exc, buf) != 0)
+    int status;
+    if (nogil) {
+        Py_BEGIN_ALLOW_THREADS status = ov->entry(ret, &exc, buf);
+        Py_END_ALLOW_THREADS
+    } else {
+        status = ov->entry(ret, &exc, buf);
+    }
+    if (status != 0)
         raise_from_table(&exc);
     else
         result = kn_box_box(ov->ret, ret);
@@ -608,7 +665,7 @@ call_positional(Dispatcher *d, PyObject *const *args, int n)
             return NULL;
         }
     }
-    return invoke(ov, args);
+    return invoke(ov, args, d->nogil);
 }
 
 static PyObject *
@@ -982,6 +1039,8 @@ dispatcher_new(PyTypeObject *type, PyObject *args, PyObject *kw)
         }
         PyObject *bc = PyDict_GetItemString(d->options, "boundscheck");
         d->boundscheck = bc && PyObject_IsTrue(bc) > 0;
+        PyObject *ng = PyDict_GetItemString(d->options, "nogil");
+        d->nogil = ng && PyObject_IsTrue(ng) > 0;
         PyObject *em = PyDict_GetItemString(d->options, "error_model");
         if (em && PyUnicode_Check(em) && !strcmp(PyUnicode_AsUTF8(em), "numpy"))
             d->error_model_python = 0;

@@ -1,7 +1,6 @@
 /* runtime.c - helpers that compiled code calls for operations too long to inline: integer
  * powers, gcd, isqrt, frexp, round with digits, complex power and division, and Python's
- * float floor division and modulo (kept here as the reference; lowering inlines them).
- * Pure C over base/: no Python, no LLVM. */
+ * float floor division and modulo. Pure C over base/: no Python, no LLVM. */
 #include "runtime/runtime.h"
 
 #include <math.h>

@@ -22,7 +22,7 @@ typedef enum KnTypeKind {
     KN_TY_BOUND,  /* a method bound to a value: items[0] is self's type, name */
 } KnTypeKind;
 
-/* Builtin callables known to typing and lowering: see typing/builtins.def. */
+/* Builtin callables known to typing and lowering: see ir/builtins.def. */
 typedef int KnBuiltinId;
 
 typedef struct KnType KnType;

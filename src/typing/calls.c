@@ -486,6 +486,8 @@ kn_typing_call(KnCompilation *c, KnInstr *in, int *changed)
 {
     KnType *ct = in->args[0]->type;
     int n = in->nargs - 1;
+    if (!ct)
+        return 0; /* a callee in a variable not typed yet */
     KnType *a[64];
     if (n > 64)
         return err(c, in, "calls with more than 64 arguments are not supported");
