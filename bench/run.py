@@ -283,7 +283,8 @@ def bench_import(cfg, rows, raw):
                     python=m["numpy"]["numpy"]))
     rows.append(Row("import", "`import kiln` / `import numba`, extra over numpy",
                     kiln=m["kiln"]["extra"], numba=m["numba"]["extra"]))
-    rows.append(Row("import", "`import kiln._core`, extra over numpy", kiln=m["kiln._core"]["extra"],
+    rows.append(Row("import", "`import kiln._core`, extra over numpy",
+                    kiln=m["kiln._core"]["extra"],
                     note="kiln imports its C extension lazily"))
     rows.append(Row("import", "import + first `njit(f)` decoration, extra over numpy",
                     kiln=m["kiln+njit"]["extra"], numba=m["numba+njit"]["extra"]))

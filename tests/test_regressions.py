@@ -89,3 +89,21 @@ def test_no_matching_callee_signature_names_the_callee():
         f(1)
     assert "only_float" in str(info.value)
     assert "UniTuple(int64, 2)" in str(info.value) or "int64" in str(info.value)
+
+
+def int_div_mod(a, b):
+    return a // b, a % b
+
+
+def float_floordiv(a, b):
+    return a // b
+
+
+def test_numpy_error_model_division_by_zero_is_numpys():
+    f = kiln.njit(error_model="numpy")(int_div_mod)
+    assert f(7, 0) == (0, 0)  # Numba (and NumPy) give 0, no exception
+    assert f(-7, 2) == int_div_mod(-7, 2)
+    g = kiln.njit(error_model="numpy")(float_floordiv)
+    assert g(1.0, 0.0) == float("inf")
+    assert g(-1.0, 0.0) == float("-inf")
+    assert g(7.5, 2.0) == float_floordiv(7.5, 2.0)

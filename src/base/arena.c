@@ -182,6 +182,8 @@ void
 kn_sb_appendn(KnStrBuf *sb, const char *s, size_t n)
 {
     if (sb->len + n + 1 > sb->cap) {
+        if (!sb->cap)
+            sb->cap = 256; /* a zero-initialized builder */
         while (sb->len + n + 1 > sb->cap)
             sb->cap *= 2;
         char *p = realloc(sb->data, sb->cap);

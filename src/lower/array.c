@@ -219,9 +219,9 @@ kn_lower_array_getattr(L *l, KnInstr *in)
     if (!strcmp(name, "shape") || !strcmp(name, "strides")) {
         LLVMValueRef r = LLVMGetUndef(kn_lower_type(l, in->type));
         for (int k = 0; k < t->ndim; k++)
-            r = LLVMBuildInsertValue(l->b, r,
-                                     name[1] == 'h' ? dim(l, a, F_SHAPE, k) : stride(l, a, t, k),
-                                     (unsigned)k, "");
+            r = LLVMBuildInsertValue(
+                l->b, r, name[1] == 'h' ? dim(l, a, F_SHAPE, k) : dim(l, a, F_STRIDES, k),
+                (unsigned)k, "");
         return r;
     }
     if (!strcmp(name, "ndim"))
@@ -491,8 +491,19 @@ elem_type(const KnType *t)
     return t->kind == KN_TY_ARRAY ? t->dtype : t;
 }
 
+static LLVMValueRef binop_kernel_body(L *l, KnInstr *in, LLVMValueRef *e);
+
 static LLVMValueRef
 binop_kernel(L *l, KnInstr *in, LLVMValueRef *e)
+{
+    l->in_ufunc = 1;
+    LLVMValueRef r = binop_kernel_body(l, in, e);
+    l->in_ufunc = 0;
+    return r;
+}
+
+static LLVMValueRef
+binop_kernel_body(L *l, KnInstr *in, LLVMValueRef *e)
 {
     KnCallImpl *impl = in->impl;
     const KnType *op = impl->operand, *ta = elem_type(in->args[0]->type),

@@ -21,6 +21,7 @@ typedef struct L {
     LLVMTypeRef i1, i8, i32, i64, f32, f64, ptr;
     unsigned fmf; /* LLVM fast-math flags for float instructions */
     int has_refs; /* the function handles arrays: reference counting is on */
+    int in_ufunc; /* lowering an elementwise array kernel: NumPy's errors (x // 0 is 0) */
     /* values of the current block that own a reference, released at its end */
     LLVMValueRef owned_v[256];
     const KnType *owned_t[256];

@@ -137,13 +137,31 @@ kn_lower_truth(L *l, LLVMValueRef v, const KnType *t)
 
 /* ---- integer operators ---- */
 
+static LLVMValueRef int_floordiv_nz(L *l, LLVMValueRef a, LLVMValueRef b, const KnType *t, int mod);
+
 static LLVMValueRef
 int_floordiv(L *l, LLVMValueRef a, LLVMValueRef b, const KnType *t, int mod)
 {
     LLVMTypeRef ty = LLVMTypeOf(a);
     LLVMValueRef zero = LLVMConstNull(ty);
-    kn_lower_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, b, zero, ""),
-                      mod ? KN_EXC_INT_MOD_ZERO : KN_EXC_INT_FLOORDIV_ZERO);
+    LLVMValueRef is0 = LLVMBuildICmp(l->b, LLVMIntEQ, b, zero, "");
+    if (l->c->error_model_python && !l->in_ufunc) {
+        kn_lower_raise_if(l, is0, mod ? KN_EXC_INT_MOD_ZERO : KN_EXC_INT_FLOORDIV_ZERO);
+    } else {
+        /* error_model='numpy' and array operations: x // 0 and x % 0 are 0, as in NumPy */
+        LLVMValueRef r = int_floordiv_nz(
+            l, a, LLVMBuildSelect(l->b, is0, LLVMConstInt(ty, 1, 0), b, ""), t, mod);
+        return LLVMBuildSelect(l->b, is0, zero, r, "");
+    }
+    return int_floordiv_nz(l, a, b, t, mod);
+}
+
+/* a // b or a % b with b known to be nonzero */
+static LLVMValueRef
+int_floordiv_nz(L *l, LLVMValueRef a, LLVMValueRef b, const KnType *t, int mod)
+{
+    LLVMTypeRef ty = LLVMTypeOf(a);
+    LLVMValueRef zero = LLVMConstNull(ty);
     if (!t->is_signed)
         return mod ? LLVMBuildURem(l->b, a, b, "") : LLVMBuildUDiv(l->b, a, b, "");
     /* INT64_MIN // -1 overflows sdiv: divide by 1 instead and negate (wrapping) */
@@ -248,17 +266,17 @@ float_binop(L *l, KnBinop op, LLVMValueRef a, LLVMValueRef b, const KnType *t, i
     case KN_BIN_MUL:
         return kn_lower_fmf(l, LLVMBuildFMul(l->b, a, b, ""));
     case KN_BIN_TRUEDIV:
-        if (l->c->error_model_python)
+        if (l->c->error_model_python && !l->in_ufunc)
             kn_lower_raise_if(l, LLVMBuildFCmp(l->b, LLVMRealOEQ, b, zero, ""),
                               from_ints ? KN_EXC_TRUEDIV_ZERO : KN_EXC_FLOAT_DIV_ZERO);
         return kn_lower_fmf(l, LLVMBuildFDiv(l->b, a, b, ""));
     case KN_BIN_FLOORDIV:
-        if (l->c->error_model_python)
+        if (l->c->error_model_python && !l->in_ufunc)
             kn_lower_raise_if(l, LLVMBuildFCmp(l->b, LLVMRealOEQ, b, zero, ""),
                               KN_EXC_FLOAT_FLOORDIV_ZERO);
         return float_helper(l, "kn_rt_float_floordiv", a, b, t);
     case KN_BIN_MOD:
-        if (l->c->error_model_python)
+        if (l->c->error_model_python && !l->in_ufunc)
             kn_lower_raise_if(l, LLVMBuildFCmp(l->b, LLVMRealOEQ, b, zero, ""),
                               KN_EXC_FLOAT_MOD_ZERO);
         return float_helper(l, "kn_rt_float_mod", a, b, t);
@@ -316,7 +334,7 @@ cplx_binop(L *l, KnBinop op, LLVMValueRef a, LLVMValueRef b, const KnType *t)
         return kn_lower_cplx(l, t, kn_lower_fmf(l, re), kn_lower_fmf(l, im));
     }
     case KN_BIN_TRUEDIV: {
-        if (l->c->error_model_python) {
+        if (l->c->error_model_python && !l->in_ufunc) {
             LLVMValueRef z = LLVMConstNull(LLVMTypeOf(br));
             LLVMValueRef both = LLVMBuildAnd(l->b, LLVMBuildFCmp(l->b, LLVMRealOEQ, br, z, ""),
                                              LLVMBuildFCmp(l->b, LLVMRealOEQ, bi, z, ""), "");

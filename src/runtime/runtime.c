@@ -157,6 +157,8 @@ kn_rt_float_mod(double a, double b)
 double
 kn_rt_float_floordiv(double a, double b)
 {
+    if (b == 0.0)
+        return a / b; /* NumPy's floor_divide: inf, -inf or nan (Python raises before this) */
     double m = fmod(a, b), div = (a - m) / b;
     if (m != 0.0 && ((b < 0) != (m < 0)))
         div -= 1.0;

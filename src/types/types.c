@@ -204,9 +204,7 @@ kn_type_bound(KnTypeTable *t, KnType *self, const char *method)
 {
     KnType *items[1] = {self};
     KnType key = {.kind = KN_TY_BOUND, .n = 1, .items = items, .name = method};
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", method);
-    return intern(t, &key, buf);
+    return intern(t, &key, method);
 }
 
 /* ---- layout ---- */
@@ -453,5 +451,8 @@ kn_type_can_convert_safely(const KnType *from, const KnType *to)
     }
     if (rf == 1 && rt >= 2) /* ints to floats: Numba allows int64 -> float64 as safe */
         return 1;
-    return to->bits >= from->bits || rt > rf;
+    /* float -> complex: the complex's parts must be at least as wide */
+    int to_bits = rt == 3 ? to->bits / 2 : to->bits,
+        from_bits = rf == 3 ? from->bits / 2 : from->bits;
+    return to_bits >= from_bits;
 }

@@ -259,8 +259,6 @@ def test_numpy_error_model_float_division_has_no_zero_check():
     assert any("fcmp oeq" in i for i in body)
 
 
-@pytest.mark.xfail(strict=True, reason="kiln bug: integer // and % ignore error_model='numpy' "
-                   "(Numba returns 0 for x // 0 there; kiln raises ZeroDivisionError)")
 def test_numpy_error_model_int_floordiv_has_no_raise():
     ir, native = _opt_native_statuses(_dispatcher(f_floordiv, error_model="numpy"), (7, 2))
     statuses = {returns_status(b) for b in functions(ir)[native]["blocks"].values()}

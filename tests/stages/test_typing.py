@@ -159,14 +159,56 @@ def test_signature_carries_the_argument_types(key, name):
     assert args == [name] == [ret]
 
 
-def test_every_value_has_a_type():
+def reachable_lines(text):
+    """The instruction lines of the blocks reachable from the entry block."""
+    blocks, order, cur = {}, [], None
+    for line in text.splitlines():
+        m = re.match(r"^  (b\d+):$", line)
+        if m:
+            cur = blocks.setdefault(m.group(1), [])
+            order.append(m.group(1))
+        elif cur is not None and line.startswith("    "):
+            cur.append(line)
+    seen, todo = {order[0]}, [order[0]]
+    while todo:
+        last = re.sub(r"\s*;.*$", "", blocks[todo.pop()][-1].strip())
+        for t in re.findall(r"\b(b\d+)\b", last) if last.startswith(("br ", "cbr ")) else []:
+            if t not in seen:
+                seen.add(t)
+                todo.append(t)
+    return [line for b in order if b in seen for line in blocks[b]]
+
+
+def test_every_reachable_value_has_a_type():
     for func, keys in [(f_mixed, ("int64", "float64")), (f_tuple_var, ("bool",)),
-                       (f_arith, ("int32", "uint16")), (f_while_true, ("int64",))]:
-        text = typed(func, *keys)
-        values = [m for m in map(_VALUE.match, text.splitlines()) if m]
+                       (f_arith, ("int32", "uint16")), (f_while_true, ("int64",)),
+                       (f_dead_code, ("int64",))]:
+        values = [m for m in map(_VALUE.match, reachable_lines(typed(func, *keys))) if m]
         assert values
         for m in values:
             assert re.search(r" : \S.*$", m.group("rest")), f"untyped value: {m.group(0)}"
+
+
+def f_dead_code(x):
+    return x
+    y = x + "s"
+    return y
+
+
+def f_dead_after_while_true(n):
+    while True:
+        return n
+    return "s"
+
+
+def test_unreachable_code_is_not_typed():
+    # ill-typed code after a return (or after a loop that never ends) is not an error, and
+    # does not take part in the return type
+    assert signature(f_dead_code, "int64")[1] == "int64"
+    assert signature(f_dead_after_while_true, "int64")[1] == "int64"
+    text = typed(f_dead_code, "int64")
+    add = [line for line in text.splitlines() if "binop +" in line]
+    assert len(add) == 1 and add[0] not in reachable_lines(text)
 
 
 def test_typed_kir_keeps_the_instructions_of_the_untyped_kir():
@@ -381,3 +423,32 @@ def test_bad_argument_keys_raise(keys, exc):
 def test_not_a_function():
     with pytest.raises(TypeError):
         _core._stages(len, ("int64",))
+
+
+def e_note_argument(total, label):
+    total = total + label
+    return total
+
+
+def e_note_local(a):
+    label = "x"
+    return a + label
+
+
+@pytest.mark.parametrize("func, keys, note_at, note", [
+    (e_note_argument, ("int64", "str"), "label):", "'label' is str: argument 2"),
+    (e_note_local, ("int64",), 'label = "x"', "'label' is str"),
+])
+def test_typing_error_notes_say_where_a_type_came_from(func, keys, note_at, note):
+    with pytest.raises(kiln.errors.TypingError) as info:
+        _core._stages(func, keys)
+    e = info.value
+    line, col = locate(func, "+ label")
+    assert (e.line, e.col) == (line, col + len("+ "))  # the operand whose type is wrong
+    assert "cannot add int64 and str" in e.msg
+    assert len(e.notes) == 1
+    n = e.notes[0]
+    assert n.msg == note
+    assert (n.line, n.col) == locate(func, note_at)
+    assert n.end_col == n.col + len("label")
+    assert n.filename == e.filename
