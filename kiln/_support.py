@@ -56,6 +56,10 @@ def get_source(func):
     name = getattr(func, "__qualname__", repr(func))
     if code is None:
         raise UnsupportedError(f"{name!r} is not a Python function: kiln compiles from source")
+    if code.co_name != "<lambda>":
+        fast = _fast_source(code)
+        if fast is not None:
+            return fast
     try:
         if code.co_name == "<lambda>":
             lines, first_line = _lambda_source(inspect, func, code.co_firstlineno)
@@ -68,6 +72,42 @@ def get_source(func):
             f"code's text in linecache under that name as IPython does") from None
     source, col_offset = _dedent(lines)
     return source, code.co_filename, max(first_line, 1), col_offset
+
+
+def _fast_source(code):
+    """The common case without ``inspect`` (whose first use costs milliseconds): the lines from
+    ``co_firstlineno`` (the first decorator) to the last line the bytecode covers, extended over
+    continuation lines; ``None`` when that block does not parse, and ``inspect`` decides."""
+    import ast
+    import linecache
+
+    lines = linecache.getlines(code.co_filename)
+    first = code.co_firstlineno
+    if not lines or first > len(lines):
+        return None
+    try:
+        last = max(line for _, _, line in code.co_lines() if line is not None)
+    except (AttributeError, ValueError):
+        return None
+    text = lines[first - 1]
+    base = len(text) - len(text.lstrip())
+    end = max(last, first)
+    while end < len(lines):  # closing brackets and comments past the last bytecode line
+        nxt = lines[end]
+        stripped = nxt.strip()
+        if stripped and len(nxt) - len(nxt.lstrip()) <= base:
+            break
+        end += 1
+    while end > last and not lines[end - 1].strip():
+        end -= 1
+    source, col_offset = _dedent(lines[first - 1:end])
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    if not tree.body or not isinstance(tree.body[0], ast.FunctionDef):
+        return None
+    return source, code.co_filename, first, col_offset
 
 
 def _lambda_source(inspect, func, lineno):

@@ -15,6 +15,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "jit/jit.h"
 #include "runtime/runtime.h"
@@ -64,6 +65,14 @@ struct KnFrame {
     Overload *dependents[32];
     int ndependents;
 };
+
+static double
+now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
 
 /* ---- the compile lock ---- */
 
@@ -282,7 +291,10 @@ run_compile(Dispatcher *d, KnType **args, int n, KnType *declared_ret, Overload 
                      s->jit_error ? s->jit_error : "unknown error");
         return -1;
     }
+    double tb = now_ms();
     KN_TRY(builtins_setup(s));
+    if (dump_flags() & KN_DUMP_TIME)
+        fprintf(stderr, "kiln: builtins %.2f ms\n", now_ms() - tb);
     KnCompilation local, *c = text ? text : &local;
     kn_compile_init(c, &s->types, s->jit);
     c->hooks = &hooks;
@@ -311,7 +323,10 @@ run_compile(Dispatcher *d, KnType **args, int n, KnType *declared_ret, Overload 
     if (!keep || !env.support)
         goto done;
     s->compiling = &frame;
+    double t0 = (c->dump & KN_DUMP_TIME) ? now_ms() : 0;
     rc = kn_frontend_build(c, &env, d->py_func);
+    if (c->dump & KN_DUMP_TIME)
+        fprintf(stderr, "kiln: %s: frontend %.2f ms\n", c->fn ? c->fn->name : "?", now_ms() - t0);
     if (rc == 0) {
         if (c->fn->nparams != n) {
             PyErr_Format(PyExc_TypeError, "%s() takes %d arguments but %d were given", c->fn->name,
@@ -538,7 +553,10 @@ invoke(Overload *ov, PyObject *const *args, int nogil)
             goto done;
     if (!ov->entry) {
         char *err = NULL;
+        double t0 = now_ms();
         ov->entry = (KnWrapperFn)kn_compile_lookup(kn_state->jit, ov->wrapper, &err);
+        if (dump_flags() & KN_DUMP_TIME)
+            fprintf(stderr, "kiln: %s: codegen and link %.2f ms\n", ov->symbol, now_ms() - t0);
         if (!ov->entry) {
             PyErr_Format(PyExc_RuntimeError, "kiln: cannot link %s: %s", ov->wrapper,
                          err ? err : "?");
