@@ -41,11 +41,14 @@ fixed_exceptions(PyObject *table)
         [KN_EXC_POW_MOD_ZERO] = "pow(1, 2, 0)",
         [KN_EXC_ISQRT_NEG] = "__import__('math').isqrt(-1)",
         [KN_EXC_FLOAT_DIVMOD_ZERO] = "divmod(1.0, 0.0)",
-        [KN_EXC_ARRAY_INDEX] = "__import__('numpy').zeros(1)[5]",
+        [KN_EXC_ARRAY_INDEX] = NULL,
         [KN_EXC_NEGATIVE_DIMS] = "__import__('numpy').empty(-1)",
         [KN_EXC_NO_MEMORY] = "(_ for _ in ()).throw(MemoryError())",
-        [KN_EXC_BROADCAST] = "__import__('numpy').zeros(2) + __import__('numpy').zeros(3)",
+        [KN_EXC_BROADCAST] = NULL,
         [KN_EXC_EMPTY_REDUCTION] = "__import__('numpy').zeros(0).min()",
+        [KN_EXC_SLICE_STEP_ZERO] = "(1, 2)[::0]",
+        [KN_EXC_RESHAPE] = NULL,
+        [KN_EXC_SETITEM_SHAPE] = NULL,
     };
     PyObject *globals = PyDict_New();
     if (!globals)
@@ -54,9 +57,23 @@ fixed_exceptions(PyObject *table)
     for (int i = 0; i < KN_EXC__FIXED; i++) {
         PyObject *entry;
         if (!code[i]) {
-            /* NumPy's message, which Numba's users know */
-            entry = Py_BuildValue("(O(s))", PyExc_ValueError,
-                                  "Integers to negative integer powers are not allowed.");
+            /* messages of our own (NumPy's carry the shapes, which these do not know yet) */
+            static const struct {
+                int index;
+                const char *message;
+            } own[] = {
+                {KN_EXC_NEG_POW, "Integers to negative integer powers are not allowed."},
+                {KN_EXC_RESHAPE, "cannot reshape array: the new shape has a different size"},
+                {KN_EXC_SETITEM_SHAPE, "could not broadcast input array into the assigned shape"},
+                {KN_EXC_BROADCAST, "operands could not be broadcast together"},
+                {KN_EXC_ARRAY_INDEX, "index {} is out of bounds for axis {} with size {}"},
+            };
+            const char *msg = "error in compiled code";
+            for (int k = 0; k < KN_ARRAY_LEN(own); k++)
+                if (own[k].index == i)
+                    msg = own[k].message;
+            PyObject *cls = i == KN_EXC_ARRAY_INDEX ? PyExc_IndexError : PyExc_ValueError;
+            entry = Py_BuildValue("(O(s))", cls, msg);
         } else {
             PyObject *r = PyRun_String(code[i], Py_eval_input, globals, globals);
             Py_XDECREF(r);

@@ -533,7 +533,25 @@ raise_from_table(KnExcInfo *exc)
         PyErr_SetString(PyExc_SystemError, "kiln: compiled code raised an unknown exception");
         return NULL;
     }
-    PyObject *inst = PyObject_Call(PyTuple_GET_ITEM(entry, 0), PyTuple_GET_ITEM(entry, 1), NULL);
+    PyObject *args = PyTuple_GET_ITEM(entry, 1), *formatted = NULL;
+    if (exc->nargs > 0 && PyTuple_GET_SIZE(args) == 1 &&
+        PyUnicode_Check(PyTuple_GET_ITEM(args, 0))) {
+        /* a message with run-time values: str.format them in */
+        PyObject *vals = PyTuple_New(exc->nargs);
+        for (int64_t i = 0; vals && i < exc->nargs && i < 4; i++)
+            PyTuple_SET_ITEM(vals, i, PyLong_FromLongLong(exc->args[i]));
+        PyObject *fmt = vals ? PyObject_GetAttrString(PyTuple_GET_ITEM(args, 0), "format") : NULL;
+        PyObject *msg = fmt ? PyObject_Call(fmt, vals, NULL) : NULL;
+        formatted = msg ? PyTuple_Pack(1, msg) : NULL;
+        Py_XDECREF(msg);
+        Py_XDECREF(fmt);
+        Py_XDECREF(vals);
+        if (!formatted)
+            return NULL;
+        args = formatted;
+    }
+    PyObject *inst = PyObject_Call(PyTuple_GET_ITEM(entry, 0), args, NULL);
+    Py_XDECREF(formatted);
     if (inst) {
         PyErr_SetObject((PyObject *)Py_TYPE(inst), inst);
         Py_DECREF(inst);
@@ -546,7 +564,10 @@ invoke(Overload *ov, PyObject *const *args, int nogil)
 {
     char small[512];
     char *buf = ov->argbuf_size <= sizeof small ? small : malloc(ov->argbuf_size);
-    _Alignas(16) char ret[512];
+    _Alignas(16) char small_ret[512];
+    size_t ret_size = kn_type_size(ov->ret);
+    char *ret =
+        ret_size <= sizeof small_ret ? small_ret : aligned_alloc(16, (ret_size + 15) / 16 * 16);
     PyObject *result = NULL;
     for (int i = 0; i < ov->nargs; i++)
         if (kn_box_unbox(ov->args[i], args[i], buf + ov->offsets[i]) < 0)
@@ -564,8 +585,8 @@ invoke(Overload *ov, PyObject *const *args, int nogil)
             goto done;
         }
     }
-    if (kn_type_size(ov->ret) > sizeof ret) {
-        PyErr_SetString(PyExc_TypeError, "kiln: return value too large");
+    if (!ret) {
+        PyErr_NoMemory();
         goto done;
     }
     KnExcInfo exc = {0, 0, {0}};
@@ -583,6 +604,8 @@ invoke(Overload *ov, PyObject *const *args, int nogil)
 done:
     if (buf != small)
         free(buf);
+    if (ret != small_ret)
+        free(ret);
     return result;
 }
 

@@ -842,12 +842,89 @@ slice_expr(FE *fe, PyObject *node, PyObject *sl)
     return in;
 }
 
+/* lower:upper:step with bounds known only at run time: a slice value */
+static Val
+slice_value(FE *fe, PyObject *sl)
+{
+    static const char *const parts[3] = {"lower", "upper", "step"};
+    KnInstr *args[3];
+    int n = 0, mask = 0;
+    for (int i = 0; i < 3; i++) {
+        PyObject *p = A(sl, parts[i]);
+        if (!p)
+            continue;
+        if (!(args[n++] = expr(fe, p)))
+            return NULL;
+        mask |= 1 << i;
+    }
+    Val in = kn_kir_emit(&fe->b, KN_OP_MAKESLICE, span_of(fe, sl), n, args);
+    in->aux = mask;
+    return in;
+}
+
+/* one component of an index: an expression, a slice, None or Ellipsis */
+static Val
+index_part(FE *fe, PyObject *p)
+{
+    if (is(p, "Slice"))
+        return slice_value(fe, p);
+    if (is(p, "Constant") && A(p, "value") == Py_Ellipsis) {
+        Val in = emit(fe, KN_OP_CONST, p, 0, NULL);
+        in->type = &kn_type_ellipsis;
+        return in;
+    }
+    return expr(fe, p);
+}
+
+/* a whole index: a[i], a[i, j:k], a[..., None] */
+static Val
+index_expr(FE *fe, PyObject *sl)
+{
+    if (!is(sl, "Tuple"))
+        return index_part(fe, sl);
+    PyObject *elts = A(sl, "elts");
+    Py_ssize_t n = PyList_GET_SIZE(elts);
+    KnInstr **items = kn_arena_alloc(&fe->c->arena, sizeof(KnInstr *) * (size_t)(n ? n : 1));
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (!(items[i] = index_part(fe, PyList_GET_ITEM(elts, i))))
+            return NULL;
+    return emit(fe, KN_OP_TUPLE, sl, (int)n, items);
+}
+
+static int
+all_constant_bounds(FE *fe, PyObject *sl)
+{
+    static const char *const parts[3] = {"lower", "upper", "step"};
+    for (int i = 0; i < 3; i++) {
+        PyObject *p = A(sl, parts[i]);
+        if (!p)
+            continue;
+        PyObject *c = const_eval(fe, p);
+        int ok = c && (PyLong_Check(c) || c == Py_None);
+        Py_XDECREF(c);
+        PyErr_Clear();
+        if (!ok)
+            return 0;
+    }
+    return 1;
+}
+
 static Val
 subscript(FE *fe, PyObject *node)
 {
     PyObject *sl = A(node, "slice");
-    if (is(sl, "Slice"))
+    if (is(sl, "Slice") && all_constant_bounds(fe, sl))
         return slice_expr(fe, node, sl);
+    if (is(sl, "Slice") || is(sl, "Tuple") ||
+        (is(sl, "Constant") && A(sl, "value") == Py_Ellipsis)) {
+        Val v = expr(fe, A(node, "value"));
+        if (!v)
+            return NULL;
+        Val idx = index_expr(fe, sl);
+        if (!idx)
+            return NULL;
+        return kn_kir_emit2(&fe->b, KN_OP_GETITEM, span_of(fe, node), v, idx);
+    }
     Val v = expr(fe, A(node, "value"));
     if (!v)
         return NULL;
@@ -966,12 +1043,8 @@ assign_to(FE *fe, PyObject *target, Val v)
         return 0;
     }
     if (is(target, "Subscript")) {
-        if (is(A(target, "slice"), "Slice")) {
-            UNSUPPORTED(fe, target, "assignment to slices is not supported yet");
-            return -1;
-        }
         Val base = expr(fe, A(target, "value"));
-        Val idx = base ? expr(fe, A(target, "slice")) : NULL;
+        Val idx = base ? index_expr(fe, A(target, "slice")) : NULL;
         if (!idx)
             return -1;
         KnInstr *args[3] = {base, idx, v};
@@ -1002,13 +1075,28 @@ static int
 augassign(FE *fe, PyObject *node)
 {
     PyObject *target = A(node, "target"), *opn = A(node, "op");
-    if (!is(target, "Name")) {
-        UNSUPPORTED(fe, target, "augmented assignment to %s is not supported yet", kind(target));
-        return -1;
-    }
     int op = binop_of(opn);
     if (op < 0) {
         UNSUPPORTED(fe, node, "operator %s is not supported", kind(opn));
+        return -1;
+    }
+    if (is(target, "Subscript")) {
+        /* a[i] += v: the base and the index are evaluated once */
+        KnSpan sp = span_of(fe, target);
+        Val base = expr(fe, A(target, "value"));
+        Val idx = base ? index_expr(fe, A(target, "slice")) : NULL;
+        Val cur = idx ? kn_kir_emit2(&fe->b, KN_OP_GETITEM, sp, base, idx) : NULL;
+        Val r = cur ? expr(fe, A(node, "value")) : NULL;
+        if (!r)
+            return -1;
+        Val in = kn_kir_emit2(&fe->b, KN_OP_BINOP, span_of(fe, node), cur, r);
+        in->aux = op;
+        KnInstr *args[3] = {base, idx, in};
+        kn_kir_emit(&fe->b, KN_OP_SETITEM, sp, 3, args);
+        return 0;
+    }
+    if (!is(target, "Name")) {
+        UNSUPPORTED(fe, target, "augmented assignment to %s is not supported", kind(target));
         return -1;
     }
     Val cur = name_load(fe, target);
@@ -1019,6 +1107,7 @@ augassign(FE *fe, PyObject *node)
         return -1;
     Val in = kn_kir_emit2(&fe->b, KN_OP_BINOP, span_of(fe, node), cur, r);
     in->aux = op;
+    in->imm.i = 1; /* augmented: arrays are updated in place */
     return assign_to(fe, target, in);
 }
 

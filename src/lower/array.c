@@ -130,83 +130,192 @@ offset_ptr(L *l, LLVMValueRef base, LLVMValueRef off)
     return LLVMBuildInBoundsGEP2(l->b, l->i8, base, &off, 1, "");
 }
 
-/* Index n leading axes (negative indices wrap); returns the byte offset. */
-static LLVMValueRef
-index_offset(L *l, LLVMValueRef a, const KnType *t, LLVMValueRef *idx, const KnType **it, int n)
+
+/* ---- views: indexing with ints, slices, None and Ellipsis ---- */
+
+enum { P_INT, P_SLICE, P_NONE, P_ELLIPSIS };
+
+typedef struct IndexPart {
+    int kind;
+    LLVMValueRef v;
+    const KnType *t;
+} IndexPart;
+
+static int
+index_parts(L *l, LLVMValueRef v, const KnType *t, IndexPart *out)
 {
-    LLVMValueRef off = i64c(l, 0);
-    for (int k = 0; k < n; k++) {
-        LLVMValueRef i = kn_lower_convert(l, idx[k], it[k], &kn_type_int64);
-        LLVMValueRef len = dim(l, a, F_SHAPE, k);
-        LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, i, i64c(l, 0), "");
-        i = LLVMBuildSelect(l->b, neg, LLVMBuildAdd(l->b, i, len, ""), i, "");
-        if (l->c->boundscheck)
-            kn_lower_raise_if(l, LLVMBuildICmp(l->b, LLVMIntUGE, i, len, ""), KN_EXC_ARRAY_INDEX);
-        off = LLVMBuildAdd(l->b, off, LLVMBuildMul(l->b, i, stride(l, a, t, k), ""), "");
+    int n = t->kind == KN_TY_TUPLE ? t->n : 1;
+    for (int i = 0; i < n && i < 32; i++) {
+        const KnType *it = t->kind == KN_TY_TUPLE ? t->items[i] : t;
+        LLVMValueRef iv =
+            t->kind == KN_TY_TUPLE ? LLVMBuildExtractValue(l->b, v, (unsigned)i, "") : v;
+        out[i].v = iv;
+        out[i].t = it;
+        out[i].kind = it->kind == KN_TY_SLICE   ? P_SLICE
+                      : it->kind == KN_TY_NONE  ? P_NONE
+                      : it == &kn_type_ellipsis ? P_ELLIPSIS
+                                                : P_INT;
     }
-    return off;
+    return n;
 }
 
-/* the index values of an index operand (an int or a tuple of ints) */
-static int
-unpack_index(L *l, LLVMValueRef v, const KnType *t, LLVMValueRef *idx, const KnType **it)
+static LLVMValueRef
+smax(L *l, LLVMValueRef a, LLVMValueRef b)
 {
-    if (t->kind != KN_TY_TUPLE) {
-        idx[0] = v;
-        it[0] = t;
-        return 1;
+    return LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSGT, a, b, ""), a, b, "");
+}
+
+static LLVMValueRef
+smin(L *l, LLVMValueRef a, LLVMValueRef b)
+{
+    return LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, a, b, ""), a, b, "");
+}
+
+/* one bound of a slice against an axis of length len (Python's PySlice_AdjustIndices) */
+static LLVMValueRef
+slice_bound(L *l, LLVMValueRef s, LLVMValueRef len, LLVMValueRef lower, LLVMValueRef upper,
+            LLVMValueRef dflt)
+{
+    LLVMValueRef missing = LLVMBuildICmp(l->b, LLVMIntEQ, s, i64c(l, INT64_MIN), "");
+    LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, s, i64c(l, 0), "");
+    LLVMValueRef adj = LLVMBuildSelect(l->b, neg, smax(l, LLVMBuildAdd(l->b, s, len, ""), lower),
+                                       smin(l, s, upper), "");
+    return LLVMBuildSelect(l->b, missing, dflt, adj, "");
+}
+
+static void
+slice_indices(L *l, LLVMValueRef sl, LLVMValueRef len, LLVMValueRef *start, LLVMValueRef *n,
+              LLVMValueRef *step)
+{
+    *step = LLVMBuildExtractValue(l->b, sl, 2, "");
+    LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, *step, i64c(l, 0), "");
+    LLVMValueRef lower = LLVMBuildSelect(l->b, neg, i64c(l, -1), i64c(l, 0), "");
+    LLVMValueRef upper =
+        LLVMBuildSelect(l->b, neg, LLVMBuildSub(l->b, len, i64c(l, 1), ""), len, "");
+    *start = slice_bound(l, LLVMBuildExtractValue(l->b, sl, 0, ""), len, lower, upper,
+                         LLVMBuildSelect(l->b, neg, upper, lower, ""));
+    LLVMValueRef stop = slice_bound(l, LLVMBuildExtractValue(l->b, sl, 1, ""), len, lower, upper,
+                                    LLVMBuildSelect(l->b, neg, lower, upper, ""));
+    /* length: (stop - start - 1) / step + 1 when non-empty, for either sign */
+    LLVMValueRef diff = LLVMBuildSelect(l->b, neg, LLVMBuildSub(l->b, *start, stop, ""),
+                                        LLVMBuildSub(l->b, stop, *start, ""), "");
+    LLVMValueRef astep = LLVMBuildSelect(l->b, neg, LLVMBuildNeg(l->b, *step, ""), *step, "");
+    LLVMValueRef cnt =
+        LLVMBuildAdd(l->b, LLVMBuildSDiv(l->b, LLVMBuildSub(l->b, diff, i64c(l, 1), ""), astep, ""),
+                     i64c(l, 1), "");
+    *n = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSGT, diff, i64c(l, 0), ""), cnt,
+                         i64c(l, 0), "");
+}
+
+/* a negative index counts from the end; with boundscheck, IndexError names index, axis, size */
+static LLVMValueRef
+wrap_index(L *l, LLVMValueRef i, const KnType *it, LLVMValueRef len, int axis)
+{
+    LLVMValueRef orig = kn_lower_convert(l, i, it, &kn_type_int64);
+    LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, orig, i64c(l, 0), "");
+    i = LLVMBuildSelect(l->b, neg, LLVMBuildAdd(l->b, orig, len, ""), orig, "");
+    if (l->c->boundscheck) {
+        LLVMValueRef args[3] = {orig, i64c(l, axis), len};
+        kn_lower_raise_if_args(l, LLVMBuildICmp(l->b, LLVMIntUGE, i, len, ""), KN_EXC_ARRAY_INDEX,
+                               args, 3);
     }
-    for (int i = 0; i < t->n; i++) {
-        idx[i] = LLVMBuildExtractValue(l->b, v, (unsigned)i, "");
-        it[i] = t->items[i];
+    return i;
+}
+
+/* The view an index selects (vt: its type, from typing); shares a's meminfo (increfed). */
+static LLVMValueRef
+make_view(L *l, LLVMValueRef a, const KnType *t, IndexPart *parts, int np, const KnType *vt)
+{
+    LLVMValueRef data = field(l, a, F_DATA), shape[64], strides[64];
+    int k = 0, out = 0, consumed = 0;
+    for (int i = 0; i < np; i++)
+        consumed += parts[i].kind == P_INT || parts[i].kind == P_SLICE;
+    for (int i = 0; i < np; i++) {
+        IndexPart *p = &parts[i];
+        if (p->kind == P_NONE) {
+            shape[out] = i64c(l, 1);
+            strides[out++] = i64c(l, 0);
+            continue;
+        }
+        if (p->kind == P_ELLIPSIS) {
+            for (int e = 0; e < t->ndim - consumed; e++, k++) {
+                shape[out] = dim(l, a, F_SHAPE, k);
+                strides[out++] = stride(l, a, t, k);
+            }
+            continue;
+        }
+        LLVMValueRef len = dim(l, a, F_SHAPE, k), st = stride(l, a, t, k);
+        if (p->kind == P_INT) {
+            LLVMValueRef ix = wrap_index(l, p->v, p->t, len, k);
+            data = offset_ptr(l, data, LLVMBuildMul(l->b, ix, st, ""));
+        } else {
+            LLVMValueRef start, n, step;
+            slice_indices(l, p->v, len, &start, &n, &step);
+            data = offset_ptr(l, data, LLVMBuildMul(l->b, start, st, ""));
+            shape[out] = n;
+            strides[out++] = LLVMBuildMul(l->b, st, step, "");
+        }
+        k++;
     }
-    return t->n;
+    for (; k < t->ndim; k++) {
+        shape[out] = dim(l, a, F_SHAPE, k);
+        strides[out++] = stride(l, a, t, k);
+    }
+    LLVMValueRef v = LLVMGetUndef(kn_lower_array_type(l, vt));
+    v = LLVMBuildInsertValue(l->b, v, field(l, a, F_MEMINFO), F_MEMINFO, "");
+    v = LLVMBuildInsertValue(l->b, v, field(l, a, F_PARENT), F_PARENT, "");
+    v = LLVMBuildInsertValue(l->b, v, field(l, a, F_ITEMSIZE), F_ITEMSIZE, "");
+    v = LLVMBuildInsertValue(l->b, v, data, F_DATA, "");
+    LLVMValueRef sh = LLVMGetUndef(LLVMArrayType2(l->i64, (uint64_t)vt->ndim)), sts = sh;
+    LLVMValueRef nitems = i64c(l, 1);
+    for (int d = 0; d < vt->ndim; d++) {
+        sh = LLVMBuildInsertValue(l->b, sh, shape[d], (unsigned)d, "");
+        sts = LLVMBuildInsertValue(l->b, sts, strides[d], (unsigned)d, "");
+        nitems = LLVMBuildMul(l->b, nitems, shape[d], "");
+    }
+    v = LLVMBuildInsertValue(l->b, v, sh, F_SHAPE, "");
+    v = LLVMBuildInsertValue(l->b, v, sts, F_STRIDES, "");
+    v = LLVMBuildInsertValue(l->b, v, nitems, F_NITEMS, "");
+    kn_lower_incref(l, v, vt);
+    return v;
+}
+
+/* the element an all-int index selects */
+static LLVMValueRef
+elem_ptr(L *l, LLVMValueRef a, const KnType *t, IndexPart *parts, int np)
+{
+    LLVMValueRef off = i64c(l, 0);
+    for (int k = 0; k < np; k++) {
+        LLVMValueRef i = wrap_index(l, parts[k].v, parts[k].t, dim(l, a, F_SHAPE, k), k);
+        off = LLVMBuildAdd(l->b, off, LLVMBuildMul(l->b, i, stride(l, a, t, k), ""), "");
+    }
+    return offset_ptr(l, field(l, a, F_DATA), off);
 }
 
 LLVMValueRef
 kn_lower_array_getitem(L *l, KnInstr *in)
 {
     const KnType *t = in->args[0]->type;
-    LLVMValueRef a = l->vals[in->args[0]->id], idx[32];
-    const KnType *it[32];
-    int n = unpack_index(l, l->vals[in->args[1]->id], in->args[1]->type, idx, it);
-    LLVMValueRef off = index_offset(l, a, t, idx, it, n);
-    LLVMValueRef p = offset_ptr(l, field(l, a, F_DATA), off);
-    if (n == t->ndim)
-        return load_elem(l, t->dtype, p);
-    /* a view of the remaining axes: shares (and increfs) the meminfo */
-    const KnType *vt = in->type;
-    LLVMValueRef v = LLVMGetUndef(kn_lower_array_type(l, vt));
-    v = LLVMBuildInsertValue(l->b, v, field(l, a, F_MEMINFO), F_MEMINFO, "");
-    v = LLVMBuildInsertValue(l->b, v, field(l, a, F_PARENT), F_PARENT, "");
-    v = LLVMBuildInsertValue(l->b, v, field(l, a, F_ITEMSIZE), F_ITEMSIZE, "");
-    v = LLVMBuildInsertValue(l->b, v, p, F_DATA, "");
-    LLVMValueRef shape = LLVMGetUndef(LLVMArrayType2(l->i64, (uint64_t)vt->ndim));
-    LLVMValueRef strides = shape, nitems = i64c(l, 1);
-    for (int k = n; k < t->ndim; k++) {
-        LLVMValueRef s = dim(l, a, F_SHAPE, k);
-        shape = LLVMBuildInsertValue(l->b, shape, s, (unsigned)(k - n), "");
-        strides = LLVMBuildInsertValue(l->b, strides, stride(l, a, t, k), (unsigned)(k - n), "");
-        nitems = LLVMBuildMul(l->b, nitems, s, "");
-    }
-    v = LLVMBuildInsertValue(l->b, v, shape, F_SHAPE, "");
-    v = LLVMBuildInsertValue(l->b, v, strides, F_STRIDES, "");
-    v = LLVMBuildInsertValue(l->b, v, nitems, F_NITEMS, "");
-    kn_lower_incref(l, v, vt);
-    return v;
+    LLVMValueRef a = l->vals[in->args[0]->id];
+    IndexPart parts[32];
+    int np = index_parts(l, l->vals[in->args[1]->id], in->args[1]->type, parts);
+    if (in->type->kind != KN_TY_ARRAY)
+        return load_elem(l, t->dtype, elem_ptr(l, a, t, parts, np));
+    return make_view(l, a, t, parts, np, in->type);
 }
 
-void
-kn_lower_array_setitem(L *l, KnInstr *in)
+LLVMValueRef
+kn_lower_array_const_slice(L *l, KnInstr *in)
 {
-    const KnType *t = in->args[0]->type;
-    LLVMValueRef a = l->vals[in->args[0]->id], idx[32];
-    const KnType *it[32];
-    int n = unpack_index(l, l->vals[in->args[1]->id], in->args[1]->type, idx, it);
-    LLVMValueRef p = offset_ptr(l, field(l, a, F_DATA), index_offset(l, a, t, idx, it, n));
-    LLVMValueRef v = kn_lower_convert(l, l->vals[in->args[2]->id], in->args[2]->type, t->dtype);
-    store_elem(l, t->dtype, v, p);
+    const KnSlice *s = in->imm.ptr;
+    LLVMValueRef sl = LLVMGetUndef(kn_lower_type(l, &kn_type_slice));
+    sl = LLVMBuildInsertValue(l->b, sl, i64c(l, s->has_start ? s->start : INT64_MIN), 0, "");
+    sl = LLVMBuildInsertValue(l->b, sl, i64c(l, s->has_stop ? s->stop : INT64_MIN), 1, "");
+    sl = LLVMBuildInsertValue(l->b, sl, i64c(l, s->has_step ? s->step : 1), 2, "");
+    IndexPart p = {P_SLICE, sl, &kn_type_slice};
+    return make_view(l, l->vals[in->args[0]->id], in->args[0]->type, &p, 1, in->type);
 }
+
 
 LLVMValueRef
 kn_lower_array_getattr(L *l, KnInstr *in)
@@ -214,6 +323,8 @@ kn_lower_array_getattr(L *l, KnInstr *in)
     const KnType *t = in->args[0]->type;
     LLVMValueRef a = l->vals[in->args[0]->id];
     const char *name = in->imm.str;
+    if (!strcmp(name, "T"))
+        return kn_lower_array_method(l, in, "transpose", a, t);
     if (in->type->kind != KN_TY_TUPLE && in->type->kind != KN_TY_INT)
         return LLVMGetUndef(l->i8); /* dtype and bound methods are compile-time values */
     if (!strcmp(name, "shape") || !strcmp(name, "strides")) {
@@ -235,9 +346,18 @@ kn_lower_array_getattr(L *l, KnInstr *in)
 
 /* ---- allocation ---- */
 
+static LLVMValueRef array_alloc(L *l, const KnType *t, LLVMValueRef *shape, int own);
+
 /* A new C-contiguous array of type t with the given shape; registered as an owned temp. */
 LLVMValueRef
 kn_lower_array_alloc(L *l, const KnType *t, LLVMValueRef *shape)
+{
+    return array_alloc(l, t, shape, 1);
+}
+
+/* the same; with own == 0 the caller releases it (a value made on one branch only) */
+static LLVMValueRef
+array_alloc(L *l, const KnType *t, LLVMValueRef *shape, int own)
 {
     LLVMValueRef nitems = i64c(l, 1), bad = LLVMConstInt(l->i1, 0, 0);
     for (int k = 0; k < t->ndim; k++) {
@@ -269,7 +389,8 @@ kn_lower_array_alloc(L *l, const KnType *t, LLVMValueRef *shape)
     }
     v = LLVMBuildInsertValue(l->b, v, sh, F_SHAPE, "");
     v = LLVMBuildInsertValue(l->b, v, st, F_STRIDES, "");
-    kn_lower_own(l, v, t);
+    if (own)
+        kn_lower_own(l, v, t);
     return v;
 }
 
@@ -361,7 +482,7 @@ loop_axes(L *l, KnInstr *in, Operand *ops, int nops, Operand *res, LLVMValueRef 
                            ? load_elem(l, t->dtype, LLVMBuildLoad2(l->b, l->ptr, ops[i].ptr, ""))
                            : ops[i].v;
         }
-        LLVMValueRef r = kernel(l, in, elems);
+        LLVMValueRef r = kn_lower_convert(l, kernel(l, in, elems), l->kernel_type, res->t->dtype);
         store_elem(l, res->t->dtype, r, LLVMBuildLoad2(l->b, l->ptr, res->ptr, ""));
         return;
     }
@@ -448,26 +569,68 @@ flat_loop(L *l, KnInstr *in, Operand *ops, int nops, LLVMValueRef result, const 
         LLVMValueRef p = LLVMBuildInBoundsGEP2(l->b, et, field(l, ops[k].v, F_DATA), &i, 1, "");
         elems[k] = load_elem(l, t->dtype, p);
     }
-    LLVMValueRef r = kernel(l, in, elems);
+    LLVMValueRef r = kn_lower_convert(l, kernel(l, in, elems), l->kernel_type, rt->dtype);
     LLVMTypeRef rtt = rt->dtype->kind == KN_TY_BOOL ? l->i8 : kn_lower_type(l, rt->dtype);
     store_elem(l, rt->dtype, r,
                LLVMBuildInBoundsGEP2(l->b, rtt, field(l, result, F_DATA), &i, 1, ""));
     loop_end(l, &lp);
 }
 
+/* The operands must broadcast to the destination's shape (setitem, out=). */
+static void
+check_broadcast_to(L *l, Operand *ops, int nops, LLVMValueRef *shape, int ndim)
+{
+    LLVMValueRef bad = LLVMConstInt(l->i1, 0, 0);
+    for (int i = 0; i < nops; i++) {
+        const KnType *t = ops[i].t;
+        for (int ak = 0; t->kind == KN_TY_ARRAY && ak < t->ndim; ak++) {
+            int k = ndim - t->ndim + ak;
+            LLVMValueRef d = dim(l, ops[i].v, F_SHAPE, ak);
+            LLVMValueRef ok = LLVMBuildOr(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, d, shape[k], ""),
+                                          LLVMBuildICmp(l->b, LLVMIntEQ, d, i64c(l, 1), ""), "");
+            bad = LLVMBuildOr(l->b, bad, LLVMBuildNot(l->b, ok, ""), "");
+        }
+    }
+    kn_lower_raise_if(l, bad, KN_EXC_SETITEM_SHAPE);
+}
+
+static LLVMValueRef elementwise_into(L *l, KnInstr *in, Operand *ops, int nops, Kernel kernel,
+                                     LLVMValueRef dest, const KnType *dt, const KnType *ktype);
+
 /* result = kernel(operands...) elementwise, with broadcasting; returns the new (owned) array */
 static LLVMValueRef
 elementwise(L *l, KnInstr *in, Operand *ops, int nops, Kernel kernel)
 {
-    const KnType *rt = in->type;
+    return elementwise_into(l, in, ops, nops, kernel, NULL, in->type, in->type->dtype);
+}
+
+/* The same into an existing array `dest` of type dt (NULL: a new one of type dt). The kernel
+ * returns values of dtype ktype, converted to dt's dtype on store. */
+static LLVMValueRef
+elementwise_into(L *l, KnInstr *in, Operand *ops, int nops, Kernel kernel, LLVMValueRef dest,
+                 const KnType *dt, const KnType *ktype)
+{
+    const KnType *rt = dt;
     int ndim = rt->ndim;
     LLVMValueRef shape[32];
-    broadcast_shape(l, ops, nops, ndim, shape);
-    LLVMValueRef result = kn_lower_array_alloc(l, rt, shape);
+    const KnType *saved = l->kernel_type;
+    l->kernel_type = ktype;
+    LLVMValueRef result = dest;
+    if (dest) {
+        for (int k = 0; k < ndim; k++)
+            shape[k] = dim(l, dest, F_SHAPE, k);
+        check_broadcast_to(l, ops, nops, shape, ndim);
+    } else {
+        broadcast_shape(l, ops, nops, ndim, shape);
+        result = kn_lower_array_alloc(l, rt, shape);
+    }
     LLVMBasicBlockRef fast = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "flat");
     LLVMBasicBlockRef slow = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "strided");
     LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "ewdone");
-    LLVMBuildCondBr(l->b, all_same_shape(l, ops, nops, shape, ndim), fast, slow);
+    LLVMValueRef flat_ok = all_same_shape(l, ops, nops, shape, ndim);
+    if (rt->layout != 'C')
+        flat_ok = LLVMConstInt(l->i1, 0, 0);
+    LLVMBuildCondBr(l->b, flat_ok, fast, slow);
     LLVMPositionBuilderAtEnd(l->b, fast);
     flat_loop(l, in, ops, nops, result, rt, kernel);
     LLVMBuildBr(l->b, done);
@@ -480,6 +643,7 @@ elementwise(L *l, KnInstr *in, Operand *ops, int nops, Kernel kernel)
     loop_axes(l, in, ops, nops, &res, shape, ndim, 0, kernel);
     LLVMBuildBr(l->b, done);
     LLVMPositionBuilderAtEnd(l->b, done);
+    l->kernel_type = saved;
     return result;
 }
 
@@ -514,6 +678,9 @@ binop_kernel_body(L *l, KnInstr *in, LLVMValueRef *e)
         LLVMValueRef r = kn_lower_binop(l, KN_BIN_POW, e[0], e[1], wide, ta, tb);
         return kn_lower_convert(l, r, wide, in->type->dtype);
     }
+    if (op->kind == KN_TY_BOOL && in->aux == KN_BIN_ADD) /* NumPy: logical or */
+        return LLVMBuildOr(l->b, kn_lower_convert(l, e[0], ta, op),
+                           kn_lower_convert(l, e[1], tb, op), "");
     LLVMValueRef r = kn_lower_binop(l, (KnBinop)in->aux, e[0], e[1], op, ta, tb);
     return kn_lower_convert(l, r, op, in->type->dtype);
 }
@@ -547,6 +714,13 @@ kn_lower_array_binop(L *l, KnInstr *in)
 {
     Operand ops[2] = {{l->vals[in->args[0]->id], in->args[0]->type, NULL, {0}},
                       {l->vals[in->args[1]->id], in->args[1]->type, NULL, {0}}};
+    KnCallImpl *impl = in->impl;
+    if (in->op == KN_OP_BINOP && impl->inplace) {
+        LLVMValueRef dest = ops[0].v;
+        elementwise_into(l, in, ops, 2, binop_kernel, dest, in->type, in->type->dtype);
+        kn_lower_incref(l, dest, in->type); /* the result is a new reference to the same array */
+        return dest;
+    }
     return elementwise(l, in, ops, 2, in->op == KN_OP_CMP ? cmp_kernel : binop_kernel);
 }
 
@@ -664,13 +838,15 @@ kn_lower_arange(L *l, KnInstr *in)
     LLVMValueRef n;
     if (calc == &kn_type_int64) {
         kn_lower_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, step, i64c(l, 0), ""),
-                          KN_EXC_RANGE_STEP_ZERO);
+                          KN_EXC_TRUEDIV_ZERO); /* NumPy */
         LLVMValueRef r = LLVMGetUndef(kn_lower_type(l, &kn_type_range));
         r = LLVMBuildInsertValue(l->b, r, start, 0, "");
         r = LLVMBuildInsertValue(l->b, r, stop, 1, "");
         r = LLVMBuildInsertValue(l->b, r, step, 2, "");
         n = kn_lower_range_len(l, r);
     } else {
+        kn_lower_raise_if(l, LLVMBuildFCmp(l->b, LLVMRealOEQ, step, LLVMConstReal(l->f64, 0.0), ""),
+                          KN_EXC_TRUEDIV_ZERO);
         LLVMValueRef q = kn_lower_intrinsic(
             l, "llvm.ceil", (LLVMTypeRef[]){l->f64}, 1,
             (LLVMValueRef[]){LLVMBuildFDiv(l->b, LLVMBuildFSub(l->b, stop, start, ""), step, "")},
@@ -683,13 +859,13 @@ kn_lower_arange(L *l, KnInstr *in)
     Loop lp;
     loop_begin(l, &lp, n);
     LLVMValueRef i = loop_index(l, &lp);
-    LLVMValueRef v = LLVMBuildAdd(
-        l->b, start, LLVMBuildMul(l->b, kn_lower_convert(l, i, &kn_type_int64, calc), step, ""),
-        "");
+    LLVMValueRef v;
     if (calc == &kn_type_float64)
         v = LLVMBuildFAdd(
             l->b, start,
             LLVMBuildFMul(l->b, kn_lower_convert(l, i, &kn_type_int64, calc), step, ""), "");
+    else
+        v = LLVMBuildAdd(l->b, start, LLVMBuildMul(l->b, i, step, ""), "");
     LLVMTypeRef et = d->kind == KN_TY_BOOL ? l->i8 : kn_lower_type(l, d);
     store_elem(l, d, kn_lower_convert(l, v, calc, d),
                LLVMBuildInBoundsGEP2(l->b, et, field(l, a, F_DATA), &i, 1, ""));
@@ -715,6 +891,21 @@ visit_axes(L *l, LLVMValueRef a, const KnType *t, LLVMValueRef base, int k, Visi
         offset_ptr(l, base, LLVMBuildMul(l->b, loop_index(l, &lp), stride(l, a, t, k), ""));
     visit_axes(l, a, t, p, k + 1, fn, ctx);
     loop_end(l, &lp);
+}
+
+typedef struct FlatCopy {
+    const KnType *d;
+    LLVMValueRef cursor; /* alloca: where the next element goes */
+} FlatCopy;
+
+static void
+flat_copy_step(L *l, LLVMValueRef p, void *ctx)
+{
+    FlatCopy *f = ctx;
+    LLVMValueRef dst = LLVMBuildLoad2(l->b, l->ptr, f->cursor, "");
+    store_elem(l, f->d, load_elem(l, f->d, p), dst);
+    LLVMValueRef step = i64c(l, itemsize(f->d));
+    LLVMBuildStore(l->b, offset_ptr(l, dst, step), f->cursor);
 }
 
 typedef struct Reduce {
@@ -776,7 +967,9 @@ kn_lower_reduction(L *l, KnInstr *in, const char *name, LLVMValueRef a, const Kn
     LLVMValueRef v = LLVMBuildLoad2(l->b, at, r.acc, "");
     if (mean) {
         LLVMValueRef n = kn_lower_convert(l, field(l, a, F_NITEMS), &kn_type_int64, r.acc_t);
+        l->in_ufunc = 1; /* the mean of nothing is nan, as NumPy's */
         v = kn_lower_binop(l, KN_BIN_TRUEDIV, v, n, r.acc_t, r.acc_t, r.acc_t);
+        l->in_ufunc = 0;
         /* mean of nothing is nan, not an error, as NumPy (with a warning) */
     }
     return v;
@@ -804,4 +997,160 @@ kn_lower_array_fill(L *l, LLVMValueRef a, const KnType *t, LLVMValueRef v, const
     }
     FillCtx f = {t->dtype, x};
     visit_axes(l, a, t, field(l, a, F_DATA), 0, fill_step, &f);
+}
+
+void
+kn_lower_array_setitem(L *l, KnInstr *in)
+{
+    const KnType *t = in->args[0]->type, *vt = in->args[2]->type;
+    const KnType *target = ((KnCallImpl *)in->impl)->operand;
+    LLVMValueRef a = l->vals[in->args[0]->id], v = l->vals[in->args[2]->id];
+    IndexPart parts[32];
+    int np = index_parts(l, l->vals[in->args[1]->id], in->args[1]->type, parts);
+    if (target->kind != KN_TY_ARRAY) {
+        store_elem(l, t->dtype, kn_lower_convert(l, v, vt, t->dtype), elem_ptr(l, a, t, parts, np));
+        return;
+    }
+    LLVMValueRef view = make_view(l, a, t, parts, np, target);
+    if (vt->kind != KN_TY_ARRAY) {
+        kn_lower_array_fill(l, view, target, v, vt);
+    } else {
+        /* a[1:] = a[:-1]: when the value may share memory with the target, copy it first, as
+         * NumPy does */
+        LLVMValueRef tshape[32];
+        for (int k = 0; k < target->ndim; k++)
+            tshape[k] = dim(l, view, F_SHAPE, k);
+        Operand chk[1] = {{v, vt, NULL, {0}}};
+        check_broadcast_to(l, chk, 1, tshape, target->ndim); /* before tmp exists: no leak */
+        LLVMValueRef mi = field(l, v, F_MEMINFO), pa = field(l, v, F_PARENT);
+        LLVMValueRef same = LLVMBuildOr(
+            l->b,
+            LLVMBuildAnd(l->b, LLVMBuildIsNotNull(l->b, mi, ""),
+                         LLVMBuildICmp(l->b, LLVMIntEQ, mi, field(l, a, F_MEMINFO), ""), ""),
+            LLVMBuildAnd(l->b, LLVMBuildIsNotNull(l->b, pa, ""),
+                         LLVMBuildICmp(l->b, LLVMIntEQ, pa, field(l, a, F_PARENT), ""), ""),
+            "");
+        LLVMBasicBlockRef copy_bb = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "overlap");
+        LLVMBasicBlockRef direct_bb = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "direct");
+        LLVMBasicBlockRef done_bb = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "assigned");
+        LLVMBuildCondBr(l->b, same, copy_bb, direct_bb);
+        LLVMPositionBuilderAtEnd(l->b, copy_bb);
+        LLVMValueRef shape[32];
+        for (int k = 0; k < vt->ndim; k++)
+            shape[k] = dim(l, v, F_SHAPE, k);
+        const KnType *tmp_t = kn_type_array(l->c->types, vt->dtype, vt->ndim, 'C', 0);
+        LLVMValueRef tmp = array_alloc(l, tmp_t, shape, 0);
+        Operand src[1] = {{v, vt, NULL, {0}}};
+        elementwise_into(l, in, src, 1, copy_kernel, tmp, tmp_t, vt->dtype);
+        Operand from_tmp[1] = {{tmp, tmp_t, NULL, {0}}};
+        elementwise_into(l, in, from_tmp, 1, copy_kernel, view, target, vt->dtype);
+        kn_lower_decref(l, tmp, tmp_t);
+        LLVMBuildBr(l->b, done_bb);
+        LLVMPositionBuilderAtEnd(l->b, direct_bb);
+        Operand ops[1] = {{v, vt, NULL, {0}}};
+        elementwise_into(l, in, ops, 1, copy_kernel, view, target, vt->dtype);
+        LLVMBuildBr(l->b, done_bb);
+        LLVMPositionBuilderAtEnd(l->b, done_bb);
+    }
+    kn_lower_decref(l, view, target);
+}
+
+/* ---- transpose, reshape, ravel, flatten, astype ---- */
+
+/* a view with the given shape and strides over a's data */
+static LLVMValueRef
+rebuild(L *l, LLVMValueRef a, const KnType *vt, LLVMValueRef *shape, LLVMValueRef *strides)
+{
+    LLVMValueRef v = LLVMGetUndef(kn_lower_array_type(l, vt));
+    v = LLVMBuildInsertValue(l->b, v, field(l, a, F_MEMINFO), F_MEMINFO, "");
+    v = LLVMBuildInsertValue(l->b, v, field(l, a, F_PARENT), F_PARENT, "");
+    v = LLVMBuildInsertValue(l->b, v, field(l, a, F_ITEMSIZE), F_ITEMSIZE, "");
+    v = LLVMBuildInsertValue(l->b, v, field(l, a, F_DATA), F_DATA, "");
+    v = LLVMBuildInsertValue(l->b, v, field(l, a, F_NITEMS), F_NITEMS, "");
+    LLVMValueRef sh = LLVMGetUndef(LLVMArrayType2(l->i64, (uint64_t)vt->ndim)), st = sh;
+    for (int d = 0; d < vt->ndim; d++) {
+        sh = LLVMBuildInsertValue(l->b, sh, shape[d], (unsigned)d, "");
+        st = LLVMBuildInsertValue(l->b, st, strides[d], (unsigned)d, "");
+    }
+    v = LLVMBuildInsertValue(l->b, v, sh, F_SHAPE, "");
+    v = LLVMBuildInsertValue(l->b, v, st, F_STRIDES, "");
+    kn_lower_incref(l, v, vt);
+    return v;
+}
+
+static LLVMValueRef
+reshape(L *l, KnInstr *in, LLVMValueRef a, const KnType *t)
+{
+    const KnType *vt = in->type;
+    LLVMValueRef shape[32], strides[32];
+    int n = in->nargs - 1;
+    if (n == 1 && in->args[1]->type->kind == KN_TY_TUPLE) {
+        for (int d = 0; d < vt->ndim; d++)
+            shape[d] = kn_lower_convert(
+                l, LLVMBuildExtractValue(l->b, l->vals[in->args[1]->id], (unsigned)d, ""),
+                in->args[1]->type->items[d], &kn_type_int64);
+    } else {
+        for (int d = 0; d < vt->ndim; d++)
+            shape[d] = kn_lower_convert(l, l->vals[in->args[d + 1]->id], in->args[d + 1]->type,
+                                        &kn_type_int64);
+    }
+    /* one -1 takes what is left; the item count must match */
+    LLVMValueRef known = i64c(l, 1), unknowns = i64c(l, 0);
+    for (int d = 0; d < vt->ndim; d++) {
+        LLVMValueRef m1 = LLVMBuildICmp(l->b, LLVMIntEQ, shape[d], i64c(l, -1), "");
+        unknowns = LLVMBuildAdd(l->b, unknowns, LLVMBuildZExt(l->b, m1, l->i64, ""), "");
+        known = LLVMBuildMul(l->b, known, LLVMBuildSelect(l->b, m1, i64c(l, 1), shape[d], ""), "");
+    }
+    LLVMValueRef nitems = field(l, a, F_NITEMS);
+    LLVMValueRef safe = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, known, i64c(l, 0), ""),
+                                        i64c(l, 1), known, "");
+    LLVMValueRef rest = LLVMBuildSDiv(l->b, nitems, safe, "");
+    LLVMValueRef total = i64c(l, 1);
+    for (int d = 0; d < vt->ndim; d++) {
+        LLVMValueRef m1 = LLVMBuildICmp(l->b, LLVMIntEQ, shape[d], i64c(l, -1), "");
+        shape[d] = LLVMBuildSelect(l->b, m1, rest, shape[d], "");
+        total = LLVMBuildMul(l->b, total, shape[d], "");
+    }
+    LLVMValueRef bad = LLVMBuildOr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, total, nitems, ""),
+                                   LLVMBuildICmp(l->b, LLVMIntUGT, unknowns, i64c(l, 1), ""), "");
+    kn_lower_raise_if(l, bad, KN_EXC_RESHAPE);
+    LLVMValueRef s = i64c(l, itemsize(t->dtype));
+    for (int d = vt->ndim - 1; d >= 0; d--) {
+        strides[d] = s;
+        s = LLVMBuildMul(l->b, s, shape[d], "");
+    }
+    return rebuild(l, a, vt, shape, strides);
+}
+
+LLVMValueRef
+kn_lower_array_method(L *l, KnInstr *in, const char *name, LLVMValueRef a, const KnType *t)
+{
+    LLVMValueRef shape[32], strides[32];
+    if (!strcmp(name, "transpose")) {
+        for (int d = 0; d < t->ndim; d++) {
+            shape[d] = dim(l, a, F_SHAPE, t->ndim - 1 - d);
+            strides[d] = stride(l, a, t, t->ndim - 1 - d);
+        }
+        return rebuild(l, a, in->type, shape, strides);
+    }
+    if (!strcmp(name, "reshape"))
+        return reshape(l, in, a, t);
+    if (!strcmp(name, "ravel") && t->layout == 'C') {
+        shape[0] = field(l, a, F_NITEMS);
+        strides[0] = i64c(l, itemsize(t->dtype));
+        return rebuild(l, a, in->type, shape, strides);
+    }
+    if (!strcmp(name, "ravel") || !strcmp(name, "flatten")) {
+        /* a copy in C order: allocate, then walk a's elements */
+        LLVMValueRef n = field(l, a, F_NITEMS);
+        LLVMValueRef r = kn_lower_array_alloc(l, in->type, &n);
+        LLVMValueRef cursor = kn_lower_entry_alloca(l, l->ptr, "dst");
+        LLVMBuildStore(l->b, field(l, r, F_DATA), cursor);
+        FlatCopy fc = {t->dtype, cursor};
+        visit_axes(l, a, t, field(l, a, F_DATA), 0, flat_copy_step, &fc);
+        return r;
+    }
+    /* astype */
+    Operand ops[1] = {{a, t, NULL, {0}}};
+    return elementwise_into(l, in, ops, 1, copy_kernel, NULL, in->type, t->dtype);
 }

@@ -388,11 +388,15 @@ kn_lower_ufunc_scalar(L *l, int id, LLVMValueRef x, const KnType *xt, const KnTy
             return kn_lower_convert(l, math_unary(l, map[i].math, v, operand), operand, rt);
     switch (id) {
     case KN_BI_NP_FLOOR:
-        return intrinsic1(l, "llvm.floor", v);
     case KN_BI_NP_CEIL:
-        return intrinsic1(l, "llvm.ceil", v);
     case KN_BI_NP_TRUNC:
-        return intrinsic1(l, "llvm.trunc", v);
+        if (operand->kind != KN_TY_FLOAT)
+            return kn_lower_convert(l, v, operand, rt); /* integers are already integral */
+        return intrinsic1(l,
+                          id == KN_BI_NP_FLOOR  ? "llvm.floor"
+                          : id == KN_BI_NP_CEIL ? "llvm.ceil"
+                                                : "llvm.trunc",
+                          v);
     case KN_BI_NP_NEGATIVE:
         if (operand->kind == KN_TY_INT)
             return LLVMBuildNeg(l->b, v, "");
@@ -461,6 +465,9 @@ lower_array_method(L *l, KnInstr *in)
         kn_lower_array_fill(l, a, self->type, arg(l, in, 0), argt(in, 0));
         return LLVMConstInt(l->i8, 0, 0);
     }
+    if (!strcmp(m, "transpose") || !strcmp(m, "reshape") || !strcmp(m, "ravel") ||
+        !strcmp(m, "flatten") || !strcmp(m, "astype"))
+        return kn_lower_array_method(l, in, m, a, self->type);
     return kn_lower_reduction(l, in, m, a, self->type);
 }
 

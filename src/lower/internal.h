@@ -22,6 +22,7 @@ typedef struct L {
     unsigned fmf; /* LLVM fast-math flags for float instructions */
     int has_refs; /* the function handles arrays: reference counting is on */
     int in_ufunc; /* lowering an elementwise array kernel: NumPy's errors (x // 0 is 0) */
+    const KnType *kernel_type; /* the dtype an elementwise kernel returns (array.c) */
     /* values of the current block that own a reference, released at its end */
     LLVMValueRef owned_v[256];
     const KnType *owned_t[256];
@@ -49,6 +50,9 @@ void kn_lower_decref(L *l, LLVMValueRef v, const KnType *t);
 void kn_lower_own(L *l, LLVMValueRef v, const KnType *t); /* register an owned temp (lower.c) */
 void kn_lower_cleanup(L *l); /* release variables and owned temps before leaving (lower.c) */
 LLVMValueRef kn_lower_array_getitem(L *l, KnInstr *in);
+LLVMValueRef kn_lower_array_const_slice(L *l, KnInstr *in); /* SLICE op on an array */
+LLVMValueRef kn_lower_array_method(L *l, KnInstr *in, const char *name, LLVMValueRef a,
+                                   const KnType *t);
 void kn_lower_array_setitem(L *l, KnInstr *in);
 LLVMValueRef kn_lower_array_getattr(L *l, KnInstr *in);
 LLVMValueRef kn_lower_array_alloc(L *l, const KnType *t, LLVMValueRef *shape);
@@ -66,7 +70,8 @@ LLVMValueRef kn_lower_ufunc_scalar(L *l, int id, LLVMValueRef x, const KnType *x
 
 /* helpers */
 void kn_lower_raise_if(L *l, LLVMValueRef cond, int exc_index); /* branch to a raise when cond */
-LLVMValueRef kn_lower_fmf(L *l, LLVMValueRef inst);             /* apply fast-math flags */
+void kn_lower_raise_if_args(L *l, LLVMValueRef cond, int exc_index, LLVMValueRef *args, int nargs);
+LLVMValueRef kn_lower_fmf(L *l, LLVMValueRef inst); /* apply fast-math flags */
 LLVMValueRef kn_lower_intrinsic(L *l, const char *name, LLVMTypeRef *types, int ntypes,
                                 LLVMValueRef *args, int nargs);
 LLVMValueRef kn_lower_extern(L *l, const char *name, LLVMTypeRef ret, LLVMTypeRef *params,

@@ -30,7 +30,8 @@ kn_lower_type(L *l, const KnType *t)
         LLVMTypeRef fs[2] = {f, f};
         return LLVMStructTypeInContext(l->ctx, fs, 2, 0);
     }
-    case KN_TY_RANGE: {
+    case KN_TY_RANGE:
+    case KN_TY_SLICE: {
         LLVMTypeRef fs[3] = {l->i64, l->i64, l->i64};
         return LLVMStructTypeInContext(l->ctx, fs, 3, 0);
     }
@@ -108,6 +109,27 @@ kn_lower_extern(L *l, const char *name, LLVMTypeRef ret, LLVMTypeRef *params, in
         f = LLVMAddFunction(l->mod, name, ft);
     LLVMValueRef r = LLVMBuildCall2(l->b, ft, f, args, (unsigned)nparams, "");
     return kn_lower_fmf(l, r);
+}
+
+/* The same, with run-time values for the message (KnExcInfo.args; the table entry's message
+ * is a str.format pattern). */
+void
+kn_lower_raise_if_args(L *l, LLVMValueRef cond, int exc_index, LLVMValueRef *args, int nargs)
+{
+    LLVMBasicBlockRef bad = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "raise");
+    LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "ok");
+    LLVMBuildCondBr(l->b, cond, bad, ok);
+    LLVMPositionBuilderAtEnd(l->b, bad);
+    kn_lower_cleanup(l);
+    LLVMBuildStore(l->b, LLVMConstInt(l->i64, (unsigned long long)exc_index, 0), l->exc_ptr);
+    for (int i = -1; i < nargs && i < 4; i++) {
+        LLVMValueRef off = LLVMConstInt(l->i64, (unsigned long long)(i + 2), 0);
+        LLVMValueRef p = LLVMBuildInBoundsGEP2(l->b, l->i64, l->exc_ptr, &off, 1, "");
+        LLVMBuildStore(l->b, i < 0 ? LLVMConstInt(l->i64, (unsigned long long)nargs, 0) : args[i],
+                       p);
+    }
+    LLVMBuildRet(l->b, LLVMConstInt(l->i32, 1, 0));
+    LLVMPositionBuilderAtEnd(l->b, ok);
 }
 
 /* Record exception `exc_index` and return status 1 when cond holds; go on otherwise. */
@@ -322,6 +344,31 @@ lower_slice(L *l, KnInstr *in)
     return v;
 }
 
+/* a slice value: missing start/stop (and None) are INT64_MIN, a missing step is 1 */
+static LLVMValueRef
+lower_makeslice(L *l, KnInstr *in)
+{
+    LLVMValueRef parts[3] = {LLVMConstInt(l->i64, (unsigned long long)INT64_MIN, 1),
+                             LLVMConstInt(l->i64, (unsigned long long)INT64_MIN, 1),
+                             LLVMConstInt(l->i64, 1, 0)};
+    int k = 0;
+    for (int i = 0; i < 3; i++) {
+        if (!(in->aux & (1 << i)))
+            continue;
+        KnInstr *a = in->args[k++];
+        if (a->type->kind != KN_TY_NONE)
+            parts[i] = kn_lower_convert(l, l->vals[a->id], a->type, &kn_type_int64);
+    }
+    if (in->aux & 4)
+        kn_lower_raise_if(l,
+                          LLVMBuildICmp(l->b, LLVMIntEQ, parts[2], LLVMConstInt(l->i64, 0, 0), ""),
+                          KN_EXC_SLICE_STEP_ZERO);
+    LLVMValueRef v = LLVMGetUndef(kn_lower_type(l, &kn_type_slice));
+    for (int i = 0; i < 3; i++)
+        v = LLVMBuildInsertValue(l->b, v, parts[i], (unsigned)i, "");
+    return v;
+}
+
 static LLVMValueRef
 lower_concat(L *l, KnInstr *in)
 {
@@ -404,6 +451,9 @@ makes_reference(const KnInstr *in)
     case KN_OP_TUPLE:
     case KN_OP_GETITEM:
         return in->op != KN_OP_GETITEM || in->args[0]->type->kind == KN_TY_ARRAY;
+    case KN_OP_SLICE:
+    case KN_OP_GETATTR:
+        return in->args[0]->type->kind == KN_TY_ARRAY; /* views (a[1:], a.T) */
     default:
         return 0;
     }
@@ -460,7 +510,11 @@ lower_instr(L *l, KnInstr *in)
         v = lower_len(l, in);
         break;
     case KN_OP_SLICE:
-        v = lower_slice(l, in);
+        v = in->args[0]->type->kind == KN_TY_ARRAY ? kn_lower_array_const_slice(l, in)
+                                                   : lower_slice(l, in);
+        break;
+    case KN_OP_MAKESLICE:
+        v = lower_makeslice(l, in);
         break;
     case KN_OP_SETITEM:
         kn_lower_array_setitem(l, in);

@@ -407,7 +407,15 @@ cmp_scalar(L *l, KnCmp op, LLVMValueRef a, LLVMValueRef b, const KnType *t)
         LLVMValueRef re = cmp_scalar(l, KN_CMP_EQ, cplx_part(l, a, 0), cplx_part(l, b, 0), ft);
         LLVMValueRef im = cmp_scalar(l, KN_CMP_EQ, cplx_part(l, a, 1), cplx_part(l, b, 1), ft);
         LLVMValueRef eq = LLVMBuildAnd(l->b, re, im, "");
-        return op == KN_CMP_EQ ? eq : LLVMBuildNot(l->b, eq, "");
+        if (op == KN_CMP_EQ || op == KN_CMP_NE)
+            return op == KN_CMP_EQ ? eq : LLVMBuildNot(l->b, eq, "");
+        /* NumPy orders complex numbers by real part, then imaginary part */
+        LLVMValueRef rlt = cmp_scalar(l, op, cplx_part(l, a, 0), cplx_part(l, b, 0), ft);
+        KnCmp strict = op == KN_CMP_LE ? KN_CMP_LT : op == KN_CMP_GE ? KN_CMP_GT : op;
+        LLVMValueRef rs = cmp_scalar(l, strict, cplx_part(l, a, 0), cplx_part(l, b, 0), ft);
+        LLVMValueRef ilt = cmp_scalar(l, op, cplx_part(l, a, 1), cplx_part(l, b, 1), ft);
+        KN_UNUSED(rlt);
+        return LLVMBuildOr(l->b, rs, LLVMBuildAnd(l->b, re, ilt, ""), "");
     }
     int s = t->kind == KN_TY_INT && t->is_signed;
     static const LLVMIntPredicate sp[] = {LLVMIntEQ,  LLVMIntNE,  LLVMIntSLT,

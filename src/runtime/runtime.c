@@ -106,6 +106,11 @@ kn_rt_cdiv(double ar, double ai, double br, double bi, double *out)
 {
     /* Smith's algorithm, as CPython's complex division */
     double abs_br = fabs(br), abs_bi = fabs(bi);
+    if (br == 0.0 && bi == 0.0) { /* NumPy's result (Python raises before this) */
+        out[0] = ar / abs_br;
+        out[1] = ai / abs_br;
+        return;
+    }
     if (abs_br >= abs_bi) {
         double ratio = bi / br, denom = br + bi * ratio;
         out[0] = (ar + ai * ratio) / denom;

@@ -32,6 +32,9 @@ enum {
     KN_EXC_NO_MEMORY,         /* MemoryError */
     KN_EXC_BROADCAST,         /* operands could not be broadcast together */
     KN_EXC_EMPTY_REDUCTION,   /* np.min of an empty array */
+    KN_EXC_SLICE_STEP_ZERO,   /* a[::0] */
+    KN_EXC_RESHAPE,           /* cannot reshape array of size ... */
+    KN_EXC_SETITEM_SHAPE,     /* could not broadcast input array into the target */
     KN_EXC__FIXED
 };
 

@@ -23,6 +23,8 @@ PRIM(kn_type_complex128, KN_TY_COMPLEX, 128, 1, "complex128");
 PRIM(kn_type_none, KN_TY_NONE, 0, 0, "none");
 PRIM(kn_type_str, KN_TY_STR, 0, 0, "str");
 PRIM(kn_type_range, KN_TY_RANGE, 64, 1, "range_state64");
+PRIM(kn_type_slice, KN_TY_SLICE, 64, 1, "slice3_type");
+KnType kn_type_ellipsis = {.kind = KN_TY_CLASS, .id = 3, .name = "ellipsis"};
 #undef PRIM
 
 static KnType *const primitives[] = {
@@ -221,6 +223,7 @@ kn_type_size(const KnType *t)
     case KN_TY_COMPLEX:
         return (size_t)t->bits / 8;
     case KN_TY_RANGE:
+    case KN_TY_SLICE:
         return 24;
     case KN_TY_ARRAY:
         return (size_t)(40 + 16 * t->ndim);
@@ -251,6 +254,7 @@ kn_type_align(const KnType *t)
         return al;
     }
     case KN_TY_RANGE:
+    case KN_TY_SLICE:
     case KN_TY_ARRAY:
         return 8;
     default: {

@@ -16,6 +16,7 @@ typedef enum KnTypeKind {
     KN_TY_TUPLE,  /* items[n] */
     KN_TY_RANGE,  /* range of int64: {start, stop, step} */
     KN_TY_ARRAY,  /* NumPy array: dtype, ndim, layout ('C', 'F', 'A'), readonly */
+    KN_TY_SLICE,  /* a slice object: {start, stop, step}, INT64_MIN for a missing bound */
     KN_TY_FUNC,   /* a compile-time callable: builtin (id) or dispatcher (ref) */
     KN_TY_MODULE, /* a module object known at compile time (id) */
     KN_TY_CLASS,  /* a class known at compile time, for isinstance and exceptions (id, ref) */
@@ -48,7 +49,7 @@ struct KnType {
 extern KnType kn_type_bool, kn_type_int8, kn_type_int16, kn_type_int32, kn_type_int64;
 extern KnType kn_type_uint8, kn_type_uint16, kn_type_uint32, kn_type_uint64;
 extern KnType kn_type_float32, kn_type_float64, kn_type_complex64, kn_type_complex128;
-extern KnType kn_type_none, kn_type_str, kn_type_range;
+extern KnType kn_type_none, kn_type_str, kn_type_range, kn_type_slice, kn_type_ellipsis;
 
 typedef struct KnTypeTable {
     KnMap map;     /* hash -> bucket (KnTypeBucket) */
@@ -84,7 +85,7 @@ kn_type_is_number(const KnType *t)
 static inline int
 kn_type_is_value(const KnType *t)
 {
-    return t->kind <= KN_TY_ARRAY;
+    return t->kind <= KN_TY_SLICE;
 }
 
 /* Layout of a value in memory (the dispatcher's argument buffer and return slot). */

@@ -48,6 +48,7 @@ with_weak_scalar(KnType *d, KnType *s)
 {
     if (kind_rank(s) <= kind_rank(d))
         return d;
+
     if (s->kind == KN_TY_FLOAT)
         return d->kind == KN_TY_BOOL ? &kn_type_float64 : kn_type_promote(d, s);
     if (s->kind == KN_TY_COMPLEX)
@@ -90,6 +91,9 @@ kn_typing_array_binop(KnCompilation *c, KnInstr *in, KnType *a, KnType *b)
         return err(c, in->span, "unsupported operand types for %s: %s and %s",
                    kn_kir_binop_symbol((KnBinop)in->aux), a->name, b->name);
     KnType *operand = kn_typing_elementwise_operand(a, b), *r = operand;
+    int aa = a->kind == KN_TY_ARRAY, ba = b->kind == KN_TY_ARRAY;
+    if (in->aux == KN_BIN_POW && aa && !ba && a->dtype->kind == KN_TY_BOOL && intlike(b))
+        operand = r = &kn_type_int8; /* NumPy's power loop for a bool array and an int */
     switch (in->aux) {
     case KN_BIN_TRUEDIV:
         if (intlike(operand))
@@ -113,11 +117,31 @@ kn_typing_array_binop(KnCompilation *c, KnInstr *in, KnType *a, KnType *b)
     default:
         break;
     }
-    if (operand->kind == KN_TY_BOOL && in->aux != KN_BIN_AND && in->aux != KN_BIN_OR &&
-        in->aux != KN_BIN_XOR)
-        operand = r = &kn_type_int64; /* NumPy: bool + bool is bool for +, but int for - */
+    if (operand->kind == KN_TY_BOOL) {
+        /* NumPy's loops for two bools: + is or, * is and, - is an error, / is float64, the
+         * integer-only operators compute in int8 */
+        switch (in->aux) {
+        case KN_BIN_ADD:
+        case KN_BIN_MUL:
+        case KN_BIN_AND:
+        case KN_BIN_OR:
+        case KN_BIN_XOR:
+            break;
+        case KN_BIN_SUB:
+            return err(c, in->span,
+                       "numpy boolean subtract, the '-' operator, is not supported: "
+                       "use '^' or np.logical_xor");
+        default:
+            operand = r = &kn_type_int8;
+        }
+    }
     in->type = result_array(c, r, a, b);
     impl_of(c, in)->operand = operand;
+    if (in->imm.i && a->kind == KN_TY_ARRAY && !a->readonly && a->ndim == in->type->ndim) {
+        /* a += b on an array updates it in place, as NumPy does */
+        in->type = a;
+        impl_of(c, in)->inplace = 1;
+    }
     return 0;
 }
 
@@ -140,8 +164,10 @@ kn_typing_array_unop(KnCompilation *c, KnInstr *in, KnType *a)
     if (in->aux == KN_UN_INVERT && !intlike(a->dtype))
         return err(c, in->span, "'~' needs an integer or bool array, not %s", a->name);
     KnType *d = a->dtype;
-    if (in->aux == KN_UN_NEG && d->kind == KN_TY_BOOL)
-        return err(c, in->span, "cannot negate a bool array: use '~' or np.logical_not");
+    if ((in->aux == KN_UN_NEG || in->aux == KN_UN_POS) && d->kind == KN_TY_BOOL)
+        return err(c, in->span,
+                   "unary %s is not defined for bool arrays: use '~' or np.logical_not",
+                   in->aux == KN_UN_NEG ? "-" : "+");
     in->type = kn_type_array(c->types, d, a->ndim, 'C', 0);
     impl_of(c, in)->operand = d;
     return 0;
@@ -185,7 +211,16 @@ kn_typing_array_getattr(KnCompilation *c, KnInstr *in, KnType *t)
                 in->type = kn_type_func(c->types, map[i].id, NULL, kn_kir_builtin_name(map[i].id));
         return 0;
     }
-    static const char *const methods[] = {"sum", "prod", "min", "max", "mean", "copy", "fill"};
+    if (!strcmp(a, "T")) {
+        char layout = t->layout == 'C' ? 'F' : t->layout == 'F' ? 'C' : 'A';
+        if (t->ndim <= 1)
+            layout = t->layout;
+        in->type = kn_type_array(c->types, t->dtype, t->ndim, layout, t->readonly);
+        return 0;
+    }
+    static const char *const methods[] = {"sum",   "prod",    "min",    "max",
+                                          "mean",  "copy",    "fill",   "reshape",
+                                          "ravel", "flatten", "astype", "transpose"};
     for (int i = 0; i < KN_ARRAY_LEN(methods); i++)
         if (!strcmp(a, methods[i])) {
             in->type = kn_type_bound(c->types, t, a);
@@ -194,27 +229,52 @@ kn_typing_array_getattr(KnCompilation *c, KnInstr *in, KnType *t)
     return err(c, in->span, "%s has no attribute '%s' (in kiln yet)", t->name, a);
 }
 
-/* a[i], a[i, j]: an element when every axis is indexed, else a view of the remaining axes. */
+/* What an index selects from an array of type a: the result type (an element, or a view). The
+ * components are ints (take one position of an axis), slices (keep the axis, strided), None
+ * (a new axis of length 1) and at most one Ellipsis (as many full slices as needed). */
+KnType *
+kn_typing_index_result(KnCompilation *c, KnSpan span, KnType *a, KnType *idx)
+{
+    int n = idx->kind == KN_TY_TUPLE ? idx->n : 1, ints = 0, slices = 0, nones = 0, ell = 0;
+    int only_leading_ints = 1;
+    for (int i = 0; i < n; i++) {
+        KnType *it = idx->kind == KN_TY_TUPLE ? idx->items[i] : idx;
+        if (intlike(it)) {
+            ints++;
+            if (slices || nones || ell)
+                only_leading_ints = 0;
+        } else if (it->kind == KN_TY_SLICE) {
+            slices++;
+        } else if (it->kind == KN_TY_NONE) {
+            nones++;
+        } else if (it == &kn_type_ellipsis) {
+            if (ell++) {
+                err(c, span, "an index can only have a single ellipsis ('...')");
+                return NULL;
+            }
+        } else {
+            err(c, span,
+                "arrays are indexed by integers, slices, None and '...', not %s "
+                "(fancy indexing with arrays comes later)",
+                it->name);
+            return NULL;
+        }
+    }
+    if (ints + slices > a->ndim) {
+        err(c, span, "too many indices for %s: %d", a->name, ints + slices);
+        return NULL;
+    }
+    if (ints == a->ndim && !slices && !nones)
+        return a->dtype;
+    char layout = a->layout == 'C' && only_leading_ints && !slices && !nones ? 'C' : 'A';
+    return kn_type_array(c->types, a->dtype, a->ndim - ints + nones, layout, a->readonly);
+}
+
 int
 kn_typing_array_getitem(KnCompilation *c, KnInstr *in, KnType *a, KnType *idx)
 {
-    int n = idx->kind == KN_TY_TUPLE ? idx->n : 1;
-    for (int i = 0; i < n; i++) {
-        KnType *it = idx->kind == KN_TY_TUPLE ? idx->items[i] : idx;
-        if (!intlike(it))
-            return err(c, in->span,
-                       "array indices must be integers here, not %s (slices and "
-                       "fancy indexing come later)",
-                       it->name);
-    }
-    if (n > a->ndim)
-        return err(c, in->span, "too many indices for %s: %d", a->name, n);
-    if (n == a->ndim)
-        in->type = a->dtype;
-    else
-        in->type = kn_type_array(c->types, a->dtype, a->ndim - n, a->layout == 'C' ? 'C' : 'A',
-                                 a->readonly);
-    return 0;
+    in->type = kn_typing_index_result(c, in->span, a, idx);
+    return in->type ? 0 : -1;
 }
 
 int
@@ -227,18 +287,16 @@ kn_typing_setitem(KnCompilation *c, KnInstr *in)
         return err(c, in->span, "%s does not support item assignment", a->name);
     if (a->readonly)
         return err(c, in->span, "cannot assign to an item of a read-only array (%s)", a->name);
-    int n = idx->kind == KN_TY_TUPLE ? idx->n : 1;
-    for (int i = 0; i < n; i++) {
-        KnType *it = idx->kind == KN_TY_TUPLE ? idx->items[i] : idx;
-        if (!intlike(it))
-            return err(c, in->args[1]->span, "array indices must be integers here, not %s",
-                       it->name);
-    }
-    if (n != a->ndim)
-        return err(c, in->span, "assigning to a sub-array (%d of %d indices) is not supported yet",
-                   n, a->ndim);
-    if (!kn_type_is_number(v) || (v->kind == KN_TY_COMPLEX && a->dtype->kind != KN_TY_COMPLEX))
+    KnType *target = kn_typing_index_result(c, in->args[1]->span, a, idx);
+    if (!target)
+        return -1;
+    KnType *vd = v->kind == KN_TY_ARRAY ? v->dtype : v;
+    if (!kn_type_is_number(vd) || (vd->kind == KN_TY_COMPLEX && a->dtype->kind != KN_TY_COMPLEX))
         return err(c, in->args[2]->span, "cannot store %s into %s", v->name, a->name);
+    if (v->kind == KN_TY_ARRAY && (target->kind != KN_TY_ARRAY || v->ndim > target->ndim))
+        return err(c, in->args[2]->span, "cannot store %s into %s", v->name,
+                   target->kind == KN_TY_ARRAY ? target->name : "a single element");
+    impl_of(c, in)->operand = target; /* the element or view being assigned */
     return 0;
 }
 
@@ -385,14 +443,19 @@ ufunc_result(int id, KnType *d)
     case KN_BI_NP_ABSOLUTE:
         return d->kind == KN_TY_COMPLEX ? kn_type_float(d->bits / 2) : d;
     case KN_BI_NP_NEGATIVE:
-        return d;
+        return d->kind == KN_TY_BOOL ? NULL : d;
     case KN_BI_NP_FLOOR:
     case KN_BI_NP_CEIL:
     case KN_BI_NP_TRUNC:
-        return d->kind == KN_TY_FLOAT ? d : &kn_type_float64;
+        /* NumPy 2 keeps integer dtypes (the values are already integral) */
+        return d->kind == KN_TY_COMPLEX ? NULL : d->kind == KN_TY_BOOL ? &kn_type_float64 : d;
     default:
         if (d->kind == KN_TY_COMPLEX)
             return NULL;
+        /* NumPy: 16-bit ints compute in float32 (8-bit ones and bools in float16, which kiln
+         * does not have: float32 here) */
+        if (d->kind == KN_TY_BOOL || (d->kind == KN_TY_INT && d->bits <= 16))
+            return &kn_type_float32;
         return d->kind == KN_TY_FLOAT && d->bits == 32 ? &kn_type_float32 : &kn_type_float64;
     }
 }
@@ -410,7 +473,11 @@ type_ufunc(KnCompilation *c, KnInstr *in, int id)
                    a->name);
     in->type = a->kind == KN_TY_ARRAY ? kn_type_array(c->types, r, a->ndim, 'C', 0) : r;
     impl_of(c, in)->operand =
-        (id == KN_BI_NP_ABS || id == KN_BI_NP_ABSOLUTE || id == KN_BI_NP_NEGATIVE) ? d : r;
+        (id == KN_BI_NP_ABS || id == KN_BI_NP_ABSOLUTE || id == KN_BI_NP_NEGATIVE ||
+         ((id == KN_BI_NP_FLOOR || id == KN_BI_NP_CEIL || id == KN_BI_NP_TRUNC) &&
+          d->kind == KN_TY_INT))
+            ? d
+            : r;
     return 0;
 }
 
@@ -482,6 +549,53 @@ kn_typing_array_method(KnCompilation *c, KnInstr *in, KnType *bound)
         if (n)
             return err(c, in->span, "copy() takes no arguments here");
         in->type = kn_type_array(c->types, self->dtype, self->ndim, 'C', 0);
+        return 0;
+    }
+    if (!strcmp(m, "transpose")) {
+        if (n)
+            return err(c, in->span, "transpose() with axes is not supported yet");
+        char layout = self->layout == 'C' ? 'F' : self->layout == 'F' ? 'C' : 'A';
+        in->type = kn_type_array(c->types, self->dtype, self->ndim,
+                                 self->ndim <= 1 ? self->layout : layout, self->readonly);
+        return 0;
+    }
+    if (!strcmp(m, "reshape")) {
+        if (self->layout != 'C')
+            return err(c, in->span,
+                       "reshape() needs a C-contiguous array, not %s (use .copy() "
+                       "first)",
+                       self->name);
+        int nd = 0;
+        if (n == 1 && in->args[1]->type->kind == KN_TY_TUPLE) {
+            KnType *s = in->args[1]->type;
+            for (int i = 0; i < s->n; i++)
+                if (!intlike(s->items[i]))
+                    return err(c, in->args[1]->span, "reshape() takes integers, not %s", s->name);
+            nd = s->n;
+        } else {
+            for (int i = 0; i < n; i++)
+                if (!intlike(in->args[i + 1]->type))
+                    return err(c, in->args[i + 1]->span, "reshape() takes integers, not %s",
+                               in->args[i + 1]->type->name);
+            nd = n;
+        }
+        if (nd < 1 || nd > 32)
+            return err(c, in->span, "reshape() needs between 1 and 32 dimensions");
+        in->type = kn_type_array(c->types, self->dtype, nd, 'C', self->readonly);
+        return 0;
+    }
+    if (!strcmp(m, "ravel") || !strcmp(m, "flatten")) {
+        if (n)
+            return err(c, in->span, "%s() with an order is not supported yet", m);
+        in->type = kn_type_array(c->types, self->dtype, 1, 'C',
+                                 m[0] == 'r' && self->layout == 'C' ? self->readonly : 0);
+        return 0;
+    }
+    if (!strcmp(m, "astype")) {
+        KnType *d = n == 1 ? dtype_of(in->args[1]) : NULL;
+        if (!d)
+            return err(c, in->span, "astype() takes one dtype (np.float32, 'float32', a.dtype)");
+        in->type = kn_type_array(c->types, d, self->ndim, 'C', 0);
         return 0;
     }
     if (!strcmp(m, "fill")) {

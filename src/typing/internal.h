@@ -16,6 +16,7 @@ int kn_typing_array_cmp(KnCompilation *c, KnInstr *in, KnType *a, KnType *b);
 int kn_typing_array_unop(KnCompilation *c, KnInstr *in, KnType *a);
 int kn_typing_array_getattr(KnCompilation *c, KnInstr *in, KnType *t);
 int kn_typing_array_getitem(KnCompilation *c, KnInstr *in, KnType *a, KnType *idx);
+KnType *kn_typing_index_result(KnCompilation *c, KnSpan span, KnType *a, KnType *idx);
 int kn_typing_setitem(KnCompilation *c, KnInstr *in);
 int kn_typing_numpy_call(KnCompilation *c, KnInstr *in, int id);
 int kn_typing_array_method(KnCompilation *c, KnInstr *in, KnType *bound);

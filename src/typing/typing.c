@@ -297,7 +297,8 @@ type_getitem(KnCompilation *c, KnInstr *in)
         return kn_typing_array_getitem(c, in, s, i);
     if (!is_intlike(i)) {
         kn_diag_error(&c->diags, KN_DIAG_TYPING, in->args[1]->span,
-                      "%s indices must be integers, not %s", s->name, i->name);
+                      "%s indices must be integers%s, not %s", s->name,
+                      s->kind == KN_TY_TUPLE ? " (or slices with constant bounds)" : "", i->name);
         return -1;
     }
     if (s->kind == KN_TY_RANGE) {
@@ -308,6 +309,7 @@ type_getitem(KnCompilation *c, KnInstr *in)
         kn_diag_error(&c->diags, KN_DIAG_TYPING, in->span, "%s is not subscriptable", s->name);
         return -1;
     }
+
     if (in->aux && in->aux != s->n) {
         kn_diag_error(&c->diags, KN_DIAG_TYPING, in->span,
                       "cannot unpack %s of %d items into %d targets", s->name, s->n, in->aux);
@@ -376,6 +378,10 @@ type_slice(KnCompilation *c, KnInstr *in)
     KnType *t = in->args[0]->type;
     if (!t)
         return 0;
+    if (t->kind == KN_TY_ARRAY) {
+        in->type = kn_typing_index_result(c, in->span, t, &kn_type_slice);
+        return in->type ? 0 : -1;
+    }
     if (t->kind != KN_TY_TUPLE) {
         kn_diag_error(&c->diags, KN_DIAG_UNSUPPORTED, in->span, "slicing %s is not supported",
                       t->name);
@@ -564,6 +570,19 @@ type_instr(KnCompilation *c, KnInstr *in, int *changed)
         return type_slice(c, in);
     case KN_OP_SETITEM:
         return kn_typing_setitem(c, in);
+    case KN_OP_MAKESLICE:
+        for (int i = 0; i < in->nargs; i++) {
+            KnType *a = in->args[i]->type;
+            if (!a)
+                return 0;
+            if (!is_intlike(a) && a->kind != KN_TY_NONE) {
+                kn_diag_error(&c->diags, KN_DIAG_TYPING, in->args[i]->span,
+                              "slice bounds must be integers or None, not %s", a->name);
+                return -1;
+            }
+        }
+        in->type = &kn_type_slice;
+        return 0;
     case KN_OP_CAST:
         return type_cast(c, in);
     case KN_OP_CBR:

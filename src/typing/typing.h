@@ -19,6 +19,7 @@ typedef struct KnCallImpl {
     KnCallee callee; /* KN_CALL_JITTED */
     int64_t value;   /* KN_CALL_CONST */
     KnType *operand; /* the type arguments are converted to before the operation, or NULL */
+    int inplace;     /* array a += b: the result is written into a */
 } KnCallImpl;
 
 /* Type c->fn for the argument types; marks reachable blocks. 0, or -1 with a diagnostic. */
