@@ -732,18 +732,122 @@ kn_lower_array_unop(L *l, KnInstr *in)
 }
 
 static LLVMValueRef
+libm_pair(L *l, const char *name, LLVMValueRef a, LLVMValueRef b, const KnType *t)
+{
+    char buf[32];
+    LLVMTypeRef ft = kn_lower_type(l, t);
+    LLVMTypeRef ps[2] = {ft, ft};
+    LLVMValueRef args[2] = {a, b};
+    snprintf(buf, sizeof buf, "%s%s", name, t->bits == 32 ? "f" : "");
+    return kn_lower_extern(l, buf, ft, ps, 2, args);
+}
+
+/* maximum/minimum propagate NaN; fmax/fmin ignore it */
+static LLVMValueRef
+extreme(L *l, int is_max, int nan_wins, LLVMValueRef a, LLVMValueRef b, const KnType *t)
+{
+    LLVMValueRef better = kn_lower_cmp(l, is_max ? KN_CMP_GE : KN_CMP_LE, a, b, t, t, t);
+    LLVMValueRef r = LLVMBuildSelect(l->b, better, a, b, "");
+    if (t->kind != KN_TY_FLOAT)
+        return r;
+    LLVMValueRef anan = LLVMBuildFCmp(l->b, LLVMRealUNO, a, a, "");
+    LLVMValueRef bnan = LLVMBuildFCmp(l->b, LLVMRealUNO, b, b, "");
+    if (nan_wins)
+        return LLVMBuildSelect(l->b, anan, a, LLVMBuildSelect(l->b, bnan, b, r, ""), "");
+    return LLVMBuildSelect(l->b, anan, b, LLVMBuildSelect(l->b, bnan, a, r, ""), "");
+}
+
+static LLVMValueRef
 ufunc_kernel(L *l, KnInstr *in, LLVMValueRef *e)
 {
     KnCallImpl *impl = in->impl;
-    return kn_lower_ufunc_scalar(l, impl->builtin, e[0], elem_type(in->args[1]->type),
-                                 impl->operand, elem_type(in->type));
+    int id = impl->builtin;
+    const KnType *op = impl->operand, *t[3];
+    LLVMValueRef x[3];
+    int nin = kn_typing_ufunc_nin(id);
+    for (int i = 0; i < nin; i++) {
+        t[i] = elem_type(in->args[i + 1]->type);
+        x[i] = id == KN_BI_NP_WHERE && i == 0 ? e[i] : kn_lower_convert(l, e[i], t[i], op);
+    }
+    LLVMValueRef zero = LLVMConstNull(kn_lower_type(l, op));
+    switch (id) {
+    case KN_BI_NP_ISNAN:
+    case KN_BI_NP_ISINF:
+    case KN_BI_NP_ISFINITE: {
+        if (op->kind != KN_TY_FLOAT)
+            return LLVMConstInt(l->i1, id == KN_BI_NP_ISFINITE, 0);
+        if (id == KN_BI_NP_ISNAN)
+            return LLVMBuildFCmp(l->b, LLVMRealUNO, x[0], x[0], "");
+        LLVMTypeRef ft = LLVMTypeOf(x[0]);
+        LLVMValueRef ax = kn_lower_intrinsic(l, "llvm.fabs", &ft, 1, &x[0], 1);
+        return LLVMBuildFCmp(l->b, id == KN_BI_NP_ISINF ? LLVMRealOEQ : LLVMRealOLT, ax,
+                             LLVMConstReal(ft, 1.0 / 0.0), "");
+    }
+    case KN_BI_NP_SIGN: {
+        LLVMValueRef one = kn_lower_convert(l, i64c(l, 1), &kn_type_int64, op);
+        LLVMValueRef mone = kn_lower_convert(l, i64c(l, -1), &kn_type_int64, op);
+        LLVMValueRef pos = kn_lower_cmp(l, KN_CMP_GT, x[0], zero, op, op, op);
+        LLVMValueRef neg = kn_lower_cmp(l, KN_CMP_LT, x[0], zero, op, op, op);
+        LLVMValueRef rest = zero;
+        if (op->kind == KN_TY_FLOAT) /* NaN stays NaN, zeros become +0 */
+            rest = LLVMBuildSelect(l->b, LLVMBuildFCmp(l->b, LLVMRealUNO, x[0], x[0], ""), x[0],
+                                   zero, "");
+        return LLVMBuildSelect(l->b, pos, one, LLVMBuildSelect(l->b, neg, mone, rest, ""), "");
+    }
+    case KN_BI_NP_RINT: {
+        LLVMTypeRef ft = LLVMTypeOf(x[0]);
+        return kn_lower_intrinsic(l, "llvm.rint", &ft, 1, &x[0], 1);
+    }
+    case KN_BI_NP_MAXIMUM:
+    case KN_BI_NP_MINIMUM:
+        return extreme(l, id == KN_BI_NP_MAXIMUM, 1, x[0], x[1], op);
+    case KN_BI_NP_FMAX:
+    case KN_BI_NP_FMIN:
+        return extreme(l, id == KN_BI_NP_FMAX, 0, x[0], x[1], op);
+    case KN_BI_NP_POWER: {
+        l->in_ufunc = 1;
+        LLVMValueRef r = kn_lower_binop(l, KN_BIN_POW, x[0], x[1], op, op, op);
+        l->in_ufunc = 0;
+        return r;
+    }
+    case KN_BI_NP_ARCTAN2:
+        return libm_pair(l, "atan2", x[0], x[1], op);
+    case KN_BI_NP_HYPOT:
+        return libm_pair(l, "hypot", x[0], x[1], op);
+    case KN_BI_NP_WHERE:
+        return LLVMBuildSelect(l->b, kn_lower_truth(l, x[0], t[0]), x[1], x[2], "");
+    case KN_BI_NP_CLIP:
+        return extreme(l, 0, 1, extreme(l, 1, 1, x[0], x[1], op), x[2], op);
+    default:
+        return kn_lower_ufunc_scalar(l, id, e[0], t[0], op, impl->result);
+    }
 }
 
+/* NumPy's math functions: elementwise over arrays (broadcast, into out= when given), or
+ * directly on scalars */
 LLVMValueRef
 kn_lower_array_ufunc(L *l, KnInstr *in)
 {
-    Operand ops[1] = {{l->vals[in->args[1]->id], in->args[1]->type, NULL, {0}}};
-    return elementwise(l, in, ops, 1, ufunc_kernel);
+    KnCallImpl *impl = in->impl;
+    int nin = kn_typing_ufunc_nin(impl->builtin);
+    Operand ops[3];
+    LLVMValueRef e[3];
+    int any_array = 0;
+    for (int i = 0; i < nin; i++) {
+        ops[i] = (Operand){l->vals[in->args[i + 1]->id], in->args[i + 1]->type, NULL, {0}};
+        e[i] = ops[i].v;
+        any_array |= ops[i].t->kind == KN_TY_ARRAY;
+    }
+    if (!any_array && !impl->inplace)
+        return kn_lower_convert(l, ufunc_kernel(l, in, e), impl->result, in->type);
+    if (impl->inplace) {
+        KnInstr *out = kn_typing_arg(in, nin, "out");
+        LLVMValueRef dest = l->vals[out->id];
+        elementwise_into(l, in, ops, nin, ufunc_kernel, dest, out->type, impl->result);
+        kn_lower_incref(l, dest, out->type);
+        return dest;
+    }
+    return elementwise_into(l, in, ops, nin, ufunc_kernel, NULL, in->type, impl->result);
 }
 
 static LLVMValueRef

@@ -447,9 +447,7 @@ lower_numpy(L *l, KnInstr *in, KnCallImpl *impl)
     case KN_BI_NP_COPY:
         return kn_lower_array_copy(l, in, arg(l, in, 0), argt(in, 0));
     default:
-        if (argt(in, 0)->kind == KN_TY_ARRAY)
-            return kn_lower_array_ufunc(l, in);
-        return kn_lower_ufunc_scalar(l, id, arg(l, in, 0), argt(in, 0), impl->operand, in->type);
+        return kn_lower_array_ufunc(l, in);
     }
 }
 

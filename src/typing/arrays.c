@@ -460,24 +460,138 @@ ufunc_result(int id, KnType *d)
     }
 }
 
+int
+kn_typing_ufunc_nin(int id)
+{
+    switch (id) {
+    case KN_BI_NP_MAXIMUM:
+    case KN_BI_NP_MINIMUM:
+    case KN_BI_NP_FMAX:
+    case KN_BI_NP_FMIN:
+    case KN_BI_NP_POWER:
+    case KN_BI_NP_ARCTAN2:
+    case KN_BI_NP_HYPOT:
+        return 2;
+    case KN_BI_NP_WHERE:
+    case KN_BI_NP_CLIP:
+        return 3;
+    default:
+        return 1;
+    }
+}
+
+/* the element type of a ufunc's result for operand dtype d (binary: the promoted one) */
+static KnType *
+ufunc_elem(KnCompilation *c, KnInstr *in, int id, KnType **args, KnType **operand)
+{
+    KnType *d = args[0]->kind == KN_TY_ARRAY ? args[0]->dtype : args[0];
+    switch (id) {
+    case KN_BI_NP_ISNAN:
+    case KN_BI_NP_ISINF:
+    case KN_BI_NP_ISFINITE:
+        *operand = d;
+        return d->kind == KN_TY_COMPLEX ? NULL : &kn_type_bool;
+    case KN_BI_NP_SIGN:
+        *operand = d;
+        return d->kind == KN_TY_BOOL || d->kind == KN_TY_COMPLEX ? NULL : d;
+    case KN_BI_NP_RINT:
+        *operand = ufunc_result(KN_BI_NP_SQRT, d);
+        return *operand;
+    case KN_BI_NP_MAXIMUM:
+    case KN_BI_NP_MINIMUM:
+    case KN_BI_NP_FMAX:
+    case KN_BI_NP_FMIN:
+    case KN_BI_NP_POWER: {
+        KnType *p = kn_typing_elementwise_operand(args[0], args[1]);
+        if (p->kind == KN_TY_COMPLEX && id != KN_BI_NP_POWER)
+            return NULL;
+        if (id == KN_BI_NP_POWER && p->kind == KN_TY_BOOL)
+            p = &kn_type_int8;
+        *operand = p;
+        return p;
+    }
+    case KN_BI_NP_ARCTAN2:
+    case KN_BI_NP_HYPOT: {
+        KnType *p = kn_typing_elementwise_operand(args[0], args[1]);
+        if (p->kind == KN_TY_COMPLEX)
+            return NULL;
+        *operand = ufunc_result(KN_BI_NP_SQRT, p);
+        return *operand;
+    }
+    case KN_BI_NP_WHERE: {
+        KnType *p = kn_typing_elementwise_operand(args[1], args[2]);
+        *operand = p;
+        return p;
+    }
+    case KN_BI_NP_CLIP: {
+        KnType *p = kn_typing_elementwise_operand(args[0], args[1]);
+        p = kn_typing_elementwise_operand(
+            args[0]->kind == KN_TY_ARRAY ? kn_type_array(c->types, p, args[0]->ndim, 'C', 0) : p,
+            args[2]);
+        *operand = p;
+        return p->kind == KN_TY_COMPLEX ? NULL : p;
+    }
+    default: {
+        KnType *r = ufunc_result(id, d);
+        *operand = (id == KN_BI_NP_ABS || id == KN_BI_NP_ABSOLUTE || id == KN_BI_NP_NEGATIVE ||
+                    ((id == KN_BI_NP_FLOOR || id == KN_BI_NP_CEIL || id == KN_BI_NP_TRUNC) &&
+                     d->kind == KN_TY_INT))
+                       ? d
+                       : r;
+        return r;
+    }
+    }
+    KN_UNUSED(in);
+}
+
+/* NumPy's math functions of scalars and arrays: unary, binary, where and clip; out= */
 static int
 type_ufunc(KnCompilation *c, KnInstr *in, int id)
 {
-    if (in->nargs != 2 || in->aux)
-        return err(c, in->span, "%s() takes one argument here", kn_kir_builtin_name(id));
-    KnType *a = in->args[1]->type;
-    KnType *d = a->kind == KN_TY_ARRAY ? a->dtype : a;
-    KnType *r = kn_type_is_number(d) ? ufunc_result(id, d) : NULL;
+    static const char *const kw[] = {"out", NULL};
+    int nin = kn_typing_ufunc_nin(id), npos = in->nargs - 1 - in->aux;
+    KN_TRY(check_keywords(c, in, kw, nin + 1));
+    if (npos < nin)
+        return err(c, in->span, "%s() takes %d argument%s", kn_kir_builtin_name(id), nin,
+                   nin > 1 ? "s" : "");
+    KnType *args[3];
+    int ndim = 0, any_array = 0;
+    for (int i = 0; i < nin; i++) {
+        args[i] = in->args[i + 1]->type;
+        KnType *d = args[i]->kind == KN_TY_ARRAY ? args[i]->dtype : args[i];
+        if (!kn_type_is_number(d))
+            return err(c, in->args[i + 1]->span, "%s() does not accept %s", kn_kir_builtin_name(id),
+                       args[i]->name);
+        if (args[i]->kind == KN_TY_ARRAY) {
+            any_array = 1;
+            ndim = args[i]->ndim > ndim ? args[i]->ndim : ndim;
+        }
+    }
+    KnType *operand = NULL;
+    KnType *r = ufunc_elem(c, in, id, args, &operand);
     if (!r)
-        return err(c, in->args[1]->span, "%s() does not accept %s", kn_kir_builtin_name(id),
-                   a->name);
-    in->type = a->kind == KN_TY_ARRAY ? kn_type_array(c->types, r, a->ndim, 'C', 0) : r;
-    impl_of(c, in)->operand =
-        (id == KN_BI_NP_ABS || id == KN_BI_NP_ABSOLUTE || id == KN_BI_NP_NEGATIVE ||
-         ((id == KN_BI_NP_FLOOR || id == KN_BI_NP_CEIL || id == KN_BI_NP_TRUNC) &&
-          d->kind == KN_TY_INT))
-            ? d
-            : r;
+        return err(c, in->span, "%s() does not accept (%s%s%s)", kn_kir_builtin_name(id),
+                   args[0]->name, nin > 1 ? ", ..." : "", "");
+    KnInstr *out = kn_typing_arg(in, nin, "out");
+    if (out) {
+        KnType *o = out->type;
+        if (o->kind != KN_TY_ARRAY || o->readonly || o->ndim < ndim)
+            return err(c, out->span,
+                       "out= must be a writable array with at least %d dimensions, "
+                       "not %s",
+                       ndim, o->name);
+        in->type = o;
+    } else if (id == KN_BI_NP_WHERE && !any_array) {
+        return err(c, in->span,
+                   "np.where() of three scalars is not supported (use 'x if c else "
+                   "y')");
+    } else {
+        in->type = any_array ? kn_type_array(c->types, r, ndim, 'C', 0) : r;
+    }
+    KnCallImpl *impl = impl_of(c, in);
+    impl->operand = operand;
+    impl->inplace = out != NULL;
+    impl->result = r;
     return 0;
 }
 

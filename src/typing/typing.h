@@ -19,7 +19,8 @@ typedef struct KnCallImpl {
     KnCallee callee; /* KN_CALL_JITTED */
     int64_t value;   /* KN_CALL_CONST */
     KnType *operand; /* the type arguments are converted to before the operation, or NULL */
-    int inplace;     /* array a += b: the result is written into a */
+    int inplace;     /* array a += b, or out=: the result is written into an existing array */
+    KnType *result;  /* a ufunc's element type before it is stored (out= may differ) */
 } KnCallImpl;
 
 /* Type c->fn for the argument types; marks reachable blocks. 0, or -1 with a diagnostic. */
@@ -30,6 +31,9 @@ int kn_typing_slice_items(const KnSlice *s, int n, int *out);
 
 /* Positional argument i, or the keyword argument `keyword`, of a CALL; NULL when absent. */
 KnInstr *kn_typing_arg(KnInstr *call, int i, const char *keyword);
+
+/* How many array operands a NumPy function of ir/builtins.def takes (np.where: 3). */
+int kn_typing_ufunc_nin(int builtin_id);
 
 /* The result type of a binary operator, NULL if unsupported (shared with lowering). */
 KnType *kn_typing_binop_result(KnBinop op, KnType *a, KnType *b, KnType **operand);
