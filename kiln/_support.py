@@ -81,6 +81,7 @@ def _fast_source(code):
     import ast
     import linecache
 
+    linecache.checkcache(code.co_filename)  # a file edited since it was read
     lines = linecache.getlines(code.co_filename)
     first = code.co_firstlineno
     if not lines or first > len(lines):
@@ -105,7 +106,8 @@ def _fast_source(code):
         tree = ast.parse(source)
     except SyntaxError:
         return None
-    if not tree.body or not isinstance(tree.body[0], ast.FunctionDef):
+    if not tree.body or not isinstance(tree.body[0], ast.FunctionDef) \
+            or tree.body[0].name != code.co_name:
         return None
     return source, code.co_filename, first, col_offset
 

@@ -47,6 +47,7 @@ fixed_exceptions(PyObject *table)
         [KN_EXC_BROADCAST] = NULL,
         [KN_EXC_EMPTY_REDUCTION] = "__import__('numpy').zeros(0).min()",
         [KN_EXC_SLICE_STEP_ZERO] = "(1, 2)[::0]",
+        [KN_EXC_EMPTY_ARG_REDUCTION] = "__import__('numpy').zeros(0).argmin()",
         [KN_EXC_RESHAPE] = NULL,
         [KN_EXC_SETITEM_SHAPE] = NULL,
     };

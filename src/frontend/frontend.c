@@ -32,6 +32,7 @@ typedef struct FE {
     LoopCtx loops[64];
     int nloops;
     int ntemps;
+    int zip_first, zip_count, zip_enumerate; /* the enumerate/zip loop being bound (bind_zip) */
 } FE;
 
 typedef KnInstr *Val;
@@ -1245,6 +1246,85 @@ bind_item(FE *fe, PyObject *node, int counter)
     return assign_to(fe, A(node, "target"), item);
 }
 
+/* for i, x in enumerate(seq[, start]) / for a, b in zip(s1, s2, ...): a counted loop over the
+ * shortest sequence; the target gets the tuple of the items (and the count). The sequences live
+ * in variables $zipN; fe->zip_* tell bind_zip where. */
+static int
+bind_zip(FE *fe, PyObject *node, int counter)
+{
+    KnSpan sp = span_of(fe, A(node, "iter"));
+    KnInstr *items[17];
+    int n = 0;
+    if (fe->zip_enumerate) {
+        Val k = load(fe, sp, counter);
+        Val start = load(fe, sp, fe->zip_first + 1);
+        Val sum = kn_kir_emit2(&fe->b, KN_OP_BINOP, sp, start, k);
+        sum->aux = KN_BIN_ADD;
+        items[n++] = sum;
+        items[n++] = kn_kir_emit2(&fe->b, KN_OP_GETITEM, sp, load(fe, sp, fe->zip_first),
+                                  load(fe, sp, counter));
+    } else {
+        for (int i = 0; i < fe->zip_count; i++)
+            items[n++] = kn_kir_emit2(&fe->b, KN_OP_GETITEM, sp, load(fe, sp, fe->zip_first + i),
+                                      load(fe, sp, counter));
+    }
+    Val t = kn_kir_emit(&fe->b, KN_OP_TUPLE, sp, n, items);
+    return assign_to(fe, A(node, "target"), t);
+}
+
+static int
+for_enumerate_zip(FE *fe, PyObject *node, int is_enumerate)
+{
+    PyObject *iter = A(node, "iter"), *args = A(iter, "args");
+    KnSpan sp = span_of(fe, iter);
+    Py_ssize_t n = PyList_GET_SIZE(args);
+    if (PyList_GET_SIZE(A(iter, "keywords")) || n < 1 || n > 16 || (is_enumerate && n > 2)) {
+        UNSUPPORTED(fe, iter, "%s() with these arguments is not supported",
+                    is_enumerate ? "enumerate" : "zip");
+        return -1;
+    }
+    int first = -1, count = is_enumerate ? 1 : (int)n;
+    for (Py_ssize_t i = 0; i < (is_enumerate ? 2 : n); i++) {
+        Val v;
+        if (i < n) {
+            v = expr(fe, PyList_GET_ITEM(args, i));
+            if (!v)
+                return -1;
+        } else {
+            v = const_int(fe, sp, 0, &kn_type_int64); /* enumerate's start */
+        }
+        int var = temp_var(fe, "zip", sp);
+        if (first < 0)
+            first = var;
+        store(fe, sp, var, v);
+    }
+    /* the count: the shortest length */
+    Val len = kn_kir_emit1(&fe->b, KN_OP_LEN, sp, load(fe, sp, first));
+    int lenvar = temp_var(fe, "ziplen", sp);
+    store(fe, sp, lenvar, len);
+    for (int i = 1; i < count; i++) {
+        Val li = kn_kir_emit1(&fe->b, KN_OP_LEN, sp, load(fe, sp, first + i));
+        Val shorter = kn_kir_emit2(&fe->b, KN_OP_CMP, sp, li, load(fe, sp, lenvar));
+        shorter->aux = KN_CMP_LT;
+        KnBlock *yes = kn_kir_block_new(&fe->b), *next = kn_kir_block_new(&fe->b);
+        kn_kir_cbr(&fe->b, sp, shorter, yes, next);
+        kn_kir_set_block(&fe->b, yes);
+        store(fe, sp, lenvar, li);
+        kn_kir_br(&fe->b, sp, next);
+        kn_kir_set_block(&fe->b, next);
+    }
+    int saved_first = fe->zip_first, saved_count = fe->zip_count, saved_enum = fe->zip_enumerate;
+    fe->zip_first = first;
+    fe->zip_count = count;
+    fe->zip_enumerate = is_enumerate;
+    int rc = counted_loop(fe, node, const_int(fe, sp, 0, &kn_type_int64), load(fe, sp, lenvar),
+                          const_int(fe, sp, 1, &kn_type_int64), KN_CMP_LT, bind_zip);
+    fe->zip_first = saved_first;
+    fe->zip_count = saved_count;
+    fe->zip_enumerate = saved_enum;
+    return rc;
+}
+
 /* The sign of a constant range step: +1, -1, 0 when unknown. */
 static int
 const_sign(Val v)
@@ -1295,6 +1375,9 @@ for_stmt(FE *fe, PyObject *node)
             return counted_loop(fe, node, const_int(fe, sp, 0, &kn_type_int64), len,
                                 const_int(fe, sp, 1, &kn_type_int64), KN_CMP_LT, bind_item);
         }
+        if (callee->op == KN_OP_GLOBAL && callee->type->kind == KN_TY_FUNC &&
+            (callee->type->id == KN_BI_ENUMERATE || callee->type->id == KN_BI_ZIP))
+            return for_enumerate_zip(fe, node, callee->type->id == KN_BI_ENUMERATE);
         /* not range(): fall through to the generic path with the callee already evaluated */
         KnInstr **cargs = NULL;
         PyObject *args = A(iter, "args");

@@ -1050,33 +1050,173 @@ reduce_step(L *l, LLVMValueRef p, void *ctx)
     LLVMBuildStore(l->b, nv, r->acc);
 }
 
+/* sum/prod/min/max/mean over the elements visited: the accumulator's start and its end */
+static void
+reduce_begin(L *l, Reduce *r)
+{
+    LLVMBuildStore(l->b, LLVMConstInt(l->i1, 1, 0), r->first);
+    int one = !strcmp(r->name, "prod");
+    LLVMBuildStore(l->b, kn_lower_convert(l, i64c(l, one), &kn_type_int64, r->acc_t), r->acc);
+}
+
+static LLVMValueRef
+reduce_end(L *l, Reduce *r, int mean, LLVMValueRef count)
+{
+    LLVMValueRef v = LLVMBuildLoad2(l->b, kn_lower_type(l, r->acc_t), r->acc, "");
+    if (mean) {
+        LLVMValueRef n = kn_lower_convert(l, count, &kn_type_int64, r->acc_t);
+        l->in_ufunc = 1; /* the mean of nothing is nan, as NumPy's */
+        v = kn_lower_binop(l, KN_BIN_TRUEDIV, v, n, r->acc_t, r->acc_t, r->acc_t);
+        l->in_ufunc = 0;
+    }
+    return v;
+}
+
+static Reduce
+reduce_new(L *l, const char *name, const KnType *acc_t, const KnType *elem_t)
+{
+    Reduce r = {!strcmp(name, "mean") ? "sum" : name, acc_t, NULL, NULL, elem_t};
+    r.acc = kn_lower_entry_alloca(l, kn_lower_type(l, acc_t), "acc");
+    r.first = kn_lower_entry_alloca(l, l->i1, "first");
+    return r;
+}
+
+/* along axis k: one output element per position of the other axes */
+static LLVMValueRef
+reduce_axis(L *l, KnInstr *in, const char *name, LLVMValueRef a, const KnType *t, int k)
+{
+    KnCallImpl *impl = in->impl;
+    const KnType *ot = in->type;
+    LLVMValueRef oshape[32];
+    for (int j = 0; j < ot->ndim; j++)
+        oshape[j] = dim(l, a, F_SHAPE, j < k ? j : j + 1);
+    LLVMValueRef out = kn_lower_array_alloc(l, ot, oshape);
+    int minmax = !strcmp(name, "min") || !strcmp(name, "max");
+    if (minmax)
+        kn_lower_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, dim(l, a, F_SHAPE, k), i64c(l, 0), ""),
+                          KN_EXC_EMPTY_REDUCTION);
+    Reduce r = reduce_new(l, name, impl->result, t->dtype);
+    Loop lp;
+    loop_begin(l, &lp, field(l, out, F_NITEMS));
+    LLVMValueRef o = loop_index(l, &lp), rem = o, base = field(l, a, F_DATA);
+    for (int j = ot->ndim - 1; j >= 0; j--) {
+        LLVMValueRef idx = LLVMBuildSRem(l->b, rem, oshape[j], "");
+        rem = LLVMBuildSDiv(l->b, rem, oshape[j], "");
+        base = offset_ptr(l, base, LLVMBuildMul(l->b, idx, stride(l, a, t, j < k ? j : j + 1), ""));
+    }
+    reduce_begin(l, &r);
+    Loop inner;
+    loop_begin(l, &inner, dim(l, a, F_SHAPE, k));
+    reduce_step(
+        l, offset_ptr(l, base, LLVMBuildMul(l->b, loop_index(l, &inner), stride(l, a, t, k), "")),
+        &r);
+    loop_end(l, &inner);
+    LLVMValueRef v = reduce_end(l, &r, !strcmp(name, "mean"), dim(l, a, F_SHAPE, k));
+    LLVMTypeRef et = ot->dtype->kind == KN_TY_BOOL ? l->i8 : kn_lower_type(l, ot->dtype);
+    store_elem(l, ot->dtype, v, LLVMBuildInBoundsGEP2(l->b, et, field(l, out, F_DATA), &o, 1, ""));
+    loop_end(l, &lp);
+    return out;
+}
+
+/* argmin/argmax (the first extreme; a NaN is the extreme), any/all, cumsum/cumprod */
+typedef struct Scan {
+    const char *name;
+    const KnType *elem_t, *acc_t;
+    LLVMValueRef acc, first, index, best, cursor;
+} Scan;
+
+static void
+scan_step(L *l, LLVMValueRef p, void *ctx)
+{
+    Scan *s = ctx;
+    LLVMValueRef x = load_elem(l, s->elem_t, p);
+    LLVMTypeRef at = kn_lower_type(l, s->acc_t);
+    LLVMValueRef acc = LLVMBuildLoad2(l->b, at, s->acc, "");
+    LLVMValueRef i = LLVMBuildLoad2(l->b, l->i64, s->index, "");
+    if (!strcmp(s->name, "any") || !strcmp(s->name, "all")) {
+        LLVMValueRef tx = kn_lower_truth(l, x, s->elem_t);
+        LLVMBuildStore(l->b,
+                       s->name[1] == 'n' ? LLVMBuildOr(l->b, acc, tx, "")
+                                         : LLVMBuildAnd(l->b, acc, tx, ""),
+                       s->acc);
+    } else if (!strcmp(s->name, "cumsum") || !strcmp(s->name, "cumprod")) {
+        LLVMValueRef xv = kn_lower_convert(l, x, s->elem_t, s->acc_t);
+        LLVMValueRef nv = kn_lower_binop(l, s->name[3] == 's' ? KN_BIN_ADD : KN_BIN_MUL, acc, xv,
+                                         s->acc_t, s->acc_t, s->acc_t);
+        LLVMBuildStore(l->b, nv, s->acc);
+        LLVMValueRef dst = LLVMBuildLoad2(l->b, l->ptr, s->cursor, "");
+        store_elem(l, s->acc_t, nv, dst);
+        LLVMBuildStore(l->b, offset_ptr(l, dst, i64c(l, itemsize(s->acc_t))), s->cursor);
+    } else { /* argmin, argmax */
+        LLVMValueRef first = LLVMBuildLoad2(l->b, l->i1, s->first, "");
+        KnCmp op = s->name[3] == 'm' && s->name[4] == 'i' ? KN_CMP_LT : KN_CMP_GT;
+        LLVMValueRef better = kn_lower_cmp(l, op, x, acc, s->elem_t, s->elem_t, s->elem_t);
+        if (s->elem_t->kind == KN_TY_FLOAT) {
+            LLVMValueRef accnan = LLVMBuildFCmp(l->b, LLVMRealUNO, acc, acc, "");
+            LLVMValueRef xnan = LLVMBuildFCmp(l->b, LLVMRealUNO, x, x, "");
+            better = LLVMBuildAnd(l->b, LLVMBuildNot(l->b, accnan, ""),
+                                  LLVMBuildOr(l->b, better, xnan, ""), "");
+        }
+        better = LLVMBuildOr(l->b, first, better, "");
+        LLVMBuildStore(l->b, LLVMBuildSelect(l->b, better, x, acc, ""), s->acc);
+        LLVMValueRef best = LLVMBuildLoad2(l->b, l->i64, s->best, "");
+        LLVMBuildStore(l->b, LLVMBuildSelect(l->b, better, i, best, ""), s->best);
+        LLVMBuildStore(l->b, LLVMConstInt(l->i1, 0, 0), s->first);
+    }
+    LLVMBuildStore(l->b, LLVMBuildAdd(l->b, i, i64c(l, 1), ""), s->index);
+}
+
+static LLVMValueRef
+scan(L *l, KnInstr *in, const char *name, LLVMValueRef a, const KnType *t)
+{
+    KnCallImpl *impl = in->impl;
+    int cum = !strncmp(name, "cum", 3), logical = !strcmp(name, "any") || !strcmp(name, "all");
+    Scan s = {name, t->dtype, cum ? impl->operand : logical ? &kn_type_bool : t->dtype,
+              NULL, NULL,     NULL,
+              NULL, NULL};
+    s.acc = kn_lower_entry_alloca(l, kn_lower_type(l, s.acc_t), "acc");
+    s.first = kn_lower_entry_alloca(l, l->i1, "first");
+    s.index = kn_lower_entry_alloca(l, l->i64, "i");
+    s.best = kn_lower_entry_alloca(l, l->i64, "best");
+    LLVMBuildStore(l->b, LLVMConstInt(l->i1, 1, 0), s.first);
+    LLVMBuildStore(l->b, i64c(l, 0), s.index);
+    LLVMBuildStore(l->b, i64c(l, 0), s.best);
+    long long init = !strcmp(name, "cumprod") || !strcmp(name, "all");
+    LLVMBuildStore(l->b, kn_lower_convert(l, i64c(l, init), &kn_type_int64, s.acc_t), s.acc);
+    LLVMValueRef out = NULL;
+    if (cum) {
+        LLVMValueRef n = field(l, a, F_NITEMS);
+        out = kn_lower_array_alloc(l, in->type, &n);
+        s.cursor = kn_lower_entry_alloca(l, l->ptr, "dst");
+        LLVMBuildStore(l->b, field(l, out, F_DATA), s.cursor);
+    } else if (!logical) {
+        kn_lower_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, field(l, a, F_NITEMS), i64c(l, 0), ""),
+                          KN_EXC_EMPTY_ARG_REDUCTION);
+    }
+    visit_axes(l, a, t, field(l, a, F_DATA), 0, scan_step, &s);
+    if (cum)
+        return out;
+    if (logical)
+        return LLVMBuildLoad2(l->b, l->i1, s.acc, "");
+    return LLVMBuildLoad2(l->b, l->i64, s.best, "");
+}
+
 LLVMValueRef
 kn_lower_reduction(L *l, KnInstr *in, const char *name, LLVMValueRef a, const KnType *t)
 {
-    Reduce r = {name, in->type, NULL, NULL, t->dtype};
-    int mean = !strcmp(name, "mean");
-    if (mean)
-        r.name = "sum";
-    LLVMTypeRef at = kn_lower_type(l, r.acc_t);
-    r.acc = kn_lower_entry_alloca(l, at, "acc");
-    r.first = kn_lower_entry_alloca(l, l->i1, "first");
-    LLVMBuildStore(l->b, LLVMConstInt(l->i1, 1, 0), r.first);
-    int one = !strcmp(name, "prod");
-    LLVMValueRef init = kn_lower_convert(l, i64c(l, one), &kn_type_int64, r.acc_t);
-    LLVMBuildStore(l->b, init, r.acc);
+    KnCallImpl *impl = in->impl;
+    if (!strncmp(name, "arg", 3) || !strcmp(name, "any") || !strcmp(name, "all") ||
+        !strncmp(name, "cum", 3))
+        return scan(l, in, name, a, t);
+    if (impl && impl->value >= 0 && in->type->kind == KN_TY_ARRAY)
+        return reduce_axis(l, in, name, a, t, (int)impl->value);
+    Reduce r = reduce_new(l, name, in->type, t->dtype);
+    reduce_begin(l, &r);
     if (!strcmp(name, "min") || !strcmp(name, "max"))
         kn_lower_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, field(l, a, F_NITEMS), i64c(l, 0), ""),
                           KN_EXC_EMPTY_REDUCTION);
     visit_axes(l, a, t, field(l, a, F_DATA), 0, reduce_step, &r);
-    LLVMValueRef v = LLVMBuildLoad2(l->b, at, r.acc, "");
-    if (mean) {
-        LLVMValueRef n = kn_lower_convert(l, field(l, a, F_NITEMS), &kn_type_int64, r.acc_t);
-        l->in_ufunc = 1; /* the mean of nothing is nan, as NumPy's */
-        v = kn_lower_binop(l, KN_BIN_TRUEDIV, v, n, r.acc_t, r.acc_t, r.acc_t);
-        l->in_ufunc = 0;
-        /* mean of nothing is nan, not an error, as NumPy (with a warning) */
-    }
-    return v;
+    return reduce_end(l, &r, !strcmp(name, "mean"), field(l, a, F_NITEMS));
 }
 
 typedef struct FillCtx {
@@ -1257,4 +1397,125 @@ kn_lower_array_method(L *l, KnInstr *in, const char *name, LLVMValueRef a, const
     /* astype */
     Operand ops[1] = {{a, t, NULL, {0}}};
     return elementwise_into(l, in, ops, 1, copy_kernel, NULL, in->type, t->dtype);
+}
+
+/* ---- np.array, np.asarray, np.ascontiguousarray, np.linspace, np.eye, np.identity ---- */
+
+static void
+store_nested(L *l, LLVMValueRef v, const KnType *t, const KnType *d, LLVMValueRef cursor)
+{
+    if (t->kind == KN_TY_TUPLE) {
+        for (int i = 0; i < t->n; i++)
+            store_nested(l, LLVMBuildExtractValue(l->b, v, (unsigned)i, ""), t->items[i], d,
+                         cursor);
+        return;
+    }
+    LLVMValueRef dst = LLVMBuildLoad2(l->b, l->ptr, cursor, "");
+    store_elem(l, d, kn_lower_convert(l, v, t, d), dst);
+    LLVMBuildStore(l->b, offset_ptr(l, dst, i64c(l, itemsize(d))), cursor);
+}
+
+static LLVMValueRef
+array_from_tuple(L *l, KnInstr *in, KnInstr *obj)
+{
+    const KnType *t = in->type, *ot = obj->type;
+    LLVMValueRef shape[32];
+    const KnType *level = ot;
+    for (int k = 0; k < t->ndim; k++) {
+        shape[k] = i64c(l, level->n);
+        level = level->items[0];
+    }
+    LLVMValueRef a = kn_lower_array_alloc(l, t, shape);
+    LLVMValueRef cursor = kn_lower_entry_alloca(l, l->ptr, "dst");
+    LLVMBuildStore(l->b, field(l, a, F_DATA), cursor);
+    store_nested(l, l->vals[obj->id], ot, t->dtype, cursor);
+    return a;
+}
+
+static LLVMValueRef
+linspace(L *l, KnInstr *in)
+{
+    KnInstr *a0 = kn_typing_arg(in, 0, "start"), *a1 = kn_typing_arg(in, 1, "stop");
+    KnInstr *num = kn_typing_arg(in, 2, "num");
+    LLVMValueRef start = kn_lower_convert(l, l->vals[a0->id], a0->type, &kn_type_float64);
+    LLVMValueRef stop = kn_lower_convert(l, l->vals[a1->id], a1->type, &kn_type_float64);
+    LLVMValueRef n =
+        num ? kn_lower_convert(l, l->vals[num->id], num->type, &kn_type_int64) : i64c(l, 50);
+    kn_lower_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, n, i64c(l, 0), ""), KN_EXC_NEGATIVE_DIMS);
+    LLVMValueRef a = kn_lower_array_alloc(l, in->type, &n);
+    /* step = (stop - start) / (num - 1); the last value is stop exactly, as NumPy's */
+    LLVMValueRef div = LLVMBuildSIToFP(l->b, LLVMBuildSub(l->b, n, i64c(l, 1), ""), l->f64, "");
+    LLVMValueRef step = LLVMBuildFDiv(l->b, LLVMBuildFSub(l->b, stop, start, ""), div, "");
+    step = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSGT, n, i64c(l, 1), ""), step,
+                           LLVMConstReal(l->f64, 0.0), ""); /* one value: start */
+    Loop lp;
+    loop_begin(l, &lp, n);
+    LLVMValueRef i = loop_index(l, &lp);
+    LLVMValueRef v = LLVMBuildFAdd(
+        l->b, start, LLVMBuildFMul(l->b, LLVMBuildSIToFP(l->b, i, l->f64, ""), step, ""), "");
+    LLVMValueRef last =
+        LLVMBuildICmp(l->b, LLVMIntEQ, i, LLVMBuildSub(l->b, n, i64c(l, 1), ""), "");
+    LLVMValueRef many = LLVMBuildICmp(l->b, LLVMIntSGT, n, i64c(l, 1), "");
+    v = LLVMBuildSelect(l->b, LLVMBuildAnd(l->b, last, many, ""), stop, v, "");
+    store_elem(l, &kn_type_float64, v,
+               LLVMBuildInBoundsGEP2(l->b, l->f64, field(l, a, F_DATA), &i, 1, ""));
+    loop_end(l, &lp);
+    return a;
+}
+
+static LLVMValueRef
+eye(L *l, KnInstr *in, int id)
+{
+    KnInstr *a0 = kn_typing_arg(in, 0, id == KN_BI_NP_EYE ? "N" : "n");
+    KnInstr *a1 = id == KN_BI_NP_EYE ? kn_typing_arg(in, 1, "M") : NULL;
+    KnInstr *a2 = id == KN_BI_NP_EYE ? kn_typing_arg(in, 2, "k") : NULL;
+    LLVMValueRef shape[2];
+    shape[0] = kn_lower_convert(l, l->vals[a0->id], a0->type, &kn_type_int64);
+    shape[1] = a1 && a1->type->kind != KN_TY_NONE
+                   ? kn_lower_convert(l, l->vals[a1->id], a1->type, &kn_type_int64)
+                   : shape[0];
+    LLVMValueRef k =
+        a2 ? kn_lower_convert(l, l->vals[a2->id], a2->type, &kn_type_int64) : i64c(l, 0);
+    const KnType *t = in->type, *d = t->dtype;
+    LLVMValueRef a = kn_lower_array_alloc(l, t, shape);
+    LLVMValueRef nbytes = LLVMBuildMul(l->b, field(l, a, F_NITEMS), i64c(l, itemsize(d)), "");
+    LLVMBuildMemSet(l->b, field(l, a, F_DATA), LLVMConstInt(l->i8, 0, 0), nbytes, 64);
+    LLVMValueRef one = kn_lower_convert(l, i64c(l, 1), &kn_type_int64, d);
+    Loop lp;
+    loop_begin(l, &lp, shape[0]);
+    LLVMValueRef i = loop_index(l, &lp), j = LLVMBuildAdd(l->b, i, k, "");
+    LLVMValueRef inside = LLVMBuildAnd(l->b, LLVMBuildICmp(l->b, LLVMIntSGE, j, i64c(l, 0), ""),
+                                       LLVMBuildICmp(l->b, LLVMIntSLT, j, shape[1], ""), "");
+    LLVMBasicBlockRef set = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "diag");
+    LLVMBasicBlockRef skip = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "nodiag");
+    LLVMBuildCondBr(l->b, inside, set, skip);
+    LLVMPositionBuilderAtEnd(l->b, set);
+    LLVMValueRef flat = LLVMBuildAdd(l->b, LLVMBuildMul(l->b, i, shape[1], ""), j, "");
+    LLVMTypeRef et = d->kind == KN_TY_BOOL ? l->i8 : kn_lower_type(l, d);
+    store_elem(l, d, one, LLVMBuildInBoundsGEP2(l->b, et, field(l, a, F_DATA), &flat, 1, ""));
+    LLVMBuildBr(l->b, skip);
+    LLVMPositionBuilderAtEnd(l->b, skip);
+    loop_end(l, &lp);
+    return a;
+}
+
+LLVMValueRef
+kn_lower_array_make(L *l, KnInstr *in, int id)
+{
+    if (id == KN_BI_NP_LINSPACE)
+        return linspace(l, in);
+    if (id == KN_BI_NP_EYE || id == KN_BI_NP_IDENTITY)
+        return eye(l, in, id);
+    KnInstr *obj = kn_typing_arg(in, 0, "object");
+    if (obj->type->kind != KN_TY_ARRAY)
+        return array_from_tuple(l, in, obj);
+    LLVMValueRef a = l->vals[obj->id];
+    if (in->type == obj->type && id == KN_BI_NP_ASARRAY) {
+        /* the same array, a new reference: a distinct value, so that both get released */
+        LLVMValueRef same = LLVMBuildInsertValue(l->b, a, field(l, a, F_MEMINFO), F_MEMINFO, "");
+        kn_lower_incref(l, same, in->type);
+        return same;
+    }
+    Operand ops[1] = {{a, obj->type, NULL, {0}}};
+    return elementwise_into(l, in, ops, 1, copy_kernel, NULL, in->type, obj->type->dtype);
 }

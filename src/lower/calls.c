@@ -443,7 +443,22 @@ lower_numpy(L *l, KnInstr *in, KnCallImpl *impl)
     case KN_BI_NP_MIN:
     case KN_BI_NP_MAX:
     case KN_BI_NP_MEAN:
-        return kn_lower_reduction(l, in, kn_kir_builtin_attr(id), arg(l, in, 0), argt(in, 0));
+    case KN_BI_NP_ARGMIN:
+    case KN_BI_NP_ARGMAX:
+    case KN_BI_NP_ANY:
+    case KN_BI_NP_ALL:
+    case KN_BI_NP_CUMSUM:
+    case KN_BI_NP_CUMPROD: {
+        KnInstr *a = kn_typing_arg(in, 0, "a");
+        return kn_lower_reduction(l, in, kn_kir_builtin_attr(id), l->vals[a->id], a->type);
+    }
+    case KN_BI_NP_ARRAY:
+    case KN_BI_NP_ASARRAY:
+    case KN_BI_NP_ASCONTIGUOUSARRAY:
+    case KN_BI_NP_LINSPACE:
+    case KN_BI_NP_EYE:
+    case KN_BI_NP_IDENTITY:
+        return kn_lower_array_make(l, in, id);
     case KN_BI_NP_COPY:
         return kn_lower_array_copy(l, in, arg(l, in, 0), argt(in, 0));
     default:
@@ -466,6 +481,7 @@ lower_array_method(L *l, KnInstr *in)
     if (!strcmp(m, "transpose") || !strcmp(m, "reshape") || !strcmp(m, "ravel") ||
         !strcmp(m, "flatten") || !strcmp(m, "astype"))
         return kn_lower_array_method(l, in, m, a, self->type);
+    /* reductions: sum, prod, min, max, mean (with axis=), argmin, argmax, any, all, cum* */
     return kn_lower_reduction(l, in, m, a, self->type);
 }
 

@@ -62,6 +62,7 @@ LLVMValueRef kn_lower_array_ufunc(L *l, KnInstr *in);
 LLVMValueRef kn_lower_array_copy(L *l, KnInstr *in, LLVMValueRef a, const KnType *t);
 LLVMValueRef kn_lower_array_creation(L *l, KnInstr *in, int id);
 LLVMValueRef kn_lower_arange(L *l, KnInstr *in);
+LLVMValueRef kn_lower_array_make(L *l, KnInstr *in, int id); /* np.array, linspace, eye, ... */
 LLVMValueRef kn_lower_reduction(L *l, KnInstr *in, const char *name, LLVMValueRef a,
                                 const KnType *t);
 void kn_lower_array_fill(L *l, LLVMValueRef a, const KnType *t, LLVMValueRef v, const KnType *vt);

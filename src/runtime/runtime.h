@@ -19,22 +19,23 @@ enum {
     KN_EXC_FLOAT_FLOORDIV_ZERO,
     KN_EXC_FLOAT_MOD_ZERO,
     KN_EXC_COMPLEX_DIV_ZERO,
-    KN_EXC_NEG_POW,           /* int ** negative int (NumPy's message) */
-    KN_EXC_NEG_SHIFT,         /* 1 << -1 */
-    KN_EXC_RANGE_STEP_ZERO,   /* range(0, 1, 0) */
-    KN_EXC_TUPLE_INDEX,       /* tuple index out of range */
-    KN_EXC_RANGE_INDEX,       /* range object index out of range */
-    KN_EXC_POW_MOD_ZERO,      /* pow(1, 2, 0) */
-    KN_EXC_ISQRT_NEG,         /* math.isqrt(-1) */
-    KN_EXC_FLOAT_DIVMOD_ZERO, /* divmod(1.0, 0.0) */
-    KN_EXC_ARRAY_INDEX,       /* index out of bounds (boundscheck) */
-    KN_EXC_NEGATIVE_DIMS,     /* np.empty(-1) */
-    KN_EXC_NO_MEMORY,         /* MemoryError */
-    KN_EXC_BROADCAST,         /* operands could not be broadcast together */
-    KN_EXC_EMPTY_REDUCTION,   /* np.min of an empty array */
-    KN_EXC_SLICE_STEP_ZERO,   /* a[::0] */
-    KN_EXC_RESHAPE,           /* cannot reshape array of size ... */
-    KN_EXC_SETITEM_SHAPE,     /* could not broadcast input array into the target */
+    KN_EXC_NEG_POW,             /* int ** negative int (NumPy's message) */
+    KN_EXC_NEG_SHIFT,           /* 1 << -1 */
+    KN_EXC_RANGE_STEP_ZERO,     /* range(0, 1, 0) */
+    KN_EXC_TUPLE_INDEX,         /* tuple index out of range */
+    KN_EXC_RANGE_INDEX,         /* range object index out of range */
+    KN_EXC_POW_MOD_ZERO,        /* pow(1, 2, 0) */
+    KN_EXC_ISQRT_NEG,           /* math.isqrt(-1) */
+    KN_EXC_FLOAT_DIVMOD_ZERO,   /* divmod(1.0, 0.0) */
+    KN_EXC_ARRAY_INDEX,         /* index out of bounds (boundscheck) */
+    KN_EXC_NEGATIVE_DIMS,       /* np.empty(-1) */
+    KN_EXC_NO_MEMORY,           /* MemoryError */
+    KN_EXC_BROADCAST,           /* operands could not be broadcast together */
+    KN_EXC_EMPTY_REDUCTION,     /* np.min of an empty array */
+    KN_EXC_SLICE_STEP_ZERO,     /* a[::0] */
+    KN_EXC_EMPTY_ARG_REDUCTION, /* np.argmin of an empty array */
+    KN_EXC_RESHAPE,             /* cannot reshape array of size ... */
+    KN_EXC_SETITEM_SHAPE,       /* could not broadcast input array into the target */
     KN_EXC__FIXED
 };
 

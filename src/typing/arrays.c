@@ -218,9 +218,9 @@ kn_typing_array_getattr(KnCompilation *c, KnInstr *in, KnType *t)
         in->type = kn_type_array(c->types, t->dtype, t->ndim, layout, t->readonly);
         return 0;
     }
-    static const char *const methods[] = {"sum",   "prod",    "min",    "max",
-                                          "mean",  "copy",    "fill",   "reshape",
-                                          "ravel", "flatten", "astype", "transpose"};
+    static const char *const methods[] = {
+        "sum",     "prod",   "min",       "max",    "mean",   "copy", "fill", "reshape", "ravel",
+        "flatten", "astype", "transpose", "argmin", "argmax", "any",  "all",  "cumsum",  "cumprod"};
     for (int i = 0; i < KN_ARRAY_LEN(methods); i++)
         if (!strcmp(a, methods[i])) {
             in->type = kn_type_bound(c->types, t, a);
@@ -595,13 +595,55 @@ type_ufunc(KnCompilation *c, KnInstr *in, int id)
     return 0;
 }
 
-/* sum/prod/min/max/mean of a whole array (axis= comes later) */
+/* sum/prod/min/max/mean/argmin/argmax/any/all/cumsum/cumprod of an array; `axis` (a constant,
+ * or NULL for the whole array) makes the first five give an array of one dimension less. */
 int
-kn_typing_reduction(KnCompilation *c, KnInstr *in, const char *name, KnType *a)
+kn_typing_reduction_axis(KnCompilation *c, KnInstr *in, const char *name, KnType *a, KnInstr *axis)
 {
     if (a->kind != KN_TY_ARRAY || !kn_type_is_number(a->dtype))
         return err(c, in->span, "%s() needs a numeric array, not %s", name, a->name);
     KnType *d = a->dtype;
+    KnCallImpl *impl = impl_of(c, in);
+    impl->value = -1;
+    if (axis) {
+        if (axis->op != KN_OP_CONST || !axis->type || axis->type->kind != KN_TY_INT)
+            return err(c, axis->span, "axis= must be a constant integer in kiln");
+        int64_t k = axis->imm.i < 0 ? axis->imm.i + a->ndim : axis->imm.i;
+        if (k < 0 || k >= a->ndim)
+            return err(c, axis->span, "axis %lld is out of bounds for an array of dimension %d",
+                       (long long)axis->imm.i, a->ndim);
+        static const char *const ok[] = {"sum", "prod", "min", "max", "mean"};
+        int supported = 0;
+        for (int i = 0; i < KN_ARRAY_LEN(ok); i++)
+            supported |= !strcmp(ok[i], name);
+        if (!supported)
+            return err(c, axis->span, "%s(axis=...) is not supported yet", name);
+        KN_TRY(kn_typing_reduction_axis(c, in, name, a, NULL));
+        if (a->ndim == 1)
+            return 0; /* NumPy: the reduction of a 1-d array along its axis is a scalar */
+        impl->value = k;
+        impl->result = in->type;
+        in->type = kn_type_array(c->types, in->type, a->ndim - 1, 'C', 0);
+        return 0;
+    }
+    if (!strcmp(name, "argmin") || !strcmp(name, "argmax")) {
+        in->type = &kn_type_int64;
+        impl->operand = d;
+        return 0;
+    }
+    if (!strcmp(name, "any") || !strcmp(name, "all")) {
+        in->type = &kn_type_bool;
+        impl->operand = d;
+        return 0;
+    }
+    if (!strcmp(name, "cumsum") || !strcmp(name, "cumprod")) {
+        KnType *acc =
+            intlike(d) ? (d->kind == KN_TY_INT && !d->is_signed ? &kn_type_uint64 : &kn_type_int64)
+                       : d;
+        impl->operand = acc;
+        in->type = kn_type_array(c->types, acc, 1, 'C', 0);
+        return 0;
+    }
     if (!strcmp(name, "sum") || !strcmp(name, "prod"))
         in->type = intlike(d)
                        ? (d->kind == KN_TY_INT && !d->is_signed ? &kn_type_uint64 : &kn_type_int64)
@@ -611,6 +653,74 @@ kn_typing_reduction(KnCompilation *c, KnInstr *in, const char *name, KnType *a)
     else
         in->type = d;
     impl_of(c, in)->operand = in->type;
+    return 0;
+}
+
+int
+kn_typing_reduction(KnCompilation *c, KnInstr *in, const char *name, KnType *a)
+{
+    return kn_typing_reduction_axis(c, in, name, a, NULL);
+}
+
+/* np.array((1, 2), (3, 4)): nested tuples of numbers give an array; an array gives a copy
+ * (np.asarray: the array itself) */
+static int
+nested_shape(KnType *t, int depth, int *dims, KnType **elem)
+{
+    if (t->kind != KN_TY_TUPLE) {
+        if (!kn_type_is_number(t))
+            return -1;
+        *elem = *elem ? kn_type_numpy_promote(*elem, t) : t;
+        return depth;
+    }
+    if (depth >= 32 || t->n == 0)
+        return -1;
+    if (dims[depth] >= 0 && dims[depth] != t->n)
+        return -1;
+    dims[depth] = t->n;
+    int d = -1;
+    for (int i = 0; i < t->n; i++) {
+        int di = nested_shape(t->items[i], depth + 1, dims, elem);
+        if (di < 0 || (d >= 0 && di != d))
+            return -1;
+        d = di;
+    }
+    return d;
+}
+
+static int
+type_np_array(KnCompilation *c, KnInstr *in, int id)
+{
+    static const char *const kw[] = {"object", "dtype", NULL};
+    KN_TRY(check_keywords(c, in, kw, 2));
+    KnInstr *obj = kn_typing_arg(in, 0, "object"), *dt = kn_typing_arg(in, 1, "dtype");
+    if (!obj)
+        return err(c, in->span, "%s() needs an object", kn_kir_builtin_name(id));
+    KnType *want = NULL;
+    if (dt && !(want = dtype_of(dt)))
+        return err(c, dt->span, "unsupported dtype %s", dt->type->name);
+    KnType *t = obj->type;
+    if (t->kind == KN_TY_ARRAY) {
+        KnType *d = want ? want : t->dtype;
+        in->type = id == KN_BI_NP_ASARRAY && d == t->dtype
+                       ? t
+                       : kn_type_array(c->types, d, t->ndim, 'C', 0);
+        return 0;
+    }
+    int dims[32];
+    for (int i = 0; i < 32; i++)
+        dims[i] = -1;
+    KnType *elem = NULL;
+    int nd = nested_shape(t, 0, dims, &elem);
+    if (nd < 0 || !elem)
+        return err(c, obj->span,
+                   "%s() takes numbers or (nested) tuples of numbers of a regular "
+                   "shape, not %s",
+                   kn_kir_builtin_name(id), t->name);
+    if (elem->kind == KN_TY_BOOL && !want)
+        elem = &kn_type_bool;
+    in->type = kn_type_array(c->types, want ? want : elem, nd, 'C', 0);
+    impl_of(c, in)->operand = elem;
     return 0;
 }
 
@@ -637,10 +747,58 @@ kn_typing_numpy_call(KnCompilation *c, KnInstr *in, int id)
     case KN_BI_NP_MIN:
     case KN_BI_NP_MAX:
     case KN_BI_NP_MEAN:
-        if (in->nargs != 2 || in->aux)
-            return err(c, in->span, "%s() takes one array here (axis= comes later)",
-                       kn_kir_builtin_name(id));
-        return kn_typing_reduction(c, in, kn_kir_builtin_attr(id), in->args[1]->type);
+    case KN_BI_NP_ARGMIN:
+    case KN_BI_NP_ARGMAX:
+    case KN_BI_NP_ANY:
+    case KN_BI_NP_ALL:
+    case KN_BI_NP_CUMSUM:
+    case KN_BI_NP_CUMPROD: {
+        static const char *const kw[] = {"a", "axis", NULL};
+        KN_TRY(check_keywords(c, in, kw, 2));
+        KnInstr *arr = kn_typing_arg(in, 0, "a");
+        if (!arr)
+            return err(c, in->span, "%s() needs an array", kn_kir_builtin_name(id));
+        return kn_typing_reduction_axis(c, in, kn_kir_builtin_attr(id), arr->type,
+                                        kn_typing_arg(in, 1, "axis"));
+    }
+    case KN_BI_NP_ARRAY:
+    case KN_BI_NP_ASARRAY:
+        return type_np_array(c, in, id);
+    case KN_BI_NP_ASCONTIGUOUSARRAY:
+        if (in->nargs != 2 || in->args[1]->type->kind != KN_TY_ARRAY)
+            return err(c, in->span, "np.ascontiguousarray() takes one array");
+        in->type =
+            kn_type_array(c->types, in->args[1]->type->dtype, in->args[1]->type->ndim, 'C', 0);
+        return 0;
+    case KN_BI_NP_LINSPACE: {
+        static const char *const kw[] = {"start", "stop", "num", NULL};
+        KN_TRY(check_keywords(c, in, kw, 3));
+        for (int i = 1; i < in->nargs; i++)
+            if (!kn_type_is_number(in->args[i]->type) || in->args[i]->type->kind == KN_TY_COMPLEX)
+                return err(c, in->args[i]->span, "linspace() takes real numbers, not %s",
+                           in->args[i]->type->name);
+        KnInstr *num = kn_typing_arg(in, 2, "num");
+        if (num && !intlike(num->type))
+            return err(c, num->span, "linspace()'s num must be an integer");
+        in->type = kn_type_array(c->types, &kn_type_float64, 1, 'C', 0);
+        return 0;
+    }
+    case KN_BI_NP_EYE:
+    case KN_BI_NP_IDENTITY: {
+        static const char *const kw[] = {"N", "M", "k", "dtype", "n", NULL};
+        KN_TRY(check_keywords(c, in, kw, id == KN_BI_NP_EYE ? 3 : 1));
+        int npos = in->nargs - 1 - in->aux;
+        for (int i = 0; i < npos; i++)
+            if (!intlike(in->args[i + 1]->type))
+                return err(c, in->args[i + 1]->span, "%s() takes integers, not %s",
+                           kn_kir_builtin_name(id), in->args[i + 1]->type->name);
+        KnInstr *dt = kn_typing_arg(in, id == KN_BI_NP_EYE ? 99 : 1, "dtype");
+        KnType *d = &kn_type_float64;
+        if (dt && !(d = dtype_of(dt)))
+            return err(c, dt->span, "unsupported dtype %s", dt->type->name);
+        in->type = kn_type_array(c->types, d, 2, 'C', 0);
+        return 0;
+    }
     case KN_BI_NP_COPY:
         if (in->nargs != 2 || in->args[1]->type->kind != KN_TY_ARRAY)
             return err(c, in->span, "np.copy() takes one array");
@@ -720,7 +878,8 @@ kn_typing_array_method(KnCompilation *c, KnInstr *in, KnType *bound)
         in->type = &kn_type_none;
         return 0;
     }
-    if (n)
-        return err(c, in->span, "%s() with arguments (axis=...) is not supported yet", m);
-    return kn_typing_reduction(c, in, m, self);
+    KnInstr *axis = kn_typing_arg(in, 0, "axis");
+    if (n > (axis ? 1 : 0))
+        return err(c, in->span, "%s() takes only axis= here", m);
+    return kn_typing_reduction_axis(c, in, m, self, axis);
 }

@@ -21,5 +21,7 @@ int kn_typing_setitem(KnCompilation *c, KnInstr *in);
 int kn_typing_numpy_call(KnCompilation *c, KnInstr *in, int id);
 int kn_typing_array_method(KnCompilation *c, KnInstr *in, KnType *bound);
 int kn_typing_reduction(KnCompilation *c, KnInstr *in, const char *name, KnType *a);
+int kn_typing_reduction_axis(KnCompilation *c, KnInstr *in, const char *name, KnType *a,
+                             KnInstr *axis);
 
 #endif
