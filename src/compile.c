@@ -13,6 +13,7 @@
 
 #include "jit/jit.h"
 #include "lower/lower.h"
+#include "passes/passes.h"
 #include "typing/typing.h"
 
 void
@@ -162,9 +163,18 @@ typedef struct KnPass {
     int (*run)(KnCompilation *c);
 } KnPass;
 
+static int
+pass_fuse(KnCompilation *c)
+{
+    KN_TRY(kn_pass_fuse(c));
+    if (c->dump & KN_DUMP_TYPED)
+        dump_kir(c, "fused KIR", 1);
+    return pass_verify(c);
+}
+
 static const KnPass pipeline[] = {
-    {"typing", pass_typing},     {"verify", pass_verify}, {"lower", pass_lower},
-    {"optimize", pass_optimize}, {"jit", pass_jit},
+    {"typing", pass_typing}, {"verify", pass_verify},     {"fuse", pass_fuse},
+    {"lower", pass_lower},   {"optimize", pass_optimize}, {"jit", pass_jit},
 };
 
 static double

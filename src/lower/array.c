@@ -1519,3 +1519,45 @@ kn_lower_array_make(L *l, KnInstr *in, int id)
     Operand ops[1] = {{a, obj->type, NULL, {0}}};
     return elementwise_into(l, in, ops, 1, copy_kernel, NULL, in->type, obj->type->dtype);
 }
+
+/* ---- fused array expressions (passes/fuse.c) ---- */
+
+static LLVMValueRef
+fused_eval(L *l, KnInstr *fused, KnInstr *node, LLVMValueRef *e)
+{
+    LLVMValueRef vals[3];
+    int first = node->op == KN_OP_CALL ? 1 : 0;
+    for (int i = first; i < node->nargs && i - first < 3; i++) {
+        KnInstr *a = node->args[i];
+        int leaf = -1;
+        for (int k = 0; k < fused->nargs; k++)
+            if (fused->args[k] == a)
+                leaf = k;
+        vals[i - first] = leaf >= 0 ? e[leaf] : fused_eval(l, fused, a, e);
+    }
+    switch (node->op) {
+    case KN_OP_BINOP:
+        return binop_kernel(l, node, vals);
+    case KN_OP_CMP:
+        return cmp_kernel(l, node, vals);
+    case KN_OP_UNOP:
+        return unop_kernel(l, node, vals);
+    default:
+        return ufunc_kernel(l, node, vals);
+    }
+}
+
+static LLVMValueRef
+fused_kernel(L *l, KnInstr *in, LLVMValueRef *e)
+{
+    return fused_eval(l, in, in->imm.ptr, e);
+}
+
+LLVMValueRef
+kn_lower_fused(L *l, KnInstr *in)
+{
+    Operand ops[8];
+    for (int i = 0; i < in->nargs && i < 8; i++)
+        ops[i] = (Operand){l->vals[in->args[i]->id], in->args[i]->type, NULL, {0}};
+    return elementwise_into(l, in, ops, in->nargs, fused_kernel, NULL, in->type, in->type->dtype);
+}

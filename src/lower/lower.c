@@ -449,6 +449,7 @@ makes_reference(const KnInstr *in)
     case KN_OP_UNOP:
     case KN_OP_CMP:
     case KN_OP_TUPLE:
+    case KN_OP_FUSED:
     case KN_OP_GETITEM:
         return in->op != KN_OP_GETITEM || in->args[0]->type->kind == KN_TY_ARRAY;
     case KN_OP_SLICE:
@@ -515,6 +516,9 @@ lower_instr(L *l, KnInstr *in)
         break;
     case KN_OP_MAKESLICE:
         v = lower_makeslice(l, in);
+        break;
+    case KN_OP_FUSED:
+        v = kn_lower_fused(l, in);
         break;
     case KN_OP_SETITEM:
         kn_lower_array_setitem(l, in);

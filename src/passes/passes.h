@@ -1,0 +1,15 @@
+/* passes.h - transformations of typed KIR (run by compile.c between typing and lowering). */
+#ifndef KN_PASSES_H
+#define KN_PASSES_H
+
+#include "compile.h"
+
+/* Array-expression fusion: a tree of elementwise array operations whose intermediate results
+ * are used once becomes one FUSED instruction, lowered as a single loop with no temporary
+ * array per operator (as Numba's array-expression rewrite). */
+int kn_pass_fuse(KnCompilation *c);
+
+/* Is `in` an elementwise array operation fusion can take (typing/lowering agree on it)? */
+int kn_pass_is_elementwise(const KnInstr *in);
+
+#endif
