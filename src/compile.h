@@ -34,12 +34,6 @@ enum {
 
 /* What typing asks of the world outside the compiler: the type of a call to another jitted
  * function. The dispatcher implements it (compiling the callee if needed). */
-typedef struct KnCallee {
-    KnType *ret;        /* NULL while a recursive callee's type is still unknown */
-    const char *symbol; /* native symbol of the callee's overload */
-    KnType **params;    /* the overload's parameter types (arguments are converted to them) */
-    int can_raise;
-} KnCallee;
 
 typedef struct KnHooks {
     /* Type `ref` (a dispatcher) for the argument types; fills *out. On failure records a

@@ -126,6 +126,33 @@ void kn_kir_cbr(KnBuilder *b, KnSpan span, KnInstr *cond, KnBlock *t, KnBlock *f
 void kn_kir_set_block(KnBuilder *b, KnBlock *blk);
 KnInstr *kn_kir_terminator(const KnBlock *blk);
 
+/* A call to another jitted function, as typing resolved it (the dispatcher fills it in). */
+typedef struct KnCallee {
+    KnType *ret;        /* NULL while a recursive callee's type is still unknown */
+    const char *symbol; /* native symbol of the callee's overload */
+    KnType **params;    /* the overload's parameter types (arguments are converted to them) */
+    int can_raise;
+} KnCallee;
+
+/* What typing decided for an instruction (KnInstr.impl): for CALLs the implementation, for
+ * operators the operand type. Passes and lowering read it. */
+typedef enum KnCallKind {
+    KN_CALL_BUILTIN, /* builtin: a KnBuiltin, lowered inline or through the runtime */
+    KN_CALL_JITTED,  /* another jitted function: callee.symbol */
+    KN_CALL_METHOD,  /* a method of a value: name in the callee type */
+    KN_CALL_CONST,   /* folded at compile time to `value` (isinstance) */
+} KnCallKind;
+
+typedef struct KnCallImpl {
+    KnCallKind kind;
+    int builtin;     /* KN_CALL_BUILTIN */
+    KnCallee callee; /* KN_CALL_JITTED */
+    int64_t value;   /* KN_CALL_CONST */
+    KnType *operand; /* the type arguments are converted to before the operation, or NULL */
+    int inplace;     /* array a += b, or out=: the result is written into an existing array */
+    KnType *result;  /* a ufunc's element type before it is stored (out= may differ) */
+} KnCallImpl;
+
 const char *kn_kir_op_name(KnOp op);
 const char *kn_kir_builtin_name(KnBuiltin id); /* "math.sqrt" */
 const char *kn_kir_builtin_module(KnBuiltin id);

@@ -11,8 +11,6 @@
  * Invariant kept: the KIR stays well formed and typed; only reachable blocks are rewritten. */
 #include "passes/passes.h"
 
-#include "typing/typing.h"
-
 int
 kn_pass_is_elementwise(const KnInstr *in)
 {

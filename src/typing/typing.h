@@ -5,23 +5,6 @@
 
 #include "compile.h"
 
-/* What a CALL instruction resolved to (KnInstr.impl). */
-typedef enum KnCallKind {
-    KN_CALL_BUILTIN, /* builtin: a KnBuiltin, lowered inline or through the runtime */
-    KN_CALL_JITTED,  /* another jitted function: callee.symbol */
-    KN_CALL_METHOD,  /* a method of a value: name in the callee type */
-    KN_CALL_CONST,   /* folded at compile time to `value` (isinstance) */
-} KnCallKind;
-
-typedef struct KnCallImpl {
-    KnCallKind kind;
-    int builtin;     /* KN_CALL_BUILTIN */
-    KnCallee callee; /* KN_CALL_JITTED */
-    int64_t value;   /* KN_CALL_CONST */
-    KnType *operand; /* the type arguments are converted to before the operation, or NULL */
-    int inplace;     /* array a += b, or out=: the result is written into an existing array */
-    KnType *result;  /* a ufunc's element type before it is stored (out= may differ) */
-} KnCallImpl;
 
 /* Type c->fn for the argument types; marks reachable blocks. 0, or -1 with a diagnostic. */
 int kn_typing_infer(KnCompilation *c, KnType **argtypes);
