@@ -32,6 +32,7 @@ typedef struct Overload {
     size_t argbuf_size;
     size_t *offsets; /* of each argument in the argument buffer */
     int failed;      /* 1: compiling raised `error` */
+    int can_raise;   /* 0: the native function has no status code (its callers check none) */
     PyObject *error; /* the exception instance, for failed entries */
 } Overload;
 
@@ -360,6 +361,7 @@ run_compile(Dispatcher *d, KnType **args, int n, KnType *declared_ret, Overload 
         for (int i = 0; i < n; i++)
             ov->offsets[i] = kn_type_arg_offset(args, i);
         ov->var_info = var_info(c);
+        ov->can_raise = c->can_raise;
         ov->keepalive = keep;
         keep = NULL;
         for (int i = 0; i < frame.nneeds; i++) {
@@ -439,6 +441,8 @@ resolve_call(KnCompilation *c, void *ref, KnType **args, int n, KnSpan span, KnC
             out->symbol = f->c->symbol;
             out->params = NULL;
             out->can_raise = 1;
+            if (f != s->compiling)
+                f->c->force_status = 1; /* a partner calls it before its ABI is known */
             f->c->partial_ret_used = 1;
             f->c->ret_type_seen = out->ret;
             KnFrame *me = s->compiling;
@@ -480,7 +484,7 @@ resolve_call(KnCompilation *c, void *ref, KnType **args, int n, KnSpan span, KnC
     out->ret = ov->ret;
     out->symbol = ov->symbol;
     out->params = ov->args;
-    out->can_raise = 1;
+    out->can_raise = ov->can_raise;
     return 0;
 }
 

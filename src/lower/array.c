@@ -718,8 +718,10 @@ kn_lower_array_binop(L *l, KnInstr *in)
     if (in->op == KN_OP_BINOP && impl->inplace) {
         LLVMValueRef dest = ops[0].v;
         elementwise_into(l, in, ops, 2, binop_kernel, dest, in->type, in->type->dtype);
-        kn_lower_incref(l, dest, in->type); /* the result is a new reference to the same array */
-        return dest;
+        /* the result is a new reference to the same array, as a distinct value */
+        LLVMValueRef r = LLVMBuildInsertValue(l->b, dest, field(l, dest, F_MEMINFO), F_MEMINFO, "");
+        kn_lower_incref(l, r, in->type);
+        return r;
     }
     return elementwise(l, in, ops, 2, in->op == KN_OP_CMP ? cmp_kernel : binop_kernel);
 }
@@ -844,8 +846,10 @@ kn_lower_array_ufunc(L *l, KnInstr *in)
         KnInstr *out = kn_typing_arg(in, nin, "out");
         LLVMValueRef dest = l->vals[out->id];
         elementwise_into(l, in, ops, nin, ufunc_kernel, dest, out->type, impl->result);
-        kn_lower_incref(l, dest, out->type);
-        return dest;
+        /* the result is out, as a reference of its own: a distinct value, released apart */
+        LLVMValueRef r = LLVMBuildInsertValue(l->b, dest, field(l, dest, F_MEMINFO), F_MEMINFO, "");
+        kn_lower_incref(l, r, out->type);
+        return r;
     }
     return elementwise_into(l, in, ops, nin, ufunc_kernel, NULL, in->type, impl->result);
 }

@@ -581,6 +581,16 @@ lower_jitted(L *l, KnInstr *in, KnCallImpl *impl)
     LLVMTypeRef params[66];
     LLVMValueRef args[66];
     LLVMTypeRef rt = kn_lower_type(l, in->type);
+    int self = !strcmp(impl->callee.symbol, l->c->symbol);
+    if (self ? l->direct : !impl->callee.can_raise) {
+        /* a callee that cannot raise returns its value: no status to check */
+        for (int i = 0; i < n && i < 64; i++) {
+            const KnType *pt = impl->callee.params ? impl->callee.params[i] : argt(in, i);
+            params[i] = kn_lower_type(l, pt);
+            args[i] = kn_lower_convert(l, arg(l, in, i), argt(in, i), pt);
+        }
+        return kn_lower_extern(l, impl->callee.symbol, rt, params, n, args);
+    }
     LLVMValueRef ret = kn_lower_entry_alloca(l, rt, "cret");
     params[0] = params[1] = l->ptr;
     args[0] = ret;

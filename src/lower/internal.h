@@ -19,9 +19,11 @@ typedef struct L {
     LLVMValueRef *vals;   /* value per instruction id */
     LLVMBasicBlockRef *blocks;
     LLVMTypeRef i1, i8, i32, i64, f32, f64, ptr;
-    unsigned fmf; /* LLVM fast-math flags for float instructions */
-    int has_refs; /* the function handles arrays: reference counting is on */
-    int in_ufunc; /* lowering an elementwise array kernel: NumPy's errors (x // 0 is 0) */
+    unsigned fmf;       /* LLVM fast-math flags for float instructions */
+    int has_refs;       /* the function handles arrays: reference counting is on */
+    int direct;         /* the function cannot raise: no status code, no ret/exc pointers */
+    int analysis_wrong; /* a raise was emitted into a function judged unable to raise */
+    int in_ufunc;       /* lowering an elementwise array kernel: NumPy's errors (x // 0 is 0) */
     const KnType *kernel_type; /* the dtype an elementwise kernel returns (array.c) */
     /* values of the current block that own a reference, released at its end */
     LLVMValueRef owned_v[256];
@@ -69,6 +71,8 @@ LLVMValueRef kn_lower_reduction(L *l, KnInstr *in, const char *name, LLVMValueRe
 void kn_lower_array_fill(L *l, LLVMValueRef a, const KnType *t, LLVMValueRef v, const KnType *vt);
 LLVMValueRef kn_lower_ufunc_scalar(L *l, int id, LLVMValueRef x, const KnType *xt,
                                    const KnType *operand, const KnType *rt);
+
+void kn_lower_not_raising(L *l);
 
 /* helpers */
 void kn_lower_raise_if(L *l, LLVMValueRef cond, int exc_index); /* branch to a raise when cond */

@@ -120,6 +120,11 @@ kn_lower_raise_if_args(L *l, LLVMValueRef cond, int exc_index, LLVMValueRef *arg
     LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "ok");
     LLVMBuildCondBr(l->b, cond, bad, ok);
     LLVMPositionBuilderAtEnd(l->b, bad);
+    if (l->direct) {
+        kn_lower_not_raising(l);
+        LLVMPositionBuilderAtEnd(l->b, ok);
+        return;
+    }
     kn_lower_cleanup(l);
     LLVMBuildStore(l->b, LLVMConstInt(l->i64, (unsigned long long)exc_index, 0), l->exc_ptr);
     for (int i = -1; i < nargs && i < 4; i++) {
@@ -130,6 +135,19 @@ kn_lower_raise_if_args(L *l, LLVMValueRef cond, int exc_index, LLVMValueRef *arg
     }
     LLVMBuildRet(l->b, LLVMConstInt(l->i32, 1, 0));
     LLVMPositionBuilderAtEnd(l->b, ok);
+}
+
+/* The analysis (passes/raises.c) said this function cannot raise, but lowering is about to
+ * emit a raise: a bug in the analysis. Fail the compilation rather than guess. */
+void
+kn_lower_not_raising(L *l)
+{
+    if (!l->analysis_wrong)
+        kn_diag_error(&l->c->diags, KN_DIAG_LOWERING, l->span,
+                      "internal error: %s was judged unable to raise, but this can raise",
+                      l->c->fn->name);
+    l->analysis_wrong = 1;
+    LLVMBuildUnreachable(l->b);
 }
 
 /* Record exception `exc_index` and return status 1 when cond holds; go on otherwise. */
@@ -146,6 +164,11 @@ kn_lower_raise_if(L *l, LLVMValueRef cond, int exc_index)
     unsigned kind = LLVMGetMDKindIDInContext(l->ctx, "prof", 4);
     LLVMSetMetadata(br, kind, LLVMMetadataAsValue(l->ctx, LLVMMDNodeInContext2(l->ctx, md, 3)));
     LLVMPositionBuilderAtEnd(l->b, bad);
+    if (l->direct) {
+        kn_lower_not_raising(l);
+        LLVMPositionBuilderAtEnd(l->b, ok);
+        return;
+    }
     kn_lower_cleanup(l);
     LLVMBuildStore(l->b, LLVMConstInt(l->i64, (unsigned long long)exc_index, 0), l->exc_ptr);
     LLVMBuildRet(l->b, LLVMConstInt(l->i32, 1, 0));
@@ -433,6 +456,10 @@ lower_ret(L *l, KnInstr *in)
         kn_lower_convert(l, l->vals[in->args[0]->id], in->args[0]->type, l->c->fn->ret_type);
     kn_lower_incref(l, v, l->c->fn->ret_type); /* the caller gets its own reference */
     kn_lower_cleanup(l);
+    if (l->direct) {
+        LLVMBuildRet(l->b, v);
+        return;
+    }
     LLVMBuildStore(l->b, v, l->ret_ptr);
     LLVMBuildRet(l->b, LLVMConstInt(l->i32, 0, 0));
 }
@@ -473,7 +500,7 @@ lower_instr(L *l, KnInstr *in)
         v = LLVMGetUndef(l->i8);
         break;
     case KN_OP_ARG:
-        v = LLVMGetParam(l->fn, (unsigned)in->aux + 2);
+        v = LLVMGetParam(l->fn, (unsigned)in->aux + (l->direct ? 0 : 2));
         break;
     case KN_OP_LOAD:
         v = LLVMBuildLoad2(l->b, kn_lower_type(l, in->type), l->vars[in->aux],
@@ -539,6 +566,10 @@ lower_instr(L *l, KnInstr *in)
         lower_ret(l, in);
         break;
     case KN_OP_RAISE:
+        if (l->direct) {
+            kn_lower_not_raising(l);
+            break;
+        }
         kn_lower_cleanup(l);
         LLVMBuildStore(l->b, LLVMConstInt(l->i64, (unsigned)in->aux, 0), l->exc_ptr);
         LLVMBuildRet(l->b, LLVMConstInt(l->i32, 1, 0));
@@ -567,11 +598,13 @@ static LLVMValueRef
 declare_native(L *l, KnFunction *fn, const char *name)
 {
     LLVMTypeRef params[66];
+    int off = l->direct ? 0 : 2;
     params[0] = l->ptr;
     params[1] = l->ptr;
     for (int i = 0; i < fn->nparams && i < 64; i++)
-        params[i + 2] = kn_lower_type(l, fn->arg_types[i]);
-    LLVMTypeRef ft = LLVMFunctionType(l->i32, params, (unsigned)fn->nparams + 2, 0);
+        params[i + off] = kn_lower_type(l, fn->arg_types[i]);
+    LLVMTypeRef rt = l->direct ? kn_lower_type(l, fn->ret_type) : l->i32;
+    LLVMTypeRef ft = LLVMFunctionType(rt, params, (unsigned)(fn->nparams + off), 0);
     LLVMValueRef f = LLVMAddFunction(l->mod, name, ft);
     unsigned nounwind = LLVMGetEnumAttributeKindForName("nounwind", 8);
     LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
@@ -661,12 +694,20 @@ build_wrapper(L *l, LLVMValueRef native)
     LLVMValueRef args[66];
     LLVMTypeRef rt = kn_lower_type(l, fn->ret_type);
     LLVMValueRef ret = LLVMBuildAlloca(l->b, rt, "ret");
+    int first = l->direct ? 0 : 2;
     args[0] = ret;
     args[1] = LLVMGetParam(w, 1);
     for (int i = 0; i < fn->nparams; i++) {
         LLVMValueRef off = LLVMConstInt(l->i64, kn_type_arg_offset(fn->arg_types, i), 0);
         LLVMValueRef p = LLVMBuildInBoundsGEP2(l->b, l->i8, LLVMGetParam(w, 2), &off, 1, "");
-        args[i + 2] = load_c(l, fn->arg_types[i], p);
+        args[i + first] = load_c(l, fn->arg_types[i], p);
+    }
+    if (l->direct) {
+        LLVMValueRef v = LLVMBuildCall2(l->b, LLVMGlobalGetValueType(native), native, args,
+                                        (unsigned)fn->nparams, "");
+        store_c(l, fn->ret_type, v, LLVMGetParam(w, 0));
+        LLVMBuildRet(l->b, LLVMConstInt(l->i32, 0, 0));
+        return;
     }
     LLVMValueRef st = LLVMBuildCall2(l->b, LLVMGlobalGetValueType(native), native, args,
                                      (unsigned)fn->nparams + 2, "");
@@ -742,10 +783,11 @@ kn_lower_function(KnCompilation *c, LLVMContextRef ctx, const char *triple, cons
         goto fail;
     }
     l.has_refs = function_has_refs(c->fn);
+    l.direct = !c->can_raise;
     l.fn = declare_native(&l, c->fn, c->symbol);
-    l.ret_ptr = LLVMGetParam(l.fn, 0);
-    l.exc_ptr = LLVMGetParam(l.fn, 1);
-    if (lower_body(&l) < 0)
+    l.ret_ptr = l.direct ? NULL : LLVMGetParam(l.fn, 0);
+    l.exc_ptr = l.direct ? NULL : LLVMGetParam(l.fn, 1);
+    if (lower_body(&l) < 0 || l.analysis_wrong)
         goto fail;
     build_wrapper(&l, l.fn);
     LLVMDisposeBuilder(l.b);

@@ -9,6 +9,9 @@
  * array per operator (as Numba's array-expression rewrite). */
 int kn_pass_fuse(KnCompilation *c);
 
+/* Can the function raise (see raises.c)? 1 when unsure. */
+int kn_pass_can_raise(KnCompilation *c);
+
 /* Is `in` an elementwise array operation fusion can take (typing/lowering agree on it)? */
 int kn_pass_is_elementwise(const KnInstr *in);
 

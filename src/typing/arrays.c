@@ -580,6 +580,11 @@ type_ufunc(KnCompilation *c, KnInstr *in, int id)
                        "out= must be a writable array with at least %d dimensions, "
                        "not %s",
                        ndim, o->name);
+        if (kind_rank(o->dtype) < kind_rank(r))
+            return err(c, out->span,
+                       "cannot store the %s result of %s() in out= of %s (NumPy's "
+                       "same_kind casting)",
+                       r->name, kn_kir_builtin_name(id), o->name);
         in->type = o;
     } else if (id == KN_BI_NP_WHERE && !any_array) {
         return err(c, in->span,

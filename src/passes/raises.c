@@ -1,0 +1,96 @@
+/* raises.c - can this function raise? A conservative answer from the typed KIR: explicit
+ * raises, operators with a check (division, modulo, integer powers, shifts), indexing that
+ * checks bounds, calls that can raise, and anything touching arrays (allocation can fail)
+ * make it "can raise". A function that cannot raise is lowered without a status code: it
+ * returns its value directly and its callers check nothing, so LLVM can treat it as an
+ * ordinary function (DESIGN.md section 10; Numba pays a check on every call). A recursive call to
+ * the function itself does not count: if nothing else raises, neither does the recursion. */
+#include "passes/passes.h"
+
+static int
+binop_raises(const KnInstr *in)
+{
+    switch (in->aux) {
+    case KN_BIN_ADD:
+    case KN_BIN_SUB:
+    case KN_BIN_MUL:
+    case KN_BIN_AND:
+    case KN_BIN_OR:
+    case KN_BIN_XOR:
+        return 0;
+    case KN_BIN_POW: /* float ** float never raises; int ** int checks the exponent */
+        return !in->type || in->type->kind != KN_TY_FLOAT;
+    default:
+        return 1;
+    }
+}
+
+static int
+call_raises(const KnCompilation *c, const KnInstr *in)
+{
+    const KnCallImpl *impl = in->impl;
+    if (!impl)
+        return 1;
+    switch (impl->kind) {
+    case KN_CALL_CONST:
+        return 0;
+    case KN_CALL_JITTED:
+        if (impl->callee.symbol && c->symbol && !strcmp(impl->callee.symbol, c->symbol))
+            return 0; /* self recursion */
+        return impl->callee.can_raise;
+    case KN_CALL_METHOD:
+        return in->args[0]->args[0]->type->kind == KN_TY_ARRAY;
+    case KN_CALL_BUILTIN:
+        switch (impl->builtin) {
+        case KN_BI_DIVMOD:
+        case KN_BI_POW:
+        case KN_BI_RANGE:
+        case KN_BI_MATH_ISQRT:
+            return 1;
+        default:
+            return impl->builtin >= KN_BI_NP_EMPTY;
+        }
+    }
+    return 1;
+}
+
+static int
+instr_raises(const KnCompilation *c, const KnInstr *in)
+{
+    if (in->type && in->type->kind == KN_TY_ARRAY)
+        return 1;
+    switch (in->op) {
+    case KN_OP_RAISE:
+    case KN_OP_SETITEM:
+    case KN_OP_FUSED:
+    case KN_OP_MAKESLICE:
+        return 1;
+    case KN_OP_BINOP:
+        return binop_raises(in);
+    case KN_OP_CALL:
+        return call_raises(c, in);
+    case KN_OP_GETITEM:
+        /* a constant index into a tuple is checked by typing; everything else at run time */
+        return !(in->args[0]->type->kind == KN_TY_TUPLE && in->args[1]->op == KN_OP_CONST);
+    case KN_OP_SLICE:
+        return in->args[0]->type->kind != KN_TY_TUPLE;
+    default:
+        return 0;
+    }
+}
+
+int
+kn_pass_can_raise(KnCompilation *c)
+{
+    KnFunction *fn = c->fn;
+    for (int i = 0; i < fn->vars.len; i++)
+        if (fn->vars.items[i].type && fn->vars.items[i].type->kind == KN_TY_ARRAY)
+            return 1;
+    for (int b = 0; b < fn->blocks.len; b++) {
+        KnBlock *blk = fn->blocks.items[b];
+        for (int i = 0; blk->reachable && i < blk->instrs.len; i++)
+            if (instr_raises(c, blk->instrs.items[i]))
+                return 1;
+    }
+    return 0;
+}
