@@ -18,8 +18,6 @@ import pytest
 import kiln
 from harness import compiled
 
-KilnError = kiln.errors.KilnError
-
 
 def outstanding():
     """(buffers, meminfos) allocated by compiled code and not freed yet."""
@@ -188,6 +186,16 @@ def recursive_build(n):
     if n == 0:
         return np.zeros(3)
     return recursive_build(n - 1) + 1
+
+
+def out_temporary(a):
+    return np.maximum(a, 1.0, out=np.zeros(3))
+
+
+def out_local(a):
+    b = np.zeros(3)
+    r = np.sqrt(a, out=b)
+    return r.sum() + b.sum()
 
 
 def empty_arrays(n):
@@ -362,6 +370,19 @@ def test_copies_of_an_input_are_freed():
     for c in out:
         assert not np.shares_memory(c, a)
     del out, c
+    assert outstanding() == before
+
+
+def test_ufunc_out_arrays_are_freed():
+    """An out= array made in compiled code is returned once (out_temporary) or freed."""
+    a = np.array([0.25, 1.0, 4.0])
+    before = outstanding()
+    r = compiled(out_temporary)(a)
+    np.testing.assert_array_equal(r, [1.0, 1.0, 4.0])
+    assert outstanding() == held(before, 1)
+    del r
+    assert outstanding() == before
+    assert compiled(out_local)(a) == 2 * (0.5 + 1.0 + 2.0)
     assert outstanding() == before
 
 
@@ -630,9 +651,10 @@ def test_python_references_to_inputs_balance(func):
     a = np.arange(12.0).reshape(3, 4)
     f = compiled(func)
     f(a)  # compile first
-    refs, dtype_refs = sys.getrefcount(a), sys.getrefcount(a.dtype)
+    dtype = a.dtype
+    refs = sys.getrefcount(a), sys.getrefcount(dtype)
     for _ in range(1000):
         r = f(a)
         del r
-    assert sys.getrefcount(a) == refs
-    assert sys.getrefcount(a.dtype) == dtype_refs
+    after = sys.getrefcount(a), sys.getrefcount(dtype)
+    assert after == refs

@@ -317,6 +317,41 @@ kn_lower_array_const_slice(L *l, KnInstr *in)
 }
 
 
+static LLVMValueRef rebuild(L *l, LLVMValueRef a, const KnType *vt, LLVMValueRef *shape,
+                            LLVMValueRef *strides);
+
+/* a.real / a.imag: a strided view of a complex array's parts; of a real array, the array or
+ * (imag) a new array of zeros */
+static LLVMValueRef
+real_imag(L *l, KnInstr *in, LLVMValueRef a, const KnType *t, int imag)
+{
+    const KnType *vt = in->type;
+    LLVMValueRef shape[32], strides[32];
+    for (int k = 0; k < t->ndim; k++) {
+        shape[k] = dim(l, a, F_SHAPE, k);
+        strides[k] = stride(l, a, t, k);
+    }
+    if (t->dtype->kind == KN_TY_COMPLEX) {
+        LLVMValueRef v = rebuild(l, a, vt, shape, strides);
+        int half = itemsize(t->dtype) / 2;
+        v = LLVMBuildInsertValue(l->b, v, i64c(l, half), F_ITEMSIZE, "");
+        if (imag)
+            v = LLVMBuildInsertValue(l->b, v, offset_ptr(l, field(l, a, F_DATA), i64c(l, half)),
+                                     F_DATA, "");
+        return v;
+    }
+    if (!imag) {
+        LLVMValueRef same = LLVMBuildInsertValue(l->b, a, field(l, a, F_MEMINFO), F_MEMINFO, "");
+        kn_lower_incref(l, same, t);
+        return same;
+    }
+    LLVMValueRef z = kn_lower_array_alloc(l, vt, shape);
+    LLVMValueRef nbytes =
+        LLVMBuildMul(l->b, field(l, z, F_NITEMS), i64c(l, itemsize(vt->dtype)), "");
+    LLVMBuildMemSet(l->b, field(l, z, F_DATA), LLVMConstInt(l->i8, 0, 0), nbytes, 64);
+    return z;
+}
+
 LLVMValueRef
 kn_lower_array_getattr(L *l, KnInstr *in)
 {
@@ -325,6 +360,8 @@ kn_lower_array_getattr(L *l, KnInstr *in)
     const char *name = in->imm.str;
     if (!strcmp(name, "T"))
         return kn_lower_array_method(l, in, "transpose", a, t);
+    if (!strcmp(name, "real") || !strcmp(name, "imag"))
+        return real_imag(l, in, a, t, name[0] == 'i');
     if (in->type->kind != KN_TY_TUPLE && in->type->kind != KN_TY_INT)
         return LLVMGetUndef(l->i8); /* dtype and bound methods are compile-time values */
     if (!strcmp(name, "shape") || !strcmp(name, "strides")) {

@@ -211,6 +211,17 @@ kn_typing_array_getattr(KnCompilation *c, KnInstr *in, KnType *t)
                 in->type = kn_type_func(c->types, map[i].id, NULL, kn_kir_builtin_name(map[i].id));
         return 0;
     }
+    if (!strcmp(a, "real") || !strcmp(a, "imag")) {
+        /* complex arrays: views of the parts; real arrays: the array itself, or zeros */
+        KnType *d = t->dtype->kind == KN_TY_COMPLEX ? kn_type_float(t->dtype->bits / 2) : t->dtype;
+        int view = t->dtype->kind == KN_TY_COMPLEX || a[0] == 'r';
+        in->type =
+            kn_type_array(c->types, d, t->ndim, view && t->dtype->kind == KN_TY_COMPLEX ? 'A' : 'C',
+                          view ? t->readonly : 1);
+        if (view && t->dtype->kind != KN_TY_COMPLEX)
+            in->type = t;
+        return 0;
+    }
     if (!strcmp(a, "T")) {
         char layout = t->layout == 'C' ? 'F' : t->layout == 'F' ? 'C' : 'A';
         if (t->ndim <= 1)
