@@ -2232,8 +2232,7 @@ def test_xfail_array_from_nested_list():
     acheck(array_from_nested, 1)
 
 
-@_xfail("np.add/np.multiply/np.subtract/np.true_divide as functions are not supported yet")
-def test_xfail_arithmetic_ufunc_functions():
+def test_arithmetic_ufunc_functions():
     acheck(add_function, np.arange(3.0), np.ones(3))
 
 

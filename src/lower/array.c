@@ -837,6 +837,32 @@ ufunc_kernel(L *l, KnInstr *in, LLVMValueRef *e)
         LLVMTypeRef ft = LLVMTypeOf(x[0]);
         return kn_lower_intrinsic(l, "llvm.rint", &ft, 1, &x[0], 1);
     }
+    case KN_BI_NP_ADD:
+    case KN_BI_NP_SUBTRACT:
+    case KN_BI_NP_MULTIPLY:
+    case KN_BI_NP_DIVIDE:
+    case KN_BI_NP_FLOOR_DIVIDE:
+    case KN_BI_NP_REMAINDER: {
+        static const struct {
+            int id;
+            KnBinop op;
+        } ops[] = {{KN_BI_NP_ADD, KN_BIN_ADD},
+                   {KN_BI_NP_SUBTRACT, KN_BIN_SUB},
+                   {KN_BI_NP_MULTIPLY, KN_BIN_MUL},
+                   {KN_BI_NP_DIVIDE, KN_BIN_TRUEDIV},
+                   {KN_BI_NP_FLOOR_DIVIDE, KN_BIN_FLOORDIV},
+                   {KN_BI_NP_REMAINDER, KN_BIN_MOD}};
+        KnBinop bop = KN_BIN_ADD;
+        for (int i = 0; i < KN_ARRAY_LEN(ops); i++)
+            if (ops[i].id == id)
+                bop = ops[i].op;
+        if (op->kind == KN_TY_BOOL && bop == KN_BIN_ADD)
+            return LLVMBuildOr(l->b, x[0], x[1], "");
+        l->in_ufunc = 1;
+        LLVMValueRef r = kn_lower_binop(l, bop, x[0], x[1], op, op, op);
+        l->in_ufunc = 0;
+        return r;
+    }
     case KN_BI_NP_MAXIMUM:
     case KN_BI_NP_MINIMUM:
         return extreme(l, id == KN_BI_NP_MAXIMUM, 1, x[0], x[1], op);

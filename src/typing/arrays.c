@@ -475,6 +475,12 @@ int
 kn_typing_ufunc_nin(int id)
 {
     switch (id) {
+    case KN_BI_NP_ADD:
+    case KN_BI_NP_SUBTRACT:
+    case KN_BI_NP_MULTIPLY:
+    case KN_BI_NP_DIVIDE:
+    case KN_BI_NP_FLOOR_DIVIDE:
+    case KN_BI_NP_REMAINDER:
     case KN_BI_NP_MAXIMUM:
     case KN_BI_NP_MINIMUM:
     case KN_BI_NP_FMAX:
@@ -508,6 +514,25 @@ ufunc_elem(KnCompilation *c, KnInstr *in, int id, KnType **args, KnType **operan
     case KN_BI_NP_RINT:
         *operand = ufunc_result(KN_BI_NP_SQRT, d);
         return *operand;
+    case KN_BI_NP_ADD:
+    case KN_BI_NP_SUBTRACT:
+    case KN_BI_NP_MULTIPLY:
+    case KN_BI_NP_DIVIDE:
+    case KN_BI_NP_FLOOR_DIVIDE:
+    case KN_BI_NP_REMAINDER: {
+        /* the arithmetic operators as functions: the operator's dtype rules */
+        KnType *p = kn_typing_elementwise_operand(args[0], args[1]);
+        if (id == KN_BI_NP_DIVIDE && intlike(p))
+            p = &kn_type_float64;
+        if ((id == KN_BI_NP_FLOOR_DIVIDE || id == KN_BI_NP_REMAINDER) && p->kind == KN_TY_COMPLEX)
+            return NULL;
+        if (p->kind == KN_TY_BOOL && id == KN_BI_NP_SUBTRACT)
+            return NULL;
+        if (p->kind == KN_TY_BOOL && (id == KN_BI_NP_FLOOR_DIVIDE || id == KN_BI_NP_REMAINDER))
+            p = &kn_type_int8;
+        *operand = p;
+        return p;
+    }
     case KN_BI_NP_MAXIMUM:
     case KN_BI_NP_MINIMUM:
     case KN_BI_NP_FMAX:
