@@ -165,11 +165,21 @@ typeof_array(KnState *s, PyArrayObject *a)
                      (PyObject *)PyArray_DESCR(a));
         return NULL;
     }
-    int flags = PyArray_FLAGS(a);
-    char layout = (flags & NPY_ARRAY_C_CONTIGUOUS)   ? 'C'
-                  : (flags & NPY_ARRAY_F_CONTIGUOUS) ? 'F'
-                                                     : 'A';
-    return kn_type_array(&s->types, dt, PyArray_NDIM(a), layout, !(flags & NPY_ARRAY_WRITEABLE));
+    int flags = PyArray_FLAGS(a), ndim = PyArray_NDIM(a);
+    int lcode = (flags & NPY_ARRAY_C_CONTIGUOUS) ? 0 : (flags & NPY_ARRAY_F_CONTIGUOUS) ? 1 : 2;
+    int readonly = !(flags & NPY_ARRAY_WRITEABLE);
+    /* the fingerprint's cache: (dtype, ndim, layout, readonly) -> interned type, skipping the
+     * hash of the type table on every call */
+    int num = PyArray_DESCR(a)->type_num;
+    KnType **slot = NULL;
+    if (num >= 0 && num < KN_ARRAY_CACHE_DTYPES && ndim < KN_ARRAY_CACHE_NDIM)
+        slot = &s->array_types[((num * KN_ARRAY_CACHE_NDIM + ndim) * 3 + lcode) * 2 + readonly];
+    if (slot && *slot)
+        return *slot;
+    KnType *t = kn_type_array(&s->types, dt, ndim, "CFA"[lcode], readonly);
+    if (slot)
+        *slot = t;
+    return t;
 }
 
 KnType *

@@ -14,8 +14,13 @@
 
 typedef struct KnFrame KnFrame; /* an overload being compiled (dispatcher.c) */
 
+#define KN_ARRAY_CACHE_DTYPES 24 /* NumPy's builtin type numbers below this */
+#define KN_ARRAY_CACHE_NDIM 8
+
 typedef struct KnState {
     KnTypeTable types;
+    /* array types by (type number, ndim, layout, readonly), for the dispatcher's fingerprint */
+    KnType *array_types[KN_ARRAY_CACHE_DTYPES * KN_ARRAY_CACHE_NDIM * 3 * 2];
     KnJit *jit;
     char *jit_error;         /* why the JIT could not be created, or NULL */
     PyObject *exc_table;     /* list of (class, args); RAISE indexes into it */
