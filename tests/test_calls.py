@@ -348,7 +348,6 @@ APPROX_1 = [
     (math_sqrt, [0.0, 2.0, 1e300, 4]),
     (math_exp, [0.0, 1.0, -745.0, 700.5, 2]),
     (math_expm1, [1e-10, 0.5, -3.0]),
-    (math_exp2, [0.5, 10.0, -3.0]),
     (math_log, [1.0, 0.5, 1e300, 10]),
     (math_log1p, [1e-10, 0.5, 3.0]),
     (math_log10, [1000.0, 0.3, 7]),
@@ -372,6 +371,8 @@ APPROX_1 = [
     (math_degrees, [0.0, 1.0, -math.pi]),
     (math_radians, [0.0, 180.0, -45.0]),
 ]
+if hasattr(math, "exp2"):  # Python 3.11+
+    APPROX_1.append((math_exp2, [0.5, 10.0, -3.0]))
 
 EXACT_1 = [
     (math_fabs, [-2.5, 0.0, -0.0, 3, -math.inf]),
