@@ -48,6 +48,7 @@ fixed_exceptions(PyObject *table)
         [KN_EXC_EMPTY_REDUCTION] = "__import__('numpy').zeros(0).min()",
         [KN_EXC_SLICE_STEP_ZERO] = "(1, 2)[::0]",
         [KN_EXC_EMPTY_ARG_REDUCTION] = "__import__('numpy').zeros(0).argmin()",
+        [KN_EXC_UNPACK] = NULL,
         [KN_EXC_RESHAPE] = NULL,
         [KN_EXC_SETITEM_SHAPE] = NULL,
     };
@@ -68,6 +69,7 @@ fixed_exceptions(PyObject *table)
                 {KN_EXC_SETITEM_SHAPE, "could not broadcast input array into the assigned shape"},
                 {KN_EXC_BROADCAST, "operands could not be broadcast together"},
                 {KN_EXC_ARRAY_INDEX, "index {} is out of bounds for axis {} with size {}"},
+                {KN_EXC_UNPACK, "expected {} values to unpack, got {}"},
             };
             const char *msg = "error in compiled code";
             for (int k = 0; k < KN_ARRAY_LEN(own); k++)

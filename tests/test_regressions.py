@@ -107,3 +107,80 @@ def test_numpy_error_model_division_by_zero_is_numpys():
     assert g(1.0, 0.0) == float("inf")
     assert g(-1.0, 0.0) == float("-inf")
     assert g(7.5, 2.0) == float_floordiv(7.5, 2.0)
+
+
+# ---- arrays: found by reading the lowering (docs helper) ----
+
+import numpy as np  # noqa: E402
+
+
+def temp_across_ifexp(a, c):
+    return (a * 2.0) + (1.0 if c else 2.0)
+
+
+def test_array_temporary_used_after_a_conditional_expression():
+    f = kiln.njit(temp_across_ifexp)
+    a = np.arange(4.0)
+    for c in (True, False):
+        np.testing.assert_array_equal(f(a, c), temp_across_ifexp(a, c))
+
+
+def add_reversed_in_place(a):
+    a += a[::-1]
+    return a
+
+
+def test_in_place_add_of_an_overlapping_view_buffers_like_numpy():
+    a, b = np.arange(4.0), np.arange(4.0)
+    np.testing.assert_array_equal(kiln.njit(add_reversed_in_place)(a), add_reversed_in_place(b))
+
+
+def add_float_in_place(a):
+    a += 1.5
+    return a
+
+
+def test_in_place_float_into_int_array_is_a_casting_error():
+    with pytest.raises(TypingError) as info:
+        kiln.njit(add_float_in_place)(np.arange(3))
+    assert "same_kind" in str(info.value)
+
+
+def bad_slice_assignment(n):
+    a = np.zeros(n)
+    a[1:3] = np.ones(5)
+
+
+def test_failed_slice_assignment_frees_what_it_made():
+    with pytest.raises(ValueError):
+        kiln.njit(bad_slice_assignment)(5)  # conftest checks the allocation counters
+
+
+def unpack_pair(a):
+    x, y = a
+    return x + y
+
+
+def test_unpacking_an_array_checks_its_length():
+    f = kiln.njit(unpack_pair)
+    assert f(np.arange(2.0)) == 1.0
+    with pytest.raises(ValueError):
+        f(np.arange(3.0))
+
+
+def first_item(a):
+    return a.ndim
+
+
+def test_arrays_of_more_than_32_dimensions_are_refused():
+    with pytest.raises(TypeError):
+        kiln.njit(first_item)(np.zeros((1,) * 33))
+
+
+def sqrt_in_place_then_use(a):
+    return (a + 1.0) * np.sqrt(a, out=a)
+
+
+def test_fusion_does_not_move_reads_past_writes():
+    a, b = np.array([4.0, 9.0]), np.array([4.0, 9.0])
+    np.testing.assert_array_equal(kiln.njit(sqrt_in_place_then_use)(a), sqrt_in_place_then_use(b))

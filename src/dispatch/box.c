@@ -166,6 +166,11 @@ typeof_array(KnState *s, PyArrayObject *a)
         return NULL;
     }
     int flags = PyArray_FLAGS(a), ndim = PyArray_NDIM(a);
+    if (ndim > 32) {
+        PyErr_Format(PyExc_TypeError, "kiln supports arrays of at most 32 dimensions, not %d",
+                     ndim);
+        return NULL;
+    }
     int lcode = (flags & NPY_ARRAY_C_CONTIGUOUS) ? 0 : (flags & NPY_ARRAY_F_CONTIGUOUS) ? 1 : 2;
     int readonly = !(flags & NPY_ARRAY_WRITEABLE);
     /* the fingerprint's cache: (dtype, ndim, layout, readonly) -> interned type, skipping the

@@ -299,6 +299,12 @@ kn_lower_array_getitem(L *l, KnInstr *in)
     LLVMValueRef a = l->vals[in->args[0]->id];
     IndexPart parts[32];
     int np = index_parts(l, l->vals[in->args[1]->id], in->args[1]->type, parts);
+    if (in->aux > 0) { /* x, y = a: the length must match the targets */
+        LLVMValueRef len = dim(l, a, F_SHAPE, 0);
+        LLVMValueRef args[2] = {i64c(l, in->aux), len};
+        kn_lower_raise_if_args(l, LLVMBuildICmp(l->b, LLVMIntNE, len, i64c(l, in->aux), ""),
+                               KN_EXC_UNPACK, args, 2);
+    }
     if (in->type->kind != KN_TY_ARRAY)
         return load_elem(l, t->dtype, elem_ptr(l, a, t, parts, np));
     return make_view(l, a, t, parts, np, in->type);
@@ -746,6 +752,8 @@ unop_kernel(L *l, KnInstr *in, LLVMValueRef *e)
     return e[0];
 }
 
+static LLVMValueRef copy_kernel(L *l, KnInstr *in, LLVMValueRef *e);
+
 LLVMValueRef
 kn_lower_array_binop(L *l, KnInstr *in)
 {
@@ -754,7 +762,45 @@ kn_lower_array_binop(L *l, KnInstr *in)
     KnCallImpl *impl = in->impl;
     if (in->op == KN_OP_BINOP && impl->inplace) {
         LLVMValueRef dest = ops[0].v;
-        elementwise_into(l, in, ops, 2, binop_kernel, dest, in->type, in->type->dtype);
+        if (in->args[1]->type->kind == KN_TY_ARRAY) {
+            /* a += a[::-1]: when b may share a's memory, compute into a new array first */
+            const KnType *bt = in->args[1]->type;
+            LLVMValueRef b = ops[1].v;
+            LLVMValueRef mi = field(l, b, F_MEMINFO), pa = field(l, b, F_PARENT);
+            LLVMValueRef same = LLVMBuildOr(
+                l->b,
+                LLVMBuildAnd(l->b, LLVMBuildIsNotNull(l->b, mi, ""),
+                             LLVMBuildICmp(l->b, LLVMIntEQ, mi, field(l, dest, F_MEMINFO), ""), ""),
+                LLVMBuildAnd(l->b, LLVMBuildIsNotNull(l->b, pa, ""),
+                             LLVMBuildICmp(l->b, LLVMIntEQ, pa, field(l, dest, F_PARENT), ""), ""),
+                "");
+            LLVMBasicBlockRef copy_bb = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "overlap");
+            LLVMBasicBlockRef direct_bb = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "direct");
+            LLVMBasicBlockRef done_bb = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "inplace");
+            LLVMValueRef dshape[32];
+            for (int k = 0; k < in->type->ndim; k++)
+                dshape[k] = dim(l, dest, F_SHAPE, k);
+            check_broadcast_to(l, ops, 2, dshape, in->type->ndim);
+            LLVMBuildCondBr(l->b, same, copy_bb, direct_bb);
+            LLVMPositionBuilderAtEnd(l->b, copy_bb);
+            LLVMValueRef bshape[32];
+            for (int k = 0; k < bt->ndim; k++)
+                bshape[k] = dim(l, b, F_SHAPE, k);
+            const KnType *tmp_t = kn_type_array(l->c->types, bt->dtype, bt->ndim, 'C', 0);
+            LLVMValueRef tmp = array_alloc(l, tmp_t, bshape, 0);
+            Operand src[1] = {{b, bt, NULL, {0}}};
+            elementwise_into(l, in, src, 1, copy_kernel, tmp, tmp_t, bt->dtype);
+            Operand from_tmp[2] = {ops[0], {tmp, tmp_t, NULL, {0}}};
+            elementwise_into(l, in, from_tmp, 2, binop_kernel, dest, in->type, in->type->dtype);
+            kn_lower_decref(l, tmp, tmp_t);
+            LLVMBuildBr(l->b, done_bb);
+            LLVMPositionBuilderAtEnd(l->b, direct_bb);
+            elementwise_into(l, in, ops, 2, binop_kernel, dest, in->type, in->type->dtype);
+            LLVMBuildBr(l->b, done_bb);
+            LLVMPositionBuilderAtEnd(l->b, done_bb);
+        } else {
+            elementwise_into(l, in, ops, 2, binop_kernel, dest, in->type, in->type->dtype);
+        }
         /* the result is a new reference to the same array, as a distinct value */
         LLVMValueRef r = LLVMBuildInsertValue(l->b, dest, field(l, dest, F_MEMINFO), F_MEMINFO, "");
         kn_lower_incref(l, r, in->type);
@@ -1323,6 +1369,7 @@ kn_lower_array_setitem(L *l, KnInstr *in)
         return;
     }
     LLVMValueRef view = make_view(l, a, t, parts, np, target);
+    kn_lower_own(l, view, target); /* released at the block's end, or by a raise below */
     if (vt->kind != KN_TY_ARRAY) {
         kn_lower_array_fill(l, view, target, v, vt);
     } else {
@@ -1363,7 +1410,6 @@ kn_lower_array_setitem(L *l, KnInstr *in)
         LLVMBuildBr(l->b, done_bb);
         LLVMPositionBuilderAtEnd(l->b, done_bb);
     }
-    kn_lower_decref(l, view, target);
 }
 
 /* ---- transpose, reshape, ravel, flatten, astype ---- */

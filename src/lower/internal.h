@@ -28,8 +28,11 @@ typedef struct L {
     /* values of the current block that own a reference, released at its end */
     LLVMValueRef owned_v[256];
     const KnType *owned_t[256];
+    int owned_until[256]; /* the block at whose end each is released (its last use) */
     int nowned;
-    KnSpan span; /* of the instruction being lowered */
+    int cur_block; /* id of the KIR block being lowered */
+    int *last_use; /* by instruction id: the last block that uses its value */
+    KnSpan span;   /* of the instruction being lowered */
 } L;
 
 LLVMTypeRef kn_lower_type(L *l, const KnType *t);

@@ -177,23 +177,59 @@ kn_lower_raise_if(L *l, LLVMValueRef cond, int exc_index)
 
 /* ---- reference counting of arrays: owned temps and variables ---- */
 
+/* Register v as owning a reference, released at the end of block `until` (or on any exit
+ * before). A value registered twice keeps one entry, with the later of the two ends. */
+static void
+own_until(L *l, LLVMValueRef v, const KnType *t, int until)
+{
+    for (int i = 0; i < l->nowned; i++)
+        if (l->owned_v[i] == v) {
+            if (until > l->owned_until[i])
+                l->owned_until[i] = until;
+            return;
+        }
+    if (l->nowned >= KN_ARRAY_LEN(l->owned_v)) {
+        kn_diag_error(&l->c->diags, KN_DIAG_UNSUPPORTED, l->span,
+                      "more than 256 array temporaries alive at once");
+        l->analysis_wrong = 1;
+        return;
+    }
+    l->owned_v[l->nowned] = v;
+    l->owned_t[l->nowned] = t;
+    l->owned_until[l->nowned++] = until;
+}
+
 void
 kn_lower_own(L *l, LLVMValueRef v, const KnType *t)
 {
-    for (int i = 0; i < l->nowned; i++)
-        if (l->owned_v[i] == v)
-            return;
-    if (l->nowned < KN_ARRAY_LEN(l->owned_v)) {
-        l->owned_v[l->nowned] = v;
-        l->owned_t[l->nowned++] = t;
-    }
+    own_until(l, v, t, l->cur_block);
 }
 
+/* every owned temporary alive here (leaving the function) */
 static void
 release_temps(L *l)
 {
     for (int i = 0; i < l->nowned; i++)
         kn_lower_decref(l, l->owned_v[i], l->owned_t[i]);
+}
+
+/* at the end of a block: release the temporaries whose last use was in it. With `emit` 0 the
+ * code already released them (a return or raise): only forget them. */
+static void
+release_due(L *l, int emit)
+{
+    int w = 0;
+    for (int i = 0; i < l->nowned; i++) {
+        if (l->owned_until[i] <= l->cur_block) {
+            if (emit)
+                kn_lower_decref(l, l->owned_v[i], l->owned_t[i]);
+            continue;
+        }
+        l->owned_v[w] = l->owned_v[i];
+        l->owned_t[w] = l->owned_t[i];
+        l->owned_until[w++] = l->owned_until[i];
+    }
+    l->nowned = w;
 }
 
 void
@@ -554,11 +590,11 @@ lower_instr(L *l, KnInstr *in)
         v = kn_lower_convert(l, l->vals[in->args[0]->id], in->args[0]->type, in->type);
         break;
     case KN_OP_BR:
-        release_temps(l);
+        release_due(l, 1);
         LLVMBuildBr(l->b, l->blocks[in->targets[0]->id]);
         break;
     case KN_OP_CBR:
-        release_temps(l);
+        release_due(l, 1);
         LLVMBuildCondBr(l->b, l->vals[in->args[0]->id], l->blocks[in->targets[0]->id],
                         l->blocks[in->targets[1]->id]);
         break;
@@ -587,8 +623,14 @@ lower_instr(L *l, KnInstr *in)
         return -1;
     }
     l->vals[in->id] = v;
-    if (l->has_refs && makes_reference(in))
-        kn_lower_own(l, v, in->type);
+    if (l->has_refs && makes_reference(in)) {
+        /* used after an `x if c else y` or `and`/`or` of the same expression: alive until the
+         * block of its last use */
+        int until = l->last_use[in->id] > l->cur_block ? l->last_use[in->id] : l->cur_block;
+        own_until(l, v, in->type, until);
+    }
+    if (in->op == KN_OP_RET || in->op == KN_OP_RAISE)
+        release_due(l, 0);
     return 0;
 }
 
@@ -633,12 +675,22 @@ lower_body(L *l)
     }
     LLVMBuildBr(l->b, l->blocks[0]);
     l->vals = kn_arena_alloc(&l->c->arena, sizeof(LLVMValueRef) * (size_t)(fn->next_id + 1));
+    l->last_use = kn_arena_alloc(&l->c->arena, sizeof(int) * (size_t)(fn->next_id + 1));
+    for (int b = 0; b < fn->blocks.len; b++) {
+        KnBlock *blk = fn->blocks.items[b];
+        for (int i = 0; blk->reachable && i < blk->instrs.len; i++) {
+            KnInstr *in = blk->instrs.items[i];
+            for (int k = 0; k < in->nargs; k++)
+                if (b > l->last_use[in->args[k]->id])
+                    l->last_use[in->args[k]->id] = b;
+        }
+    }
     for (int b = 0; b < fn->blocks.len; b++) {
         KnBlock *blk = fn->blocks.items[b];
         if (!blk->reachable)
             continue;
         LLVMPositionBuilderAtEnd(l->b, l->blocks[b]);
-        l->nowned = 0;
+        l->cur_block = b;
         for (int i = 0; i < blk->instrs.len; i++)
             KN_TRY(lower_instr(l, blk->instrs.items[i]));
     }

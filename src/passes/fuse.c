@@ -51,12 +51,25 @@ typedef struct Fuser {
     int *uses;       /* by instruction id */
     KnBlock **owner; /* block of each instruction, by id */
     char *interior;  /* by id: folded into its user */
+    int *effects;    /* by id: side-effecting instructions before it in its block */
 } Fuser;
 
+/* may write array memory: moving a computation past it could change what it reads */
 static int
-foldable(Fuser *f, const KnInstr *child, const KnBlock *blk)
+has_effects(const KnInstr *in)
 {
-    return kn_pass_is_elementwise(child) && f->uses[child->id] == 1 && f->owner[child->id] == blk;
+    if (in->op == KN_OP_SETITEM)
+        return 1;
+    return in->op == KN_OP_CALL && !kn_pass_is_elementwise(in) && in->type &&
+           in->type->kind != KN_TY_FUNC;
+}
+
+/* child can be evaluated inside user's loop: used once, there, with no writes in between */
+static int
+foldable_into(Fuser *f, const KnInstr *child, const KnInstr *user, const KnBlock *blk)
+{
+    return kn_pass_is_elementwise(child) && f->uses[child->id] == 1 && f->owner[child->id] == blk &&
+           f->effects[user->id] == f->effects[child->id] + has_effects(child);
 }
 
 /* collect the leaves under `in` (marking the interior nodes when `mark`) */
@@ -65,7 +78,7 @@ collect(Fuser *f, KnInstr *in, KnBlock *blk, InstrVec *leaves, int mark)
 {
     for (int i = first_operand(in); i < in->nargs; i++) {
         KnInstr *a = in->args[i];
-        if (foldable(f, a, blk)) {
+        if (foldable_into(f, a, in, blk)) {
             if (mark)
                 f->interior[a->id] = 1;
             collect(f, a, blk, leaves, mark);
@@ -83,7 +96,7 @@ static int
 has_foldable_child(Fuser *f, KnInstr *in, KnBlock *blk)
 {
     for (int i = first_operand(in); i < in->nargs; i++)
-        if (foldable(f, in->args[i], blk))
+        if (foldable_into(f, in->args[i], in, blk))
             return 1;
     return 0;
 }
@@ -97,6 +110,9 @@ count_uses(Fuser *f)
         for (int i = 0; i < blk->instrs.len; i++) {
             KnInstr *in = blk->instrs.items[i];
             f->owner[in->id] = blk;
+            f->effects[in->id] =
+                i ? f->effects[blk->instrs.items[i - 1]->id] + has_effects(blk->instrs.items[i - 1])
+                  : 0;
             for (int k = 0; k < in->nargs; k++)
                 f->uses[in->args[k]->id]++;
         }
@@ -107,11 +123,12 @@ int
 kn_pass_fuse(KnCompilation *c)
 {
     KnFunction *fn = c->fn;
-    Fuser f = {c, NULL, NULL, NULL};
+    Fuser f = {c, NULL, NULL, NULL, NULL};
     size_t n = (size_t)fn->next_id + 1;
     f.uses = kn_arena_alloc(&c->arena, sizeof(int) * n);
     f.owner = kn_arena_alloc(&c->arena, sizeof(KnBlock *) * n);
     f.interior = kn_arena_alloc(&c->arena, n);
+    f.effects = kn_arena_alloc(&c->arena, sizeof(int) * n);
     count_uses(&f);
     for (int b = 0; b < fn->blocks.len; b++) {
         KnBlock *blk = fn->blocks.items[b];

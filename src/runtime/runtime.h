@@ -34,6 +34,7 @@ enum {
     KN_EXC_EMPTY_REDUCTION,     /* np.min of an empty array */
     KN_EXC_SLICE_STEP_ZERO,     /* a[::0] */
     KN_EXC_EMPTY_ARG_REDUCTION, /* np.argmin of an empty array */
+    KN_EXC_UNPACK,              /* x, y = array of another length */
     KN_EXC_RESHAPE,             /* cannot reshape array of size ... */
     KN_EXC_SETITEM_SHAPE,       /* could not broadcast input array into the target */
     KN_EXC__FIXED

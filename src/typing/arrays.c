@@ -138,6 +138,11 @@ kn_typing_array_binop(KnCompilation *c, KnInstr *in, KnType *a, KnType *b)
     in->type = result_array(c, r, a, b);
     impl_of(c, in)->operand = operand;
     if (in->imm.i && a->kind == KN_TY_ARRAY && !a->readonly && a->ndim == in->type->ndim) {
+        if (kind_rank(r) > kind_rank(a->dtype))
+            return err(c, in->span,
+                       "cannot store the %s result in %s in place (NumPy's "
+                       "same_kind casting): write a = a %s b for a new array",
+                       r->name, a->name, kn_kir_binop_symbol((KnBinop)in->aux));
         /* a += b on an array updates it in place, as NumPy does */
         in->type = a;
         impl_of(c, in)->inplace = 1;
