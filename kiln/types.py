@@ -50,8 +50,14 @@ class Type:
         raise TypeError(f"cannot convert a value to {self}")
 
     def __getitem__(self, index):
-        raise UnsupportedError(f"array types ({self}[...]) are not supported yet: "
-                               f"arrays come later")
+        """``float64[:]``, ``float64[:, ::1]`` (C), ``float64[::1, :]`` (F): an array type, as
+        in Numba."""
+        dims = index if isinstance(index, tuple) else (index,)
+        if not dims or not all(isinstance(d, slice) and d.start is None and d.stop is None
+                               and d.step in (None, 1) for d in dims):
+            raise TypeError(f"array types are written like {self}[:] or {self}[:, ::1], "
+                            f"not {self}[{index!r}]")
+        return Array(self, len(dims), _layout([d.step == 1 for d in dims]))
 
 
 class Boolean(Type):
@@ -145,8 +151,17 @@ class Tuple(BaseTuple):
                          ("tuple",) + tuple(t.key for t in self.types))
 
 
+def _layout(contiguous):
+    """'C' when the last axis is marked ::1, 'F' when the first is (of several), else 'A'."""
+    if contiguous and contiguous[-1]:
+        return "C"
+    if len(contiguous) > 1 and contiguous[0]:
+        return "F"
+    return "A"
+
+
 class Array(Type):
-    """A NumPy array type (reserved: kiln does not compile arrays yet)."""
+    """A NumPy array type: dtype, ndim, layout ('C', 'F' or 'A') and read-only flag."""
 
     def __init__(self, dtype, ndim, layout, readonly=False):
         self.dtype, self.ndim, self.layout, self.readonly = dtype, ndim, layout, readonly
@@ -342,10 +357,29 @@ class _Parser:
         else:
             self.fail(f"expected a type, found {name!r}", pos)
         if self.peek() == "[":
-            raise UnsupportedError(
-                f"array types in signatures are not supported yet (arrays come later): "
-                f"{self.text!r}")
+            t = self.array_dims(t)
         return t
+
+    def array_dims(self, dtype):
+        """``[:, ::1]`` after a type: an array of that dtype."""
+        self.take("[")
+        contiguous = []
+        while True:
+            self.take(":")
+            mark = False
+            if self.peek() == ":":
+                self.take(":")
+                if self.peek() != "1":
+                    self.fail("expected ::1 for a contiguous axis")
+                self.take("1")
+                mark = True
+            contiguous.append(mark)
+            if self.peek() == ",":
+                self.take(",")
+                continue
+            self.take("]")
+            break
+        return Array(dtype, len(contiguous), _layout(contiguous))
 
 
 def _tokenize(text, fail):

@@ -72,9 +72,21 @@ def test_parse_signature_names_the_unknown_type():
         kt.parse_signature(5)
 
 
-@pytest.mark.parametrize("text", ["float64(float64[:])", "void(int64[:, ::1])", "int64[:]()"])
-def test_parse_signature_arrays_come_later(text):
-    with pytest.raises(UnsupportedError, match="array"):
+@pytest.mark.parametrize("text, args, ret", [
+    ("float64(float64[:])", [("array", "float64", 1, "A", False)], "float64"),
+    ("void(int64[:, ::1])", [("array", "int64", 2, "C", False)], "none"),
+    ("int64[::1, :]()", [], ("array", "int64", 2, "F", False)),
+    ("(float32[:, :, ::1], int64)", [("array", "float32", 3, "C", False), "int64"], None),
+])
+def test_parse_signature_arrays(text, args, ret):
+    sig = kt.parse_signature(text)
+    assert [a.key for a in sig.args] == args
+    assert (sig.return_type.key if sig.return_type is not None else None) == ret
+
+
+@pytest.mark.parametrize("text", ["float64[1:]()", "float64[:, ::2]()", "float64[()", "float64[]()"])
+def test_parse_signature_bad_arrays(text):
+    with pytest.raises(TypeError):
         kt.parse_signature(text)
 
 
@@ -139,8 +151,11 @@ def test_cast_and_arrays():
     assert kiln.int64(3.7) == 3 and type(kiln.int64(3.7)).__name__ == "int64"
     assert kiln.boolean(2) is True
     assert kiln.int64 != kiln.int32 and kiln.int64 != "int64"
-    with pytest.raises(UnsupportedError, match="arrays"):
-        kiln.float64[:]
+    assert kiln.float64[:].key == ("array", "float64", 1, "A", False)
+    assert kiln.float64[:, ::1].key == ("array", "float64", 2, "C", False)
+    assert kiln.float64[::1, :].key == ("array", "float64", 2, "F", False)
+    with pytest.raises(TypeError):
+        kiln.float64[1:]
 
 
 # --- decorators ---------------------------------------------------------------------------------

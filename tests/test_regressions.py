@@ -184,3 +184,16 @@ def sqrt_in_place_then_use(a):
 def test_fusion_does_not_move_reads_past_writes():
     a, b = np.array([4.0, 9.0]), np.array([4.0, 9.0])
     np.testing.assert_array_equal(kiln.njit(sqrt_in_place_then_use)(a), sqrt_in_place_then_use(b))
+
+
+@kiln.njit("float64(float64[::1])")
+def total_c(a):
+    return a.sum()
+
+
+def test_array_signatures_compile_eagerly_and_accept_only_their_arrays():
+    assert total_c.signatures == [(kiln.float64[::1],)]
+    assert total_c(np.arange(4.0)) == 6.0
+    with pytest.raises(TypeError):
+        total_c(np.arange(4))  # int64 elements do not convert safely
+    assert total_c(np.arange(8.0)[::2].copy()) == 12.0
