@@ -1,8 +1,9 @@
 /* compile.c - the pipeline: an ordered table of passes from untyped KIR (made by the frontend,
- * which the dispatcher runs because it needs Python objects) to code added to the JIT. Each pass
- * takes the compilation and returns 0 or -1 with a diagnostic. KILN_DUMP (c->dump) prints the
- * stages to stderr as they are built; inspect_llvm/inspect_asm run the same table in text-only
- * mode. The KIR verifier runs after typing. */
+ * which the dispatcher runs because it needs Python objects) to code added to the JIT: typing,
+ * verify, fuse (array-expression fusion and the can-raise analysis, then verify again), lower,
+ * optimize, jit. Each pass takes the compilation and returns 0 or -1 with a diagnostic.
+ * KILN_DUMP (c->dump) prints the stages to stderr as they are built (time: each pass's time);
+ * inspect_llvm/inspect_asm run the same table in text-only mode. */
 #include "compile.h"
 
 #include <llvm-c/Core.h>

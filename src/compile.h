@@ -33,8 +33,8 @@ enum {
 };
 
 /* What typing asks of the world outside the compiler: the type of a call to another jitted
- * function. The dispatcher implements it (compiling the callee if needed). */
-
+ * function (a KnCallee, ir/kir.h). The dispatcher implements it (compiling the callee if
+ * needed). */
 typedef struct KnHooks {
     /* Type `ref` (a dispatcher) for the argument types; fills *out. On failure records a
      * diagnostic in c->diags at `span` and returns -1. */
@@ -92,7 +92,7 @@ const char *kn_compile_triple(KnJit *jit);
 /* The uniform entry every overload gets: status = wrapper(ret, excinfo, argbuf). */
 typedef struct KnExcInfo {
     int64_t index; /* exception table index */
-    int64_t nargs; /* runtime arguments for the message (0 today) */
+    int64_t nargs; /* run-time values for the message (str.format'ed by the dispatcher) */
     int64_t args[4];
 } KnExcInfo;
 

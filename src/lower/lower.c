@@ -1,13 +1,16 @@
-/* lower.c - typed KIR -> LLVM IR: the function frame, variables, control flow, tuples, and the
- * wrapper with the dispatcher's uniform ABI.
+/* lower.c - typed KIR -> LLVM IR: the function frame, variables, control flow, tuples, the
+ * reference counting of array values, and the wrapper with the dispatcher's uniform ABI.
  *
- * Input: c->fn after typing. Output: an LLVM module holding
- *   i32 @symbol(ptr %ret, ptr %exc, <args by value>)   the native function
+ * Input: c->fn after typing and the passes. Output: an LLVM module holding
+ *   i32 @symbol(ptr %ret, ptr %exc, <args by value>)   the native function, or, when the function
+ *   <ret> @symbol(<args by value>)                       cannot raise (c->can_raise == 0), this
  *   i32 @wrapper(ptr %ret, ptr %exc, ptr %args)        loads args from C layout, stores result
  * Status 0 is a normal return; nonzero means an exception was recorded in *exc (its index in the
- * exception table). Variables are allocas in the entry block (LLVM's mem2reg makes SSA of them);
- * a value is converted to its variable's (unified) type when stored. Only reachable blocks are
- * emitted. Operators and builtins live in scalar.c and calls.c. */
+ * exception table, with run-time message values). Variables are allocas in the entry block
+ * (LLVM's mem2reg makes SSA of them); a value is converted to its variable's (unified) type when
+ * stored. Array values that own a reference are released after their last use; variables own
+ * theirs; returns and raises release everything. Only reachable blocks are emitted. Operators
+ * and builtins live in scalar.c and calls.c, arrays in array.c. */
 #include "lower/internal.h"
 
 #include <llvm-c/Analysis.h>

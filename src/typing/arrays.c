@@ -1,8 +1,10 @@
-/* arrays.c - typing of NumPy arrays: attributes, integer indexing (elements and views), item
- * assignment, elementwise operators with NumPy's broadcasting and result dtypes (Python
- * scalars are "weak": an int8 array plus 1 stays int8, as in NumPy 2), array creation
- * (np.empty, zeros, ones, full and their *_like forms, arange), ufunc-like math functions of
- * scalars and arrays, and the reductions sum/prod/min/max/mean as functions and methods. */
+/* arrays.c - typing of NumPy arrays: attributes, indexing with ints, slices, None and Ellipsis
+ * (elements and views), item and slice assignment, elementwise operators with NumPy's
+ * broadcasting and result dtypes (Python scalars are "weak": an int8 array plus 1 stays int8, as
+ * in NumPy 2; a += b works in place), array creation (np.empty, zeros, ones, full and *_like,
+ * arange, linspace, eye, identity, array, asarray), NumPy's math functions of scalars and arrays
+ * with out=, and the reductions (sum/prod/min/max/mean with axis=, argmin/argmax, any/all,
+ * cumsum/cumprod) and other methods (copy, fill, reshape, ravel, flatten, transpose, astype). */
 #include "typing/internal.h"
 
 #include <stdio.h>
