@@ -197,3 +197,23 @@ def test_array_signatures_compile_eagerly_and_accept_only_their_arrays():
     with pytest.raises(TypeError):
         total_c(np.arange(4))  # int64 elements do not convert safely
     assert total_c(np.arange(8.0)[::2].copy()) == 12.0
+
+
+def flags_of(a):
+    f = a.flags
+    return f.c_contiguous, a.flags.f_contiguous, a.flags.writeable, a.flags.contiguous
+
+
+@pytest.mark.parametrize("make", [lambda: np.zeros((3, 4)), lambda: np.zeros((3, 4)).T,
+                                  lambda: np.zeros((3, 4))[:, ::2], lambda: np.zeros(5),
+                                  lambda: np.zeros((3, 1)), lambda: np.zeros((0, 3))[:, ::2]])
+def test_array_flags_match_numpy(make):
+    a = make()
+    f = a.flags
+    assert kiln.njit(flags_of)(a) == (f.c_contiguous, f.f_contiguous, f.writeable, f.contiguous)
+
+
+def test_array_flags_of_a_read_only_array():
+    a = np.zeros(3)
+    a.setflags(write=False)
+    assert kiln.njit(flags_of)(a)[2] is False

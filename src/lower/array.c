@@ -1674,3 +1674,33 @@ kn_lower_fused(L *l, KnInstr *in)
         ops[i] = (Operand){l->vals[in->args[i]->id], in->args[i]->type, NULL, {0}};
     return elementwise_into(l, in, ops, in->nargs, fused_kernel, NULL, in->type, in->type->dtype);
 }
+
+/* ---- a.flags.c_contiguous and friends, from the shape and strides ---- */
+
+static LLVMValueRef
+contiguous(L *l, LLVMValueRef a, const KnType *t, int c_order)
+{
+    /* NumPy: axes of length 1 do not count; an array with no items is contiguous */
+    LLVMValueRef ok = LLVMConstInt(l->i1, 1, 0), expect = i64c(l, itemsize(t->dtype));
+    for (int i = 0; i < t->ndim; i++) {
+        int k = c_order ? t->ndim - 1 - i : i;
+        LLVMValueRef n = dim(l, a, F_SHAPE, k), s = dim(l, a, F_STRIDES, k);
+        LLVMValueRef one = LLVMBuildICmp(l->b, LLVMIntEQ, n, i64c(l, 1), "");
+        LLVMValueRef good =
+            LLVMBuildOr(l->b, one, LLVMBuildICmp(l->b, LLVMIntEQ, s, expect, ""), "");
+        ok = LLVMBuildAnd(l->b, ok, good, "");
+        expect = LLVMBuildMul(l->b, expect, n, "");
+    }
+    LLVMValueRef empty = LLVMBuildICmp(l->b, LLVMIntEQ, field(l, a, F_NITEMS), i64c(l, 0), "");
+    return LLVMBuildOr(l->b, ok, empty, "");
+}
+
+LLVMValueRef
+kn_lower_array_flag(L *l, LLVMValueRef a, const KnType *t, const char *name)
+{
+    if (!strcmp(name, "writeable"))
+        return LLVMConstInt(l->i1, !t->readonly, 0);
+    if (!strcmp(name, "f_contiguous"))
+        return contiguous(l, a, t, 0);
+    return contiguous(l, a, t, 1); /* c_contiguous, contiguous */
+}

@@ -48,6 +48,10 @@ kn_lower_type(L *l, const KnType *t)
         return l->ptr;
     case KN_TY_ARRAY:
         return kn_lower_array_type(l, t);
+    case KN_TY_BOUND: /* a.flags carries the array (its shape and strides) */
+        if (!strcmp(t->name, "flags"))
+            return kn_lower_array_type(l, t->items[0]);
+        return l->i8;
     default:
         return l->i8; /* none and compile-time values: a placeholder byte */
     }
@@ -350,6 +354,10 @@ lower_getattr(L *l, KnInstr *in)
 {
     KnType *t = in->args[0]->type;
     LLVMValueRef v = l->vals[in->args[0]->id];
+    if (t->kind == KN_TY_ARRAY && !strcmp(in->imm.str, "flags"))
+        return v; /* the flags are read from the array when asked */
+    if (t->kind == KN_TY_BOUND && !strcmp(t->name, "flags"))
+        return kn_lower_array_flag(l, v, t->items[0], in->imm.str);
     if (t->kind == KN_TY_ARRAY)
         return kn_lower_array_getattr(l, in);
     if (in->type->kind == KN_TY_BOUND)

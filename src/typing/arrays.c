@@ -229,6 +229,10 @@ kn_typing_array_getattr(KnCompilation *c, KnInstr *in, KnType *t)
             in->type = t;
         return 0;
     }
+    if (!strcmp(a, "flags")) {
+        in->type = kn_type_bound(c->types, t, "flags");
+        return 0;
+    }
     if (!strcmp(a, "T")) {
         char layout = t->layout == 'C' ? 'F' : t->layout == 'F' ? 'C' : 'A';
         if (t->ndim <= 1)

@@ -405,6 +405,15 @@ type_getattr(KnCompilation *c, KnInstr *in)
     const char *a = in->imm.str;
     if (t->kind == KN_TY_ARRAY)
         return kn_typing_array_getattr(c, in, t);
+    if (t->kind == KN_TY_BOUND && !strcmp(t->name, "flags")) {
+        if (!strcmp(a, "c_contiguous") || !strcmp(a, "f_contiguous") || !strcmp(a, "contiguous") ||
+            !strcmp(a, "writeable")) {
+            in->type = &kn_type_bool;
+            return 0;
+        }
+        kn_diag_error(&c->diags, KN_DIAG_TYPING, in->span, "array flags have no '%s'", a);
+        return -1;
+    }
     if (t->kind == KN_TY_RANGE &&
         (!strcmp(a, "start") || !strcmp(a, "stop") || !strcmp(a, "step"))) {
         in->type = &kn_type_int64;
