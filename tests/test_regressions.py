@@ -217,3 +217,15 @@ def test_array_flags_of_a_read_only_array():
     a = np.zeros(3)
     a.setflags(write=False)
     assert kiln.njit(flags_of)(a)[2] is False
+
+
+def arg_and_logical_axis(a):
+    return a.argmin(axis=0), np.argmax(a, axis=1), (a > 2).any(axis=0), np.all(a > 0, axis=1)
+
+
+def test_argmin_argmax_any_all_along_an_axis():
+    a = np.array([[3.0, 1.0, 4.0], [1.0, 5.0, 9.0], [2.0, np.nan, 0.5]])
+    got = kiln.njit(arg_and_logical_axis)(a)
+    for g, w in zip(got, arg_and_logical_axis(a)):
+        np.testing.assert_array_equal(g, w)
+        assert g.dtype == w.dtype

@@ -1314,15 +1314,61 @@ scan(L *l, KnInstr *in, const char *name, LLVMValueRef a, const KnType *t)
     return LLVMBuildLoad2(l->b, l->i64, s.best, "");
 }
 
+/* argmin/argmax/any/all along axis k: one result per position of the other axes */
+static LLVMValueRef
+scan_axis(L *l, KnInstr *in, const char *name, LLVMValueRef a, const KnType *t, int k)
+{
+    const KnType *ot = in->type;
+    int logical = !strcmp(name, "any") || !strcmp(name, "all");
+    LLVMValueRef oshape[32];
+    for (int j = 0; j < ot->ndim; j++)
+        oshape[j] = dim(l, a, F_SHAPE, j < k ? j : j + 1);
+    LLVMValueRef out = kn_lower_array_alloc(l, ot, oshape);
+    if (!logical)
+        kn_lower_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, dim(l, a, F_SHAPE, k), i64c(l, 0), ""),
+                          KN_EXC_EMPTY_ARG_REDUCTION);
+    Scan s = {name, t->dtype, logical ? &kn_type_bool : t->dtype, NULL, NULL, NULL, NULL, NULL};
+    s.acc = kn_lower_entry_alloca(l, kn_lower_type(l, s.acc_t), "acc");
+    s.first = kn_lower_entry_alloca(l, l->i1, "first");
+    s.index = kn_lower_entry_alloca(l, l->i64, "i");
+    s.best = kn_lower_entry_alloca(l, l->i64, "best");
+    Loop lp;
+    loop_begin(l, &lp, field(l, out, F_NITEMS));
+    LLVMValueRef o = loop_index(l, &lp), rem = o, base = field(l, a, F_DATA);
+    for (int j = ot->ndim - 1; j >= 0; j--) {
+        LLVMValueRef idx = LLVMBuildSRem(l->b, rem, oshape[j], "");
+        rem = LLVMBuildSDiv(l->b, rem, oshape[j], "");
+        base = offset_ptr(l, base, LLVMBuildMul(l->b, idx, stride(l, a, t, j < k ? j : j + 1), ""));
+    }
+    LLVMBuildStore(l->b, LLVMConstInt(l->i1, 1, 0), s.first);
+    LLVMBuildStore(l->b, i64c(l, 0), s.index);
+    LLVMBuildStore(l->b, i64c(l, 0), s.best);
+    LLVMBuildStore(
+        l->b, kn_lower_convert(l, i64c(l, !strcmp(name, "all")), &kn_type_int64, s.acc_t), s.acc);
+    Loop inner;
+    loop_begin(l, &inner, dim(l, a, F_SHAPE, k));
+    scan_step(
+        l, offset_ptr(l, base, LLVMBuildMul(l->b, loop_index(l, &inner), stride(l, a, t, k), "")),
+        &s);
+    loop_end(l, &inner);
+    LLVMValueRef v =
+        logical ? LLVMBuildLoad2(l->b, l->i1, s.acc, "") : LLVMBuildLoad2(l->b, l->i64, s.best, "");
+    LLVMTypeRef et = ot->dtype->kind == KN_TY_BOOL ? l->i8 : kn_lower_type(l, ot->dtype);
+    store_elem(l, ot->dtype, v, LLVMBuildInBoundsGEP2(l->b, et, field(l, out, F_DATA), &o, 1, ""));
+    loop_end(l, &lp);
+    return out;
+}
+
 LLVMValueRef
 kn_lower_reduction(L *l, KnInstr *in, const char *name, LLVMValueRef a, const KnType *t)
 {
     KnCallImpl *impl = in->impl;
-    if (!strncmp(name, "arg", 3) || !strcmp(name, "any") || !strcmp(name, "all") ||
-        !strncmp(name, "cum", 3))
-        return scan(l, in, name, a, t);
+    int scanning = !strncmp(name, "arg", 3) || !strcmp(name, "any") || !strcmp(name, "all");
     if (impl && impl->value >= 0 && in->type->kind == KN_TY_ARRAY)
-        return reduce_axis(l, in, name, a, t, (int)impl->value);
+        return scanning ? scan_axis(l, in, name, a, t, (int)impl->value)
+                        : reduce_axis(l, in, name, a, t, (int)impl->value);
+    if (scanning || !strncmp(name, "cum", 3))
+        return scan(l, in, name, a, t);
     Reduce r = reduce_new(l, name, in->type, t->dtype);
     reduce_begin(l, &r);
     if (!strcmp(name, "min") || !strcmp(name, "max"))

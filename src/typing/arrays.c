@@ -664,7 +664,8 @@ kn_typing_reduction_axis(KnCompilation *c, KnInstr *in, const char *name, KnType
         if (k < 0 || k >= a->ndim)
             return err(c, axis->span, "axis %lld is out of bounds for an array of dimension %d",
                        (long long)axis->imm.i, a->ndim);
-        static const char *const ok[] = {"sum", "prod", "min", "max", "mean"};
+        static const char *const ok[] = {"sum",    "prod",   "min", "max", "mean",
+                                         "argmin", "argmax", "any", "all"};
         int supported = 0;
         for (int i = 0; i < KN_ARRAY_LEN(ok); i++)
             supported |= !strcmp(ok[i], name);
