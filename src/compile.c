@@ -35,6 +35,7 @@ kn_compile_fini(KnCompilation *c)
         LLVMDisposeModule(c->llvm_module);
     if (c->llvm_tsc)
         LLVMOrcDisposeThreadSafeContext(c->llvm_tsc);
+    free(c->bitcode);
     free(c->kir_text);
     free(c->typed_text);
     free(c->llvm_text);
@@ -118,16 +119,42 @@ pass_lower(KnCompilation *c)
     return 0;
 }
 
+/* Bring the bodies of small jitted callees into this module as available_externally
+ * definitions: LLVM may inline them; calls it does not inline still go to their symbols. */
+static void
+link_callees(KnCompilation *c)
+{
+    KnFunction *fn = c->fn;
+    for (int b = 0; b < fn->blocks.len; b++) {
+        KnBlock *blk = fn->blocks.items[b];
+        for (int i = 0; blk->reachable && i < blk->instrs.len; i++) {
+            KnInstr *in = blk->instrs.items[i];
+            KnCallImpl *impl = in->impl;
+            if (in->op != KN_OP_CALL || !impl || impl->kind != KN_CALL_JITTED ||
+                !impl->callee.bitcode)
+                continue;
+            if (LLVMGetNamedFunction(c->llvm_module, impl->callee.symbol) &&
+                !LLVMIsDeclaration(LLVMGetNamedFunction(c->llvm_module, impl->callee.symbol)))
+                continue; /* already linked */
+            kn_jit_link_for_inlining(c->llvm_module, impl->callee.bitcode,
+                                     impl->callee.bitcode_size);
+        }
+    }
+}
+
 static int
 pass_optimize(KnCompilation *c)
 {
     char *err = NULL;
+    link_callees(c);
     if (kn_jit_optimize(c->jit, c->llvm_module, 3, &err) < 0) {
         kn_diag_error(&c->diags, KN_DIAG_LOWERING, c->fn->span, "LLVM optimization failed: %s",
                       err);
         free(err);
         return -1;
     }
+    if (!c->text_only)
+        kn_jit_bitcode(c->llvm_module, &c->bitcode, &c->bitcode_size);
     if (c->want_text || (c->dump & KN_DUMP_OPT))
         c->opt_text = module_text(c->llvm_module);
     if (c->dump & KN_DUMP_OPT)

@@ -75,9 +75,11 @@ typedef struct KnCompilation {
     void *entry;            /* the wrapper's address */
     void *resource_tracker; /* LLVMOrcResourceTrackerRef owning this code */
     int can_raise;          /* passes: 0 when the function is lowered without a status code */
-    int force_status;       /* a mutually recursive caller assumed the status-code ABI */
-    int partial_ret_used;   /* a recursive call saw fn->ret_type before typing finished */
-    KnType *ret_type_seen;  /* the return type that a recursive call saw */
+    void *bitcode;          /* jit: the optimized module, kept for inlining into callers (malloc) */
+    size_t bitcode_size;
+    int force_status;      /* a mutually recursive caller assumed the status-code ABI */
+    int partial_ret_used;  /* a recursive call saw fn->ret_type before typing finished */
+    KnType *ret_type_seen; /* the return type that a recursive call saw */
 } KnCompilation;
 
 void kn_compile_init(KnCompilation *c, KnTypeTable *types, KnJit *jit);

@@ -33,6 +33,8 @@ typedef struct Overload {
     size_t *offsets; /* of each argument in the argument buffer */
     int failed;      /* 1: compiling raised `error` */
     int can_raise;   /* 0: the native function has no status code (its callers check none) */
+    void *bitcode;   /* the optimized module, for inlining into callers (malloc), or NULL */
+    size_t bitcode_size;
     PyObject *error; /* the exception instance, for failed entries */
 } Overload;
 
@@ -115,6 +117,7 @@ overload_free(Overload *ov)
     Py_XDECREF(ov->error);
     free(ov->args);
     free(ov->offsets);
+    free(ov->bitcode);
     free(ov->symbol);
     free(ov->wrapper);
     free(ov);
@@ -362,6 +365,9 @@ run_compile(Dispatcher *d, KnType **args, int n, KnType *declared_ret, Overload 
             ov->offsets[i] = kn_type_arg_offset(args, i);
         ov->var_info = var_info(c);
         ov->can_raise = c->can_raise;
+        ov->bitcode = c->bitcode;
+        ov->bitcode_size = c->bitcode_size;
+        c->bitcode = NULL;
         ov->keepalive = keep;
         keep = NULL;
         for (int i = 0; i < frame.nneeds; i++) {
@@ -485,6 +491,8 @@ resolve_call(KnCompilation *c, void *ref, KnType **args, int n, KnSpan span, KnC
     out->symbol = ov->symbol;
     out->params = ov->args;
     out->can_raise = ov->can_raise;
+    out->bitcode = ov->bitcode;
+    out->bitcode_size = ov->bitcode_size;
     return 0;
 }
 

@@ -132,6 +132,8 @@ typedef struct KnCallee {
     const char *symbol; /* native symbol of the callee's overload */
     KnType **params;    /* the overload's parameter types (arguments are converted to them) */
     int can_raise;
+    const void *bitcode; /* the callee's optimized module, for inlining (NULL: link by symbol) */
+    size_t bitcode_size;
 } KnCallee;
 
 /* What typing decided for an instruction (KnInstr.impl): for CALLs the implementation, for

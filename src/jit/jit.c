@@ -6,7 +6,10 @@
  * the dispatcher's compile lock, so one JIT and one TM are safe. */
 #include "jit/jit.h"
 
+#include <llvm-c/BitReader.h>
+#include <llvm-c/BitWriter.h>
 #include <llvm-c/Error.h>
+#include <llvm-c/Linker.h>
 #include <llvm-c/LLJIT.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
@@ -200,4 +203,55 @@ kn_jit_remove(LLVMOrcResourceTrackerRef rt)
     if (e)
         LLVMConsumeError(e);
     LLVMOrcReleaseResourceTracker(rt);
+}
+
+/* ---- bitcode for cross-module inlining ---- */
+
+void
+kn_jit_bitcode(LLVMModuleRef m, void **out, size_t *size)
+{
+    *out = NULL;
+    *size = 0;
+    /* only small functions are worth inlining elsewhere */
+    size_t ninstr = 0;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+                ninstr++;
+    if (ninstr > 400)
+        return;
+    LLVMMemoryBufferRef buf = LLVMWriteBitcodeToMemoryBuffer(m);
+    if (!buf)
+        return;
+    *size = LLVMGetBufferSize(buf);
+    *out = malloc(*size);
+    if (*out)
+        memcpy(*out, LLVMGetBufferStart(buf), *size);
+    else
+        *size = 0;
+    LLVMDisposeMemoryBuffer(buf);
+}
+
+void
+kn_jit_link_for_inlining(LLVMModuleRef m, const void *bitcode, size_t size)
+{
+    LLVMContextRef ctx = LLVMGetModuleContext(m);
+    LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(bitcode, size, "kn_callee");
+    LLVMModuleRef callee = NULL;
+    if (LLVMParseBitcodeInContext2(ctx, buf, &callee)) {
+        LLVMDisposeMemoryBuffer(buf);
+        return;
+    }
+    LLVMDisposeMemoryBuffer(buf);
+    for (LLVMValueRef f = LLVMGetFirstFunction(callee); f; f = LLVMGetNextFunction(f)) {
+        if (LLVMIsDeclaration(f))
+            continue;
+        LLVMLinkage link = LLVMGetLinkage(f);
+        if (link == LLVMExternalLinkage)
+            LLVMSetLinkage(f, LLVMAvailableExternallyLinkage);
+    }
+    for (LLVMValueRef g = LLVMGetFirstGlobal(callee); g; g = LLVMGetNextGlobal(g))
+        if (!LLVMIsDeclaration(g) && LLVMGetLinkage(g) == LLVMExternalLinkage)
+            LLVMSetLinkage(g, LLVMAvailableExternallyLinkage);
+    LLVMLinkModules2(m, callee); /* consumes callee */
 }

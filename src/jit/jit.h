@@ -37,4 +37,10 @@ int kn_jit_add(KnJit *j, LLVMOrcThreadSafeContextRef tsc, LLVMModuleRef m,
 void *kn_jit_lookup(KnJit *j, const char *name, char **err);
 void kn_jit_remove(LLVMOrcResourceTrackerRef rt);
 
+/* The module as bitcode (malloc'ed), to inline its functions into later callers. */
+void kn_jit_bitcode(LLVMModuleRef m, void **out, size_t *size);
+/* Link a callee's bitcode into m with every definition available_externally: LLVM can inline
+ * them, and nothing is emitted twice (the JIT still resolves the symbols). */
+void kn_jit_link_for_inlining(LLVMModuleRef m, const void *bitcode, size_t size);
+
 #endif
