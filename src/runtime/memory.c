@@ -8,7 +8,8 @@
  * Large blocks: a fresh page costs a fault on first touch and glibc returns blocks over its
  * mmap threshold to the system on free, so big arrays are allocated with mmap-backed memory
  * advised for transparent huge pages, and a small cache keeps a few recently freed large blocks
- * for reuse (a kernel returning a new 80 MB array on every call then touches warm memory). */
+ * for reuse (a kernel returning a new 80 MB array on every call then touches warm memory): up
+ * to 16 blocks and 512 MB, the oldest evicted first. */
 #include "runtime/runtime.h"
 
 #include <stdatomic.h>
@@ -18,7 +19,8 @@
 static _Atomic int64_t counters[4]; /* alloc, free, mi_alloc, mi_free */
 
 #define KN_BIG_BLOCK (1u << 20) /* blocks from this size are mmapped and cached */
-#define KN_CACHE_SLOTS 4
+#define KN_CACHE_SLOTS 16
+#define KN_CACHE_BYTES ((size_t)512 << 20) /* at most this much kept for reuse */
 
 typedef struct BigBlock {
     void *ptr;
@@ -74,21 +76,36 @@ big_alloc(size_t n)
 static void
 big_free(void *p, size_t n)
 {
-    size_t size = round_big(n);
+    size_t size = round_big(n), held = 0;
+    if (size > KN_CACHE_BYTES) {
+        munmap(p, size);
+        return;
+    }
+    BigBlock evicted[KN_CACHE_SLOTS];
+    int nevicted = 0;
     cache_acquire();
     for (int i = 0; i < KN_CACHE_SLOTS; i++)
-        if (!cache[i].ptr) {
-            cache[i].ptr = p;
-            cache[i].size = size;
-            cache_release();
-            return;
+        held += cache[i].ptr ? cache[i].size : 0;
+    /* make room: evict from the front until the block fits in the byte budget and a slot */
+    for (int i = 0; i < KN_CACHE_SLOTS && held + size > KN_CACHE_BYTES; i++)
+        if (cache[i].ptr) {
+            held -= cache[i].size;
+            evicted[nevicted++] = cache[i];
+            cache[i].ptr = NULL;
         }
-    /* full: evict the first slot */
-    BigBlock old = cache[0];
-    cache[0].ptr = p;
-    cache[0].size = size;
+    int slot = -1;
+    for (int i = 0; i < KN_CACHE_SLOTS && slot < 0; i++)
+        if (!cache[i].ptr)
+            slot = i;
+    if (slot < 0) {
+        evicted[nevicted++] = cache[0];
+        slot = 0;
+    }
+    cache[slot].ptr = p;
+    cache[slot].size = size;
     cache_release();
-    munmap(old.ptr, old.size);
+    for (int i = 0; i < nevicted; i++)
+        munmap(evicted[i].ptr, evicted[i].size);
 }
 
 KnMemInfo *
