@@ -96,6 +96,7 @@ typedef struct KnExcInfo {
     int64_t index; /* exception table index */
     int64_t nargs; /* run-time values for the message (str.format'ed by the dispatcher) */
     int64_t args[4];
+    const char *where; /* "file:line" of the raise (a constant of the raising code), or NULL */
 } KnExcInfo;
 
 typedef int (*KnWrapperFn)(void *ret, KnExcInfo *exc, void *args);

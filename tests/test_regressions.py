@@ -229,3 +229,21 @@ def test_argmin_argmax_any_all_along_an_axis():
     for g, w in zip(got, arg_and_logical_axis(a)):
         np.testing.assert_array_equal(g, w)
         assert g.dtype == w.dtype
+
+
+def checked_get(a, i):
+    return a[i]  # the raising line
+
+
+def test_runtime_errors_carry_their_source_line_as_a_note():
+    import inspect
+    import sys
+
+    f = kiln.njit(boundscheck=True)(checked_get)
+    with pytest.raises(IndexError) as info:
+        f(np.arange(3.0), 5)
+    assert str(info.value) == "index 5 is out of bounds for axis 0 with size 3"
+    if sys.version_info >= (3, 11):
+        lines, first = inspect.getsourcelines(checked_get)
+        line = first + next(i for i, t in enumerate(lines) if "the raising line" in t)
+        assert info.value.__notes__ == [f"raised by kiln-compiled code at {__file__}:{line}"]

@@ -564,6 +564,15 @@ raise_from_table(KnExcInfo *exc)
     }
     PyObject *inst = PyObject_Call(PyTuple_GET_ITEM(entry, 0), args, NULL);
     Py_XDECREF(formatted);
+    if (inst && exc->where) {
+        /* where in the source it was raised: an exception note (PEP 678) where Python has them */
+        PyObject *note = PyUnicode_FromFormat("raised by kiln-compiled code at %s", exc->where);
+        PyObject *r = note ? PyObject_CallMethod(inst, "add_note", "O", note) : NULL;
+        if (!r)
+            PyErr_Clear(); /* Python 3.10: no notes */
+        Py_XDECREF(r);
+        Py_XDECREF(note);
+    }
     if (inst) {
         PyErr_SetObject((PyObject *)Py_TYPE(inst), inst);
         Py_DECREF(inst);
@@ -601,7 +610,7 @@ invoke(Overload *ov, PyObject *const *args, int nogil)
         PyErr_NoMemory();
         goto done;
     }
-    KnExcInfo exc = {0, 0, {0}};
+    KnExcInfo exc = {0, 0, {0}, NULL};
     int status;
     if (nogil) {
         Py_BEGIN_ALLOW_THREADS status = ov->entry(ret, &exc, buf);

@@ -118,6 +118,18 @@ kn_lower_extern(L *l, const char *name, LLVMTypeRef ret, LLVMTypeRef *params, in
     return kn_lower_fmf(l, r);
 }
 
+/* Record where the raise is in the source: KnExcInfo.where points at a "file:line" constant
+ * (the dispatcher adds it to the exception as a note). */
+static void
+store_where(L *l)
+{
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s:%d", l->c->fn->filename, l->span.line);
+    LLVMValueRef s = LLVMBuildGlobalStringPtr(l->b, buf, "where");
+    LLVMValueRef off = LLVMConstInt(l->i64, 6, 0);
+    LLVMBuildStore(l->b, s, LLVMBuildInBoundsGEP2(l->b, l->i64, l->exc_ptr, &off, 1, ""));
+}
+
 /* The same, with run-time values for the message (KnExcInfo.args; the table entry's message
  * is a str.format pattern). */
 void
@@ -134,6 +146,7 @@ kn_lower_raise_if_args(L *l, LLVMValueRef cond, int exc_index, LLVMValueRef *arg
     }
     kn_lower_cleanup(l);
     LLVMBuildStore(l->b, LLVMConstInt(l->i64, (unsigned long long)exc_index, 0), l->exc_ptr);
+    store_where(l);
     for (int i = -1; i < nargs && i < 4; i++) {
         LLVMValueRef off = LLVMConstInt(l->i64, (unsigned long long)(i + 2), 0);
         LLVMValueRef p = LLVMBuildInBoundsGEP2(l->b, l->i64, l->exc_ptr, &off, 1, "");
@@ -178,6 +191,7 @@ kn_lower_raise_if(L *l, LLVMValueRef cond, int exc_index)
     }
     kn_lower_cleanup(l);
     LLVMBuildStore(l->b, LLVMConstInt(l->i64, (unsigned long long)exc_index, 0), l->exc_ptr);
+    store_where(l);
     LLVMBuildRet(l->b, LLVMConstInt(l->i32, 1, 0));
     LLVMPositionBuilderAtEnd(l->b, ok);
 }
@@ -619,6 +633,7 @@ lower_instr(L *l, KnInstr *in)
         }
         kn_lower_cleanup(l);
         LLVMBuildStore(l->b, LLVMConstInt(l->i64, (unsigned)in->aux, 0), l->exc_ptr);
+        store_where(l);
         LLVMBuildRet(l->b, LLVMConstInt(l->i32, 1, 0));
         break;
     default:
