@@ -1428,6 +1428,12 @@ def test_ufuncs_on_strided_2d_arrays():
     acheck(u_exp_log, arr(FLOAT_INPUTS.reshape(4, 5), np.float64, "F"), approx=True)
 
 
+NUMPY2 = pytest.mark.skipif(np.lib.NumpyVersion(np.__version__) < "2.0.0",
+                            reason="kiln follows NumPy 2's result dtypes (np.floor of an int "
+                                   "stays an int); the oracle here is the installed NumPy")
+
+
+@NUMPY2
 @pytest.mark.parametrize("x", [0.0, -0.0, 0.5, -0.5, 1.0, 2.0, 3.7, -3.7, 1e-300, np.inf,
                                np.nan, 0, 1, 5, -2], ids=repr)
 def test_ufuncs_on_scalars(x):
@@ -1436,6 +1442,7 @@ def test_ufuncs_on_scalars(x):
     acheck(u_exact if isinstance(x, float) else u_exact_int, x)
 
 
+@NUMPY2
 @pytest.mark.parametrize("dtype", [np.int64, np.int16], ids=dtype_id)
 def test_ufuncs_on_integer_arrays(dtype):
     """NumPy's result dtypes: float64 for 32- and 64-bit integers, float32 for 16-bit ones;
@@ -1468,6 +1475,7 @@ def test_np_negative_of_bool_is_a_compile_error():
     assert isinstance(err, EITHER) and err.line == locate(u_negative, "np.negative(x)")[0]
 
 
+@NUMPY2
 def test_abs_edge_values():
     acheck(u_exact_int, np.array([-128, 127, 0, -1], np.int8))
     acheck(u_exact_int, np.array([np.iinfo(np.int64).min, -5], np.int64))
