@@ -218,7 +218,7 @@ print_imm(KnStrBuf *sb, const KnInstr *in, const KnFunction *fn)
             kn_sb_printf(sb, " \"%s\"", in->imm.str);
             break;
         default:
-            kn_sb_append(sb, " None");
+            kn_sb_append(sb, in->type == &kn_type_ellipsis ? " ..." : " None");
         }
         break;
     case KN_OP_GLOBAL:
@@ -233,6 +233,8 @@ print_imm(KnStrBuf *sb, const KnInstr *in, const KnFunction *fn)
         break;
     case KN_OP_BINOP:
         kn_sb_printf(sb, " %s", kn_kir_binop_symbol((KnBinop)in->aux));
+        if (in->imm.i)
+            kn_sb_append(sb, "="); /* augmented: arrays in place */
         break;
     case KN_OP_UNOP: {
         static const char *const u[] = {"-", "+", "~", "not"};
@@ -248,6 +250,20 @@ print_imm(KnStrBuf *sb, const KnInstr *in, const KnFunction *fn)
     case KN_OP_CAST:
         kn_sb_printf(sb, " to %s", in->type ? in->type->name : "?");
         break;
+    case KN_OP_CALL:
+        if (in->aux) { /* the last aux arguments are keywords */
+            const char **names = in->imm.ptr;
+            kn_sb_append(sb, " kw(");
+            for (int k = 0; k < in->aux; k++)
+                kn_sb_printf(sb, "%s%s", k ? "," : "", names[k]);
+            kn_sb_append(sb, ")");
+        }
+        break;
+    case KN_OP_MAKESLICE:
+        kn_sb_printf(sb, " %s%s%s", in->aux & 1 ? "start" : "_", in->aux & 2 ? ":stop" : ":_",
+                     in->aux & 4 ? ":step" : "");
+        break;
+
     case KN_OP_RAISE:
         kn_sb_printf(sb, " exc#%d", in->aux);
         break;
