@@ -249,3 +249,43 @@ def test_runtime_errors_carry_their_source_line_as_a_note():
         lines, first = inspect.getsourcelines(checked_get)
         line = first + next(i for i, t in enumerate(lines) if "the raising line" in t)
         assert info.value.__notes__ == [f"raised by kiln-compiled code at {__file__}:{line}"]
+
+
+# ---- where functions come from: nested, lambdas, IPython-style cells ----
+
+def make_scaler(k):
+    @kiln.njit
+    def scale(x):
+        return x * k  # k: a closure variable, frozen at compile time
+
+    return scale
+
+
+def test_nested_function_with_a_closure_variable():
+    assert make_scaler(3)(4) == 12
+
+
+square_plus_one = kiln.njit(lambda x: x * x + 1)
+
+
+def test_lambda():
+    assert square_plus_one(5) == 26
+
+
+def test_function_from_a_cell_registered_in_linecache():
+    import linecache
+
+    src = "def cell_fn(a):\n    return a + 100\n"
+    name = "<ipython-input-7-kiln-test>"
+    linecache.cache[name] = (len(src), None, src.splitlines(True), name)
+    ns = {}
+    exec(compile(src, name, "exec"), ns)
+    assert kiln.njit(ns["cell_fn"])(1) == 101
+
+
+def test_function_without_source_says_so():
+    ns = {}
+    exec(compile("def no_source(a):\n    return a\n", "<nowhere>", "exec"), ns)
+    with pytest.raises(kiln.errors.UnsupportedError) as info:
+        kiln.njit(ns["no_source"])(1)
+    assert "source" in str(info.value)
