@@ -64,6 +64,22 @@ stride(L *l, LLVMValueRef a, const KnType *t, int k)
     return s;
 }
 
+/* Could arrays a and b share memory? The same meminfo (made by compiled code) or the same
+ * parent ndarray (borrowed from Python): then an operation writing one while reading the other
+ * must go through a copy, as NumPy's does. */
+static LLVMValueRef
+may_share(L *l, LLVMValueRef a, LLVMValueRef b)
+{
+    LLVMValueRef mi = field(l, a, F_MEMINFO), pa = field(l, a, F_PARENT);
+    LLVMValueRef same_mi =
+        LLVMBuildAnd(l->b, LLVMBuildIsNotNull(l->b, mi, ""),
+                     LLVMBuildICmp(l->b, LLVMIntEQ, mi, field(l, b, F_MEMINFO), ""), "");
+    LLVMValueRef same_pa =
+        LLVMBuildAnd(l->b, LLVMBuildIsNotNull(l->b, pa, ""),
+                     LLVMBuildICmp(l->b, LLVMIntEQ, pa, field(l, b, F_PARENT), ""), "");
+    return LLVMBuildOr(l->b, same_mi, same_pa, "");
+}
+
 /* ---- reference counting ---- */
 
 int
@@ -766,14 +782,7 @@ kn_lower_array_binop(L *l, KnInstr *in)
             /* a += a[::-1]: when b may share a's memory, compute into a new array first */
             const KnType *bt = in->args[1]->type;
             LLVMValueRef b = ops[1].v;
-            LLVMValueRef mi = field(l, b, F_MEMINFO), pa = field(l, b, F_PARENT);
-            LLVMValueRef same = LLVMBuildOr(
-                l->b,
-                LLVMBuildAnd(l->b, LLVMBuildIsNotNull(l->b, mi, ""),
-                             LLVMBuildICmp(l->b, LLVMIntEQ, mi, field(l, dest, F_MEMINFO), ""), ""),
-                LLVMBuildAnd(l->b, LLVMBuildIsNotNull(l->b, pa, ""),
-                             LLVMBuildICmp(l->b, LLVMIntEQ, pa, field(l, dest, F_PARENT), ""), ""),
-                "");
+            LLVMValueRef same = may_share(l, b, dest);
             LLVMBasicBlockRef copy_bb = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "overlap");
             LLVMBasicBlockRef direct_bb = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "direct");
             LLVMBasicBlockRef done_bb = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "inplace");
@@ -1426,14 +1435,7 @@ kn_lower_array_setitem(L *l, KnInstr *in)
             tshape[k] = dim(l, view, F_SHAPE, k);
         Operand chk[1] = {{v, vt, NULL, {0}}};
         check_broadcast_to(l, chk, 1, tshape, target->ndim); /* before tmp exists: no leak */
-        LLVMValueRef mi = field(l, v, F_MEMINFO), pa = field(l, v, F_PARENT);
-        LLVMValueRef same = LLVMBuildOr(
-            l->b,
-            LLVMBuildAnd(l->b, LLVMBuildIsNotNull(l->b, mi, ""),
-                         LLVMBuildICmp(l->b, LLVMIntEQ, mi, field(l, a, F_MEMINFO), ""), ""),
-            LLVMBuildAnd(l->b, LLVMBuildIsNotNull(l->b, pa, ""),
-                         LLVMBuildICmp(l->b, LLVMIntEQ, pa, field(l, a, F_PARENT), ""), ""),
-            "");
+        LLVMValueRef same = may_share(l, v, a);
         LLVMBasicBlockRef copy_bb = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "overlap");
         LLVMBasicBlockRef direct_bb = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "direct");
         LLVMBasicBlockRef done_bb = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "assigned");

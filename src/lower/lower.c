@@ -130,33 +130,6 @@ store_where(L *l)
     LLVMBuildStore(l->b, s, LLVMBuildInBoundsGEP2(l->b, l->i64, l->exc_ptr, &off, 1, ""));
 }
 
-/* The same, with run-time values for the message (KnExcInfo.args; the table entry's message
- * is a str.format pattern). */
-void
-kn_lower_raise_if_args(L *l, LLVMValueRef cond, int exc_index, LLVMValueRef *args, int nargs)
-{
-    LLVMBasicBlockRef bad = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "raise");
-    LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "ok");
-    LLVMBuildCondBr(l->b, cond, bad, ok);
-    LLVMPositionBuilderAtEnd(l->b, bad);
-    if (l->direct) {
-        kn_lower_not_raising(l);
-        LLVMPositionBuilderAtEnd(l->b, ok);
-        return;
-    }
-    kn_lower_cleanup(l);
-    LLVMBuildStore(l->b, LLVMConstInt(l->i64, (unsigned long long)exc_index, 0), l->exc_ptr);
-    store_where(l);
-    for (int i = -1; i < nargs && i < 4; i++) {
-        LLVMValueRef off = LLVMConstInt(l->i64, (unsigned long long)(i + 2), 0);
-        LLVMValueRef p = LLVMBuildInBoundsGEP2(l->b, l->i64, l->exc_ptr, &off, 1, "");
-        LLVMBuildStore(l->b, i < 0 ? LLVMConstInt(l->i64, (unsigned long long)nargs, 0) : args[i],
-                       p);
-    }
-    LLVMBuildRet(l->b, LLVMConstInt(l->i32, 1, 0));
-    LLVMPositionBuilderAtEnd(l->b, ok);
-}
-
 /* The analysis (passes/raises.c) said this function cannot raise, but lowering is about to
  * emit a raise: a bug in the analysis. Fail the compilation rather than guess. */
 void
@@ -170,14 +143,15 @@ kn_lower_not_raising(L *l)
     LLVMBuildUnreachable(l->b);
 }
 
-/* Record exception `exc_index` and return status 1 when cond holds; go on otherwise. */
+/* Record exception `exc_index` (with run-time values for its message: KnExcInfo.args, the
+ * table entry's message being a str.format pattern) and return status 1 when cond holds; go on
+ * otherwise. The raise is the cold path. */
 void
-kn_lower_raise_if(L *l, LLVMValueRef cond, int exc_index)
+kn_lower_raise_if_args(L *l, LLVMValueRef cond, int exc_index, LLVMValueRef *args, int nargs)
 {
     LLVMBasicBlockRef bad = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "raise");
     LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "ok");
     LLVMValueRef br = LLVMBuildCondBr(l->b, cond, bad, ok);
-    /* exceptions are the cold path */
     LLVMValueRef w[2] = {LLVMConstInt(l->i32, 1, 0), LLVMConstInt(l->i32, 2000, 0)};
     LLVMMetadataRef md[3] = {LLVMMDStringInContext2(l->ctx, "branch_weights", 14),
                              LLVMValueAsMetadata(w[0]), LLVMValueAsMetadata(w[1])};
@@ -192,8 +166,20 @@ kn_lower_raise_if(L *l, LLVMValueRef cond, int exc_index)
     kn_lower_cleanup(l);
     LLVMBuildStore(l->b, LLVMConstInt(l->i64, (unsigned long long)exc_index, 0), l->exc_ptr);
     store_where(l);
+    for (int i = -1; nargs && i < nargs && i < 4; i++) {
+        LLVMValueRef off = LLVMConstInt(l->i64, (unsigned long long)(i + 2), 0);
+        LLVMValueRef p = LLVMBuildInBoundsGEP2(l->b, l->i64, l->exc_ptr, &off, 1, "");
+        LLVMBuildStore(l->b, i < 0 ? LLVMConstInt(l->i64, (unsigned long long)nargs, 0) : args[i],
+                       p);
+    }
     LLVMBuildRet(l->b, LLVMConstInt(l->i32, 1, 0));
     LLVMPositionBuilderAtEnd(l->b, ok);
+}
+
+void
+kn_lower_raise_if(L *l, LLVMValueRef cond, int exc_index)
+{
+    kn_lower_raise_if_args(l, cond, exc_index, NULL, 0);
 }
 
 /* ---- reference counting of arrays: owned temps and variables ---- */
