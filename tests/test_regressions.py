@@ -289,3 +289,16 @@ def test_function_without_source_says_so():
     with pytest.raises(kiln.errors.UnsupportedError) as info:
         kiln.njit(ns["no_source"])(1)
     assert "source" in str(info.value)
+
+
+def np_copy(a):
+    return np.copy(a), a.copy()
+
+
+def test_np_copy_keeps_fortran_order_and_the_method_gives_c():
+    a = np.asfortranarray(np.arange(6.0).reshape(2, 3))
+    c1, c2 = kiln.njit(np_copy)(a)
+    np.testing.assert_array_equal(c1, a)
+    np.testing.assert_array_equal(c2, a)
+    assert c1.flags.f_contiguous and not c1.flags.c_contiguous
+    assert c2.flags.c_contiguous

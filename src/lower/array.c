@@ -441,7 +441,8 @@ array_alloc(L *l, const KnType *t, LLVMValueRef *shape, int own)
     v = LLVMBuildInsertValue(l->b, v, data, F_DATA, "");
     LLVMValueRef sh = LLVMGetUndef(LLVMArrayType2(l->i64, (uint64_t)t->ndim)), st = sh;
     LLVMValueRef s = i64c(l, isz);
-    for (int k = t->ndim - 1; k >= 0; k--) {
+    for (int i = 0; i < t->ndim; i++) { /* C order, or Fortran order for an 'F' type */
+        int k = t->layout == 'F' ? i : t->ndim - 1 - i;
         sh = LLVMBuildInsertValue(l->b, sh, shape[k], (unsigned)k, "");
         st = LLVMBuildInsertValue(l->b, st, s, (unsigned)k, "");
         s = LLVMBuildMul(l->b, s, shape[k], "");

@@ -855,8 +855,9 @@ kn_typing_numpy_call(KnCompilation *c, KnInstr *in, int id)
     case KN_BI_NP_COPY:
         if (in->nargs != 2 || in->args[1]->type->kind != KN_TY_ARRAY)
             return err(c, in->span, "np.copy() takes one array");
-        in->type =
-            kn_type_array(c->types, in->args[1]->type->dtype, in->args[1]->type->ndim, 'C', 0);
+        /* np.copy keeps a Fortran-ordered array Fortran-ordered (order='K'); a.copy() is C */
+        in->type = kn_type_array(c->types, in->args[1]->type->dtype, in->args[1]->type->ndim,
+                                 in->args[1]->type->layout == 'F' ? 'F' : 'C', 0);
         return 0;
     default:
         return type_ufunc(c, in, id);
