@@ -94,13 +94,39 @@ kn_lower_has_refs(const KnType *t)
     return 0;
 }
 
+/* The refcount operations inline (KnMemInfo's refcount is its first field): a NULL meminfo
+ * (an array borrowed from Python) is skipped, which LLVM folds away where it knows the value,
+ * and only the last decref calls into the runtime to free. */
+static void
+rc_inline(L *l, LLVMValueRef mi, int inc)
+{
+    LLVMBasicBlockRef doit =
+        LLVMAppendBasicBlockInContext(l->ctx, l->fn, inc ? "incref" : "decref");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "rcdone");
+    LLVMBuildCondBr(l->b, LLVMBuildIsNotNull(l->b, mi, ""), doit, done);
+    LLVMPositionBuilderAtEnd(l->b, doit);
+    if (inc) {
+        LLVMBuildAtomicRMW(l->b, LLVMAtomicRMWBinOpAdd, mi, i64c(l, 1), LLVMAtomicOrderingMonotonic,
+                           0);
+        LLVMBuildBr(l->b, done);
+    } else {
+        LLVMValueRef old = LLVMBuildAtomicRMW(l->b, LLVMAtomicRMWBinOpSub, mi, i64c(l, 1),
+                                              LLVMAtomicOrderingAcquireRelease, 0);
+        LLVMBasicBlockRef free_bb = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "free");
+        LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, old, i64c(l, 1), ""), free_bb, done);
+        LLVMPositionBuilderAtEnd(l->b, free_bb);
+        LLVMTypeRef p = l->ptr;
+        kn_lower_extern(l, "kn_rt_meminfo_free", LLVMVoidTypeInContext(l->ctx), &p, 1, &mi);
+        LLVMBuildBr(l->b, done);
+    }
+    LLVMPositionBuilderAtEnd(l->b, done);
+}
+
 static void
 rc(L *l, LLVMValueRef v, const KnType *t, const char *fn)
 {
     if (t->kind == KN_TY_ARRAY) {
-        LLVMTypeRef p = l->ptr;
-        LLVMValueRef mi = field(l, v, F_MEMINFO);
-        kn_lower_extern(l, fn, LLVMVoidTypeInContext(l->ctx), &p, 1, &mi);
+        rc_inline(l, field(l, v, F_MEMINFO), !strcmp(fn, "kn_rt_incref"));
     } else if (t->kind == KN_TY_TUPLE) {
         for (int i = 0; i < t->n; i++)
             if (kn_lower_has_refs(t->items[i]))
