@@ -2248,8 +2248,7 @@ def complex_transcendental(x):
     return np.sqrt(x), np.exp(x), np.log(x), np.sin(x), np.cos(x), np.tanh(x)
 
 
-@_xfail("sqrt/exp/log/sin/cos/tanh of complex arrays are not supported yet")
-def test_xfail_complex_transcendental_ufuncs():
+def test_complex_transcendental_ufuncs():
     for dtype in COMPLEXES:
         acheck(complex_transcendental, np.array([1 + 2j, -0.5 + 0.25j, 3 - 1j]).astype(dtype),
                approx=True)

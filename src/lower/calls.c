@@ -363,6 +363,37 @@ lower_complex(L *l, KnInstr *in)
     return kn_lower_cplx(l, t, re, im);
 }
 
+/* sqrt, exp, log, sin, ... of a complex number: kn_rt_complex_fn in double precision */
+static LLVMValueRef
+complex_fn(L *l, int id, LLVMValueRef z, const KnType *t)
+{
+    static const struct {
+        int id, which;
+    } map[] = {
+        {KN_BI_NP_SQRT, KN_CFN_SQRT}, {KN_BI_NP_EXP, KN_CFN_EXP},   {KN_BI_NP_LOG, KN_CFN_LOG},
+        {KN_BI_NP_SIN, KN_CFN_SIN},   {KN_BI_NP_COS, KN_CFN_COS},   {KN_BI_NP_TAN, KN_CFN_TAN},
+        {KN_BI_NP_SINH, KN_CFN_SINH}, {KN_BI_NP_COSH, KN_CFN_COSH}, {KN_BI_NP_TANH, KN_CFN_TANH}};
+    int which = -1;
+    for (int i = 0; i < KN_ARRAY_LEN(map); i++)
+        if (map[i].id == id)
+            which = map[i].which;
+    const KnType *ft = kn_type_float(t->bits / 2);
+    LLVMTypeRef pair = LLVMArrayType2(l->f64, 2);
+    LLVMValueRef out = kn_lower_entry_alloca(l, pair, "cfn");
+    LLVMValueRef args[4] = {
+        LLVMConstInt(l->i32, (unsigned long long)which, 1),
+        kn_lower_convert(l, LLVMBuildExtractValue(l->b, z, 0, ""), ft, &kn_type_float64),
+        kn_lower_convert(l, LLVMBuildExtractValue(l->b, z, 1, ""), ft, &kn_type_float64), out};
+    LLVMTypeRef ps[4] = {l->i32, l->f64, l->f64, l->ptr};
+    kn_lower_extern(l, "kn_rt_complex_fn", LLVMVoidTypeInContext(l->ctx), ps, 4, args);
+    LLVMValueRef one = LLVMConstInt(l->i64, 1, 0);
+    LLVMValueRef re = LLVMBuildLoad2(l->b, l->f64, out, "");
+    LLVMValueRef im =
+        LLVMBuildLoad2(l->b, l->f64, LLVMBuildInBoundsGEP2(l->b, l->f64, out, &one, 1, ""), "");
+    return kn_lower_cplx(l, t, kn_lower_convert(l, re, &kn_type_float64, ft),
+                         kn_lower_convert(l, im, &kn_type_float64, ft));
+}
+
 /* a math ufunc of one scalar: x of type xt, computed in `operand`, giving rt */
 LLVMValueRef
 kn_lower_ufunc_scalar(L *l, int id, LLVMValueRef x, const KnType *xt, const KnType *operand,
@@ -383,6 +414,9 @@ kn_lower_ufunc_scalar(L *l, int id, LLVMValueRef x, const KnType *xt, const KnTy
         {KN_BI_NP_ARCTANH, KN_BI_MATH_ATANH},
     };
     LLVMValueRef v = kn_lower_convert(l, x, xt, operand);
+    if (operand->kind == KN_TY_COMPLEX && id != KN_BI_NP_ABS && id != KN_BI_NP_ABSOLUTE &&
+        id != KN_BI_NP_NEGATIVE)
+        return complex_fn(l, id, v, operand);
     for (int i = 0; i < KN_ARRAY_LEN(map); i++)
         if (map[i].np == id)
             return kn_lower_convert(l, math_unary(l, map[i].math, v, operand), operand, rt);

@@ -3,6 +3,7 @@
  * float floor division and modulo. Pure C over base/: no Python, no LLVM. */
 #include "runtime/runtime.h"
 
+#include <complex.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,4 +175,44 @@ kn_rt_float_floordiv(double a, double b)
         return f;
     }
     return copysign(0.0, a / b);
+}
+
+/* NumPy's math functions of complex numbers (which: KN_CFN_*), through C99's <complex.h>. */
+void
+kn_rt_complex_fn(int32_t which, double re, double im, double *out)
+{
+    double complex z = CMPLX(re, im), r;
+    switch (which) {
+    case KN_CFN_SQRT:
+        r = csqrt(z);
+        break;
+    case KN_CFN_EXP:
+        r = cexp(z);
+        break;
+    case KN_CFN_LOG:
+        r = clog(z);
+        break;
+    case KN_CFN_SIN:
+        r = csin(z);
+        break;
+    case KN_CFN_COS:
+        r = ccos(z);
+        break;
+    case KN_CFN_TAN:
+        r = ctan(z);
+        break;
+    case KN_CFN_SINH:
+        r = csinh(z);
+        break;
+    case KN_CFN_COSH:
+        r = ccosh(z);
+        break;
+    case KN_CFN_TANH:
+        r = ctanh(z);
+        break;
+    default:
+        r = CMPLX(NAN, NAN);
+    }
+    out[0] = creal(r);
+    out[1] = cimag(r);
 }

@@ -64,6 +64,20 @@ double kn_rt_round_ndigits(double x, int64_t ndigits);
 void kn_rt_cpow(double ar, double ai, double br, double bi, double *out);
 void kn_rt_cdiv(double ar, double ai, double br, double bi, double *out);
 double kn_rt_float_floordiv(double a, double b);
+
+/* complex math functions: which is one of these */
+enum {
+    KN_CFN_SQRT,
+    KN_CFN_EXP,
+    KN_CFN_LOG,
+    KN_CFN_SIN,
+    KN_CFN_COS,
+    KN_CFN_TAN,
+    KN_CFN_SINH,
+    KN_CFN_COSH,
+    KN_CFN_TANH
+};
+void kn_rt_complex_fn(int32_t which, double re, double im, double *out);
 double kn_rt_float_mod(double a, double b);
 
 /* Reference-counted memory for arrays made in compiled code. */

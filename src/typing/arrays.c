@@ -471,6 +471,18 @@ ufunc_result(int id, KnType *d)
     case KN_BI_NP_TRUNC:
         /* NumPy 2 keeps integer dtypes (the values are already integral) */
         return d->kind == KN_TY_COMPLEX ? NULL : d->kind == KN_TY_BOOL ? &kn_type_float64 : d;
+    case KN_BI_NP_SQRT:
+    case KN_BI_NP_EXP:
+    case KN_BI_NP_LOG:
+    case KN_BI_NP_SIN:
+    case KN_BI_NP_COS:
+    case KN_BI_NP_TAN:
+    case KN_BI_NP_SINH:
+    case KN_BI_NP_COSH:
+    case KN_BI_NP_TANH:
+        if (d->kind == KN_TY_COMPLEX)
+            return d; /* computed by kn_rt_complex_fn */
+        /* fall through */
     default:
         if (d->kind == KN_TY_COMPLEX)
             return NULL;
