@@ -302,3 +302,15 @@ def test_np_copy_keeps_fortran_order_and_the_method_gives_c():
     np.testing.assert_array_equal(c2, a)
     assert c1.flags.f_contiguous and not c1.flags.c_contiguous
     assert c2.flags.c_contiguous
+
+
+def linspaces(a, b, n):
+    return (np.linspace(a, b, n), np.linspace(a, b, n, endpoint=False),
+            np.linspace(a, b, num=n, endpoint=True))
+
+
+@pytest.mark.parametrize("a, b, n", [(0.0, 1.0, 5), (1.0, -2.5, 7), (2, 3, 1), (0.0, 1.0, 0)])
+def test_linspace_with_and_without_the_endpoint(a, b, n):
+    for got, want in zip(kiln.njit(linspaces)(a, b, n), linspaces(a, b, n)):
+        np.testing.assert_allclose(got, want, rtol=1e-15, atol=0)
+        assert got.shape == want.shape

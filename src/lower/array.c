@@ -1631,8 +1631,13 @@ linspace(L *l, KnInstr *in)
         num ? kn_lower_convert(l, l->vals[num->id], num->type, &kn_type_int64) : i64c(l, 50);
     kn_lower_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, n, i64c(l, 0), ""), KN_EXC_NEGATIVE_DIMS);
     LLVMValueRef a = kn_lower_array_alloc(l, in->type, &n);
-    /* step = (stop - start) / (num - 1); the last value is stop exactly, as NumPy's */
-    LLVMValueRef div = LLVMBuildSIToFP(l->b, LLVMBuildSub(l->b, n, i64c(l, 1), ""), l->f64, "");
+    KnInstr *ep = kn_typing_arg(in, 3, "endpoint");
+    LLVMValueRef endpoint = ep ? l->vals[ep->id] : LLVMConstInt(l->i1, 1, 0);
+    /* step = (stop - start) / (num - 1) and the last value is stop exactly, as NumPy's; without
+     * the endpoint, step = (stop - start) / num */
+    LLVMValueRef parts =
+        LLVMBuildSelect(l->b, endpoint, LLVMBuildSub(l->b, n, i64c(l, 1), ""), n, "");
+    LLVMValueRef div = LLVMBuildSIToFP(l->b, parts, l->f64, "");
     LLVMValueRef step = LLVMBuildFDiv(l->b, LLVMBuildFSub(l->b, stop, start, ""), div, "");
     step = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSGT, n, i64c(l, 1), ""), step,
                            LLVMConstReal(l->f64, 0.0), ""); /* one value: start */
@@ -1644,7 +1649,8 @@ linspace(L *l, KnInstr *in)
     LLVMValueRef last =
         LLVMBuildICmp(l->b, LLVMIntEQ, i, LLVMBuildSub(l->b, n, i64c(l, 1), ""), "");
     LLVMValueRef many = LLVMBuildICmp(l->b, LLVMIntSGT, n, i64c(l, 1), "");
-    v = LLVMBuildSelect(l->b, LLVMBuildAnd(l->b, last, many, ""), stop, v, "");
+    LLVMValueRef pin = LLVMBuildAnd(l->b, LLVMBuildAnd(l->b, last, many, ""), endpoint, "");
+    v = LLVMBuildSelect(l->b, pin, stop, v, "");
     store_elem(l, &kn_type_float64, v,
                LLVMBuildInBoundsGEP2(l->b, l->f64, field(l, a, F_DATA), &i, 1, ""));
     loop_end(l, &lp);

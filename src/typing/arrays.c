@@ -836,9 +836,12 @@ kn_typing_numpy_call(KnCompilation *c, KnInstr *in, int id)
             kn_type_array(c->types, in->args[1]->type->dtype, in->args[1]->type->ndim, 'C', 0);
         return 0;
     case KN_BI_NP_LINSPACE: {
-        static const char *const kw[] = {"start", "stop", "num", NULL};
-        KN_TRY(check_keywords(c, in, kw, 3));
-        for (int i = 1; i < in->nargs; i++)
+        static const char *const kw[] = {"start", "stop", "num", "endpoint", NULL};
+        KN_TRY(check_keywords(c, in, kw, 4));
+        KnInstr *endpoint = kn_typing_arg(in, 3, "endpoint");
+        if (endpoint && endpoint->type->kind != KN_TY_BOOL)
+            return err(c, endpoint->span, "linspace()'s endpoint must be a bool");
+        for (int i = 1; i < in->nargs && i < 3; i++)
             if (!kn_type_is_number(in->args[i]->type) || in->args[i]->type->kind == KN_TY_COMPLEX)
                 return err(c, in->args[i]->span, "linspace() takes real numbers, not %s",
                            in->args[i]->type->name);
