@@ -797,6 +797,45 @@ unop_kernel(L *l, KnInstr *in, LLVMValueRef *e)
 
 static LLVMValueRef copy_kernel(L *l, KnInstr *in, LLVMValueRef *e);
 
+/* elementwise_into(dest) when operand j, an array, may share memory with dest (in-place ops,
+ * slice assignment): then j is first copied to a temporary, as NumPy buffers it. The shapes are
+ * checked before the temporary exists, so a failed check leaks nothing. */
+static void
+elementwise_into_unaliased(L *l, KnInstr *in, Operand *ops, int nops, int j, Kernel kernel,
+                           LLVMValueRef dest, const KnType *dt, const KnType *ktype)
+{
+    const KnType *jt = ops[j].t;
+    if (jt->kind != KN_TY_ARRAY) {
+        elementwise_into(l, in, ops, nops, kernel, dest, dt, ktype);
+        return;
+    }
+    LLVMValueRef dshape[32], jshape[32];
+    for (int k = 0; k < dt->ndim; k++)
+        dshape[k] = dim(l, dest, F_SHAPE, k);
+    check_broadcast_to(l, ops, nops, dshape, dt->ndim);
+    LLVMBasicBlockRef copy_bb = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "overlap");
+    LLVMBasicBlockRef direct_bb = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "direct");
+    LLVMBasicBlockRef done_bb = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "unaliased");
+    LLVMBuildCondBr(l->b, may_share(l, ops[j].v, dest), copy_bb, direct_bb);
+    LLVMPositionBuilderAtEnd(l->b, copy_bb);
+    for (int k = 0; k < jt->ndim; k++)
+        jshape[k] = dim(l, ops[j].v, F_SHAPE, k);
+    const KnType *tmp_t = kn_type_array(l->c->types, jt->dtype, jt->ndim, 'C', 0);
+    LLVMValueRef tmp = array_alloc(l, tmp_t, jshape, 0);
+    Operand src[1] = {ops[j]};
+    elementwise_into(l, in, src, 1, copy_kernel, tmp, tmp_t, jt->dtype);
+    Operand copied[3];
+    for (int i = 0; i < nops && i < 3; i++)
+        copied[i] = i == j ? (Operand){tmp, tmp_t, NULL, {0}} : ops[i];
+    elementwise_into(l, in, copied, nops, kernel, dest, dt, ktype);
+    kn_lower_decref(l, tmp, tmp_t);
+    LLVMBuildBr(l->b, done_bb);
+    LLVMPositionBuilderAtEnd(l->b, direct_bb);
+    elementwise_into(l, in, ops, nops, kernel, dest, dt, ktype);
+    LLVMBuildBr(l->b, done_bb);
+    LLVMPositionBuilderAtEnd(l->b, done_bb);
+}
+
 LLVMValueRef
 kn_lower_array_binop(L *l, KnInstr *in)
 {
@@ -805,38 +844,8 @@ kn_lower_array_binop(L *l, KnInstr *in)
     KnCallImpl *impl = in->impl;
     if (in->op == KN_OP_BINOP && impl->inplace) {
         LLVMValueRef dest = ops[0].v;
-        if (in->args[1]->type->kind == KN_TY_ARRAY) {
-            /* a += a[::-1]: when b may share a's memory, compute into a new array first */
-            const KnType *bt = in->args[1]->type;
-            LLVMValueRef b = ops[1].v;
-            LLVMValueRef same = may_share(l, b, dest);
-            LLVMBasicBlockRef copy_bb = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "overlap");
-            LLVMBasicBlockRef direct_bb = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "direct");
-            LLVMBasicBlockRef done_bb = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "inplace");
-            LLVMValueRef dshape[32];
-            for (int k = 0; k < in->type->ndim; k++)
-                dshape[k] = dim(l, dest, F_SHAPE, k);
-            check_broadcast_to(l, ops, 2, dshape, in->type->ndim);
-            LLVMBuildCondBr(l->b, same, copy_bb, direct_bb);
-            LLVMPositionBuilderAtEnd(l->b, copy_bb);
-            LLVMValueRef bshape[32];
-            for (int k = 0; k < bt->ndim; k++)
-                bshape[k] = dim(l, b, F_SHAPE, k);
-            const KnType *tmp_t = kn_type_array(l->c->types, bt->dtype, bt->ndim, 'C', 0);
-            LLVMValueRef tmp = array_alloc(l, tmp_t, bshape, 0);
-            Operand src[1] = {{b, bt, NULL, {0}}};
-            elementwise_into(l, in, src, 1, copy_kernel, tmp, tmp_t, bt->dtype);
-            Operand from_tmp[2] = {ops[0], {tmp, tmp_t, NULL, {0}}};
-            elementwise_into(l, in, from_tmp, 2, binop_kernel, dest, in->type, in->type->dtype);
-            kn_lower_decref(l, tmp, tmp_t);
-            LLVMBuildBr(l->b, done_bb);
-            LLVMPositionBuilderAtEnd(l->b, direct_bb);
-            elementwise_into(l, in, ops, 2, binop_kernel, dest, in->type, in->type->dtype);
-            LLVMBuildBr(l->b, done_bb);
-            LLVMPositionBuilderAtEnd(l->b, done_bb);
-        } else {
-            elementwise_into(l, in, ops, 2, binop_kernel, dest, in->type, in->type->dtype);
-        }
+        /* a += a[::-1]: b may share a's memory */
+        elementwise_into_unaliased(l, in, ops, 2, 1, binop_kernel, dest, in->type, in->type->dtype);
         /* the result is a new reference to the same array, as a distinct value */
         LLVMValueRef r = LLVMBuildInsertValue(l->b, dest, field(l, dest, F_MEMINFO), F_MEMINFO, "");
         kn_lower_incref(l, r, in->type);
@@ -1455,35 +1464,9 @@ kn_lower_array_setitem(L *l, KnInstr *in)
     if (vt->kind != KN_TY_ARRAY) {
         kn_lower_array_fill(l, view, target, v, vt);
     } else {
-        /* a[1:] = a[:-1]: when the value may share memory with the target, copy it first, as
-         * NumPy does */
-        LLVMValueRef tshape[32];
-        for (int k = 0; k < target->ndim; k++)
-            tshape[k] = dim(l, view, F_SHAPE, k);
-        Operand chk[1] = {{v, vt, NULL, {0}}};
-        check_broadcast_to(l, chk, 1, tshape, target->ndim); /* before tmp exists: no leak */
-        LLVMValueRef same = may_share(l, v, a);
-        LLVMBasicBlockRef copy_bb = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "overlap");
-        LLVMBasicBlockRef direct_bb = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "direct");
-        LLVMBasicBlockRef done_bb = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "assigned");
-        LLVMBuildCondBr(l->b, same, copy_bb, direct_bb);
-        LLVMPositionBuilderAtEnd(l->b, copy_bb);
-        LLVMValueRef shape[32];
-        for (int k = 0; k < vt->ndim; k++)
-            shape[k] = dim(l, v, F_SHAPE, k);
-        const KnType *tmp_t = kn_type_array(l->c->types, vt->dtype, vt->ndim, 'C', 0);
-        LLVMValueRef tmp = array_alloc(l, tmp_t, shape, 0);
-        Operand src[1] = {{v, vt, NULL, {0}}};
-        elementwise_into(l, in, src, 1, copy_kernel, tmp, tmp_t, vt->dtype);
-        Operand from_tmp[1] = {{tmp, tmp_t, NULL, {0}}};
-        elementwise_into(l, in, from_tmp, 1, copy_kernel, view, target, vt->dtype);
-        kn_lower_decref(l, tmp, tmp_t);
-        LLVMBuildBr(l->b, done_bb);
-        LLVMPositionBuilderAtEnd(l->b, direct_bb);
+        /* a[1:] = a[:-1]: the value may share memory with the target */
         Operand ops[1] = {{v, vt, NULL, {0}}};
-        elementwise_into(l, in, ops, 1, copy_kernel, view, target, vt->dtype);
-        LLVMBuildBr(l->b, done_bb);
-        LLVMPositionBuilderAtEnd(l->b, done_bb);
+        elementwise_into_unaliased(l, in, ops, 1, 0, copy_kernel, view, target, vt->dtype);
     }
 }
 

@@ -10,27 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures, checks;
-
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        checks++;                                                                                  \
-        if (!(cond)) {                                                                             \
-            failures++;                                                                            \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);               \
-        }                                                                                          \
-    } while (0)
-
-#define CHECK_EQ_INT(a, b)                                                                         \
-    do {                                                                                           \
-        long long va_ = (long long)(a), vb_ = (long long)(b);                                      \
-        checks++;                                                                                  \
-        if (va_ != vb_) {                                                                          \
-            failures++;                                                                            \
-            fprintf(stderr, "%s:%d: CHECK failed: %s == %s (%lld != %lld)\n", __FILE__, __LINE__,  \
-                    #a, #b, va_, vb_);                                                             \
-        }                                                                                          \
-    } while (0)
+#include "check.h"
 
 /* Values are never dereferenced by the map: encode an integer as a non-NULL pointer. */
 static void *
