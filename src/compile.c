@@ -232,9 +232,3 @@ kn_compile_lookup(KnJit *jit, const char *wrapper, char **err)
 {
     return kn_jit_lookup(jit, wrapper, err);
 }
-
-const char *
-kn_compile_triple(KnJit *jit)
-{
-    return jit->triple;
-}

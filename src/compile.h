@@ -89,7 +89,6 @@ void kn_compile_fini(KnCompilation *c);
  * added before any is linked. */
 int kn_compile_run(KnCompilation *c);
 void *kn_compile_lookup(KnJit *jit, const char *wrapper, char **err);
-const char *kn_compile_triple(KnJit *jit);
 
 /* The uniform entry every overload gets: status = wrapper(ret, excinfo, argbuf). */
 typedef struct KnExcInfo {

@@ -314,3 +314,41 @@ def test_linspace_with_and_without_the_endpoint(a, b, n):
     for got, want in zip(kiln.njit(linspaces)(a, b, n), linspaces(a, b, n)):
         np.testing.assert_allclose(got, want, rtol=1e-15, atol=0)
         assert got.shape == want.shape
+
+
+# ---- bad input of the features added late in the first session: a KilnError, never a crash ----
+
+def enumerate_outside_loop(a):
+    return enumerate(a)
+
+
+def zip_with_keywords(a, b):
+    s = 0.0
+    for x, y in zip(a, b, strict=True):
+        s += x * y
+    return s
+
+
+def unknown_flag(a):
+    return a.flags.aligned_to_the_moon
+
+
+def runtime_axis(a, k):
+    return a.sum(axis=k)
+
+
+def endpoint_not_bool(n):
+    return np.linspace(0.0, 1.0, n, endpoint=1)
+
+
+@pytest.mark.parametrize("func, args", [
+    (enumerate_outside_loop, (np.arange(3.0),)),
+    (zip_with_keywords, (np.arange(3.0), np.arange(3.0))),
+    (unknown_flag, (np.arange(3.0),)),
+    (runtime_axis, (np.ones((2, 2)), 0)),
+    (endpoint_not_bool, (5,)),
+], ids=lambda v: getattr(v, "__name__", "args"))
+def test_late_features_reject_bad_input_cleanly(func, args):
+    with pytest.raises(kiln.errors.KilnError) as info:
+        kiln.njit(func)(*args)
+    assert info.value.line is not None

@@ -580,6 +580,26 @@ raise_from_table(KnExcInfo *exc)
     return NULL;
 }
 
+/* Look the wrapper up in the JIT on first use (this is when LLVM generates the code, so
+ * mutually recursive overloads are all added before any is linked). 0, or -1 with an error. */
+static int
+link_entry(Overload *ov)
+{
+    if (ov->entry)
+        return 0;
+    char *err = NULL;
+    double t0 = now_ms();
+    ov->entry = (KnWrapperFn)kn_compile_lookup(kn_state->jit, ov->wrapper, &err);
+    if (dump_flags() & KN_DUMP_TIME)
+        fprintf(stderr, "kiln: %s: codegen and link %.2f ms\n", ov->symbol, now_ms() - t0);
+    if (!ov->entry) {
+        PyErr_Format(PyExc_RuntimeError, "kiln: cannot link %s: %s", ov->wrapper, err ? err : "?");
+        free(err);
+        return -1;
+    }
+    return 0;
+}
+
 static PyObject *
 invoke(Overload *ov, PyObject *const *args, int nogil)
 {
@@ -593,19 +613,8 @@ invoke(Overload *ov, PyObject *const *args, int nogil)
     for (int i = 0; i < ov->nargs; i++)
         if (kn_box_unbox(ov->args[i], args[i], buf + ov->offsets[i]) < 0)
             goto done;
-    if (!ov->entry) {
-        char *err = NULL;
-        double t0 = now_ms();
-        ov->entry = (KnWrapperFn)kn_compile_lookup(kn_state->jit, ov->wrapper, &err);
-        if (dump_flags() & KN_DUMP_TIME)
-            fprintf(stderr, "kiln: %s: codegen and link %.2f ms\n", ov->symbol, now_ms() - t0);
-        if (!ov->entry) {
-            PyErr_Format(PyExc_RuntimeError, "kiln: cannot link %s: %s", ov->wrapper,
-                         err ? err : "?");
-            free(err);
-            goto done;
-        }
-    }
+    if (link_entry(ov) < 0)
+        goto done;
     if (!ret) {
         PyErr_NoMemory();
         goto done;
@@ -839,11 +848,8 @@ dispatcher_overloads(PyObject *self, void *closure)
         Overload *ov = d->ovs[i];
         if (ov->failed)
             continue;
-        if (!ov->entry) {
-            char *err = NULL;
-            ov->entry = (KnWrapperFn)kn_compile_lookup(kn_state->jit, ov->wrapper, &err);
-            free(err);
-        }
+        if (link_entry(ov) < 0)
+            PyErr_Clear(); /* the entry point shows as 0 */
         PyObject *sig = sig_tuple(ov);
         PyObject *retkey = kn_box_key(ov->ret);
         PyObject *info = sig && retkey

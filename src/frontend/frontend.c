@@ -1325,6 +1325,18 @@ for_enumerate_zip(FE *fe, PyObject *node, int is_enumerate)
     return rc;
 }
 
+/* for x in seq (a tuple, a range object, an array): count to len(seq), binding seq[k]. The
+ * sequence goes into $seq, which counted_loop's counter follows (bind_item relies on that). */
+static int
+loop_over(FE *fe, PyObject *node, KnSpan sp, Val seqv)
+{
+    int seq = temp_var(fe, "seq", sp);
+    store(fe, sp, seq, seqv);
+    Val len = kn_kir_emit1(&fe->b, KN_OP_LEN, sp, load(fe, sp, seq));
+    return counted_loop(fe, node, const_int(fe, sp, 0, &kn_type_int64), len,
+                        const_int(fe, sp, 1, &kn_type_int64), KN_CMP_LT, bind_item);
+}
+
 /* The sign of a constant range step: +1, -1, 0 when unknown. */
 static int
 const_sign(Val v)
@@ -1367,13 +1379,7 @@ for_stmt(FE *fe, PyObject *node)
             }
             /* unknown step: iterate over the range object */
             KnInstr *all[4] = {callee, a[0], n > 1 ? a[1] : NULL, n > 2 ? a[2] : NULL};
-            Val rng = kn_kir_emit(&fe->b, KN_OP_CALL, sp, (int)n + 1, all);
-            int seq = temp_var(fe, "seq", sp);
-            store(fe, sp, seq, rng);
-            Val len = kn_kir_emit1(&fe->b, KN_OP_LEN, sp, load(fe, sp, seq));
-            /* counted_loop makes the counter right after $seq, so bind_item finds it */
-            return counted_loop(fe, node, const_int(fe, sp, 0, &kn_type_int64), len,
-                                const_int(fe, sp, 1, &kn_type_int64), KN_CMP_LT, bind_item);
+            return loop_over(fe, node, sp, kn_kir_emit(&fe->b, KN_OP_CALL, sp, (int)n + 1, all));
         }
         if (callee->op == KN_OP_GLOBAL && callee->type->kind == KN_TY_FUNC &&
             (callee->type->id == KN_BI_ENUMERATE || callee->type->id == KN_BI_ZIP))
@@ -1387,21 +1393,12 @@ for_stmt(FE *fe, PyObject *node)
         for (Py_ssize_t k = 0; k < n; k++)
             if (!(cargs[k + 1] = expr(fe, PyList_GET_ITEM(args, k))))
                 return -1;
-        Val seqv = kn_kir_emit(&fe->b, KN_OP_CALL, sp, (int)n + 1, cargs);
-        int seq = temp_var(fe, "seq", sp);
-        store(fe, sp, seq, seqv);
-        Val len = kn_kir_emit1(&fe->b, KN_OP_LEN, sp, load(fe, sp, seq));
-        return counted_loop(fe, node, const_int(fe, sp, 0, &kn_type_int64), len,
-                            const_int(fe, sp, 1, &kn_type_int64), KN_CMP_LT, bind_item);
+        return loop_over(fe, node, sp, kn_kir_emit(&fe->b, KN_OP_CALL, sp, (int)n + 1, cargs));
     }
     Val seqv = expr(fe, iter);
     if (!seqv)
         return -1;
-    int seq = temp_var(fe, "seq", sp);
-    store(fe, sp, seq, seqv);
-    Val len = kn_kir_emit1(&fe->b, KN_OP_LEN, sp, load(fe, sp, seq));
-    return counted_loop(fe, node, const_int(fe, sp, 0, &kn_type_int64), len,
-                        const_int(fe, sp, 1, &kn_type_int64), KN_CMP_LT, bind_item);
+    return loop_over(fe, node, sp, seqv);
 }
 
 static int

@@ -146,6 +146,17 @@ kn_lower_decref(L *l, LLVMValueRef v, const KnType *t)
     rc(l, v, t, "kn_rt_decref");
 }
 
+/* Another reference to the array in v, as a value of its own: the block releases each owned
+ * value once (kn_lower_own keeps one entry per value), so a result that is also an operand
+ * (a += b, out=, np.asarray(a), a.real) must be a distinct value. */
+static LLVMValueRef
+new_reference(L *l, LLVMValueRef v, const KnType *t)
+{
+    LLVMValueRef r = LLVMBuildInsertValue(l->b, v, field(l, v, F_MEMINFO), F_MEMINFO, "");
+    kn_lower_incref(l, r, t);
+    return r;
+}
+
 /* ---- elements ---- */
 
 static LLVMValueRef
@@ -389,9 +400,7 @@ real_imag(L *l, KnInstr *in, LLVMValueRef a, const KnType *t, int imag)
         return v;
     }
     if (!imag) {
-        LLVMValueRef same = LLVMBuildInsertValue(l->b, a, field(l, a, F_MEMINFO), F_MEMINFO, "");
-        kn_lower_incref(l, same, t);
-        return same;
+        return new_reference(l, a, t);
     }
     LLVMValueRef z = kn_lower_array_alloc(l, vt, shape);
     LLVMValueRef nbytes =
@@ -846,10 +855,7 @@ kn_lower_array_binop(L *l, KnInstr *in)
         LLVMValueRef dest = ops[0].v;
         /* a += a[::-1]: b may share a's memory */
         elementwise_into_unaliased(l, in, ops, 2, 1, binop_kernel, dest, in->type, in->type->dtype);
-        /* the result is a new reference to the same array, as a distinct value */
-        LLVMValueRef r = LLVMBuildInsertValue(l->b, dest, field(l, dest, F_MEMINFO), F_MEMINFO, "");
-        kn_lower_incref(l, r, in->type);
-        return r;
+        return new_reference(l, dest, in->type);
     }
     return elementwise(l, in, ops, 2, in->op == KN_OP_CMP ? cmp_kernel : binop_kernel);
 }
@@ -1000,10 +1006,7 @@ kn_lower_array_ufunc(L *l, KnInstr *in)
         KnInstr *out = kn_typing_arg(in, nin, "out");
         LLVMValueRef dest = l->vals[out->id];
         elementwise_into(l, in, ops, nin, ufunc_kernel, dest, out->type, impl->result);
-        /* the result is out, as a reference of its own: a distinct value, released apart */
-        LLVMValueRef r = LLVMBuildInsertValue(l->b, dest, field(l, dest, F_MEMINFO), F_MEMINFO, "");
-        kn_lower_incref(l, r, out->type);
-        return r;
+        return new_reference(l, dest, out->type);
     }
     return elementwise_into(l, in, ops, nin, ufunc_kernel, NULL, in->type, impl->result);
 }
@@ -1239,41 +1242,80 @@ reduce_new(L *l, const char *name, const KnType *acc_t, const KnType *elem_t)
     return r;
 }
 
-/* along axis k: one output element per position of the other axes */
+/* A reduction along axis k, one output element per position of the other axes: the hooks
+ * start an element's accumulator, take one element (a Visit), and give the result. */
+typedef struct AxisHooks {
+    void (*begin)(L *l, void *ctx);
+    Visit step;
+    LLVMValueRef (*end)(L *l, void *ctx, LLVMValueRef count);
+} AxisHooks;
+
 static LLVMValueRef
-reduce_axis(L *l, KnInstr *in, const char *name, LLVMValueRef a, const KnType *t, int k)
+along_axis(L *l, const KnType *ot, LLVMValueRef a, const KnType *t, int k, int empty_exc,
+           const AxisHooks *h, void *ctx)
 {
-    KnCallImpl *impl = in->impl;
-    const KnType *ot = in->type;
     LLVMValueRef oshape[32];
     for (int j = 0; j < ot->ndim; j++)
         oshape[j] = dim(l, a, F_SHAPE, j < k ? j : j + 1);
     LLVMValueRef out = kn_lower_array_alloc(l, ot, oshape);
-    int minmax = !strcmp(name, "min") || !strcmp(name, "max");
-    if (minmax)
+    if (empty_exc >= 0)
         kn_lower_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, dim(l, a, F_SHAPE, k), i64c(l, 0), ""),
-                          KN_EXC_EMPTY_REDUCTION);
-    Reduce r = reduce_new(l, name, impl->result, t->dtype);
+                          empty_exc);
     Loop lp;
     loop_begin(l, &lp, field(l, out, F_NITEMS));
+    /* the flat output index, unravelled (C order) into the input's other axes */
     LLVMValueRef o = loop_index(l, &lp), rem = o, base = field(l, a, F_DATA);
     for (int j = ot->ndim - 1; j >= 0; j--) {
         LLVMValueRef idx = LLVMBuildSRem(l->b, rem, oshape[j], "");
         rem = LLVMBuildSDiv(l->b, rem, oshape[j], "");
         base = offset_ptr(l, base, LLVMBuildMul(l->b, idx, stride(l, a, t, j < k ? j : j + 1), ""));
     }
-    reduce_begin(l, &r);
+    h->begin(l, ctx);
     Loop inner;
     loop_begin(l, &inner, dim(l, a, F_SHAPE, k));
-    reduce_step(
-        l, offset_ptr(l, base, LLVMBuildMul(l->b, loop_index(l, &inner), stride(l, a, t, k), "")),
-        &r);
+    h->step(l,
+            offset_ptr(l, base, LLVMBuildMul(l->b, loop_index(l, &inner), stride(l, a, t, k), "")),
+            ctx);
     loop_end(l, &inner);
-    LLVMValueRef v = reduce_end(l, &r, !strcmp(name, "mean"), dim(l, a, F_SHAPE, k));
+    LLVMValueRef v = h->end(l, ctx, dim(l, a, F_SHAPE, k));
     LLVMTypeRef et = ot->dtype->kind == KN_TY_BOOL ? l->i8 : kn_lower_type(l, ot->dtype);
     store_elem(l, ot->dtype, v, LLVMBuildInBoundsGEP2(l->b, et, field(l, out, F_DATA), &o, 1, ""));
     loop_end(l, &lp);
     return out;
+}
+
+typedef struct ReduceAxis {
+    Reduce r;
+    int mean;
+} ReduceAxis;
+
+static void
+reduce_axis_begin(L *l, void *ctx)
+{
+    reduce_begin(l, &((ReduceAxis *)ctx)->r);
+}
+
+static void
+reduce_axis_step(L *l, LLVMValueRef p, void *ctx)
+{
+    reduce_step(l, p, &((ReduceAxis *)ctx)->r);
+}
+
+static LLVMValueRef
+reduce_axis_end(L *l, void *ctx, LLVMValueRef count)
+{
+    ReduceAxis *ra = ctx;
+    return reduce_end(l, &ra->r, ra->mean, count);
+}
+
+static LLVMValueRef
+reduce_axis(L *l, KnInstr *in, const char *name, LLVMValueRef a, const KnType *t, int k)
+{
+    KnCallImpl *impl = in->impl;
+    ReduceAxis ra = {reduce_new(l, name, impl->result, t->dtype), !strcmp(name, "mean")};
+    static const AxisHooks hooks = {reduce_axis_begin, reduce_axis_step, reduce_axis_end};
+    int minmax = !strcmp(name, "min") || !strcmp(name, "max");
+    return along_axis(l, in->type, a, t, k, minmax ? KN_EXC_EMPTY_REDUCTION : -1, &hooks, &ra);
 }
 
 /* argmin/argmax (the first extreme; a NaN is the extreme), any/all, cumsum/cumprod */
@@ -1324,23 +1366,47 @@ scan_step(L *l, LLVMValueRef p, void *ctx)
     LLVMBuildStore(l->b, LLVMBuildAdd(l->b, i, i64c(l, 1), ""), s->index);
 }
 
+static Scan
+scan_new(L *l, const char *name, const KnType *elem_t, const KnType *acc_t)
+{
+    Scan s = {name, elem_t, acc_t, NULL, NULL, NULL, NULL, NULL};
+    s.acc = kn_lower_entry_alloca(l, kn_lower_type(l, acc_t), "acc");
+    s.first = kn_lower_entry_alloca(l, l->i1, "first");
+    s.index = kn_lower_entry_alloca(l, l->i64, "i");
+    s.best = kn_lower_entry_alloca(l, l->i64, "best");
+    return s;
+}
+
+/* start a scan: nothing seen yet; the accumulator at 1 for cumprod and all, else 0 */
+static void
+scan_begin(L *l, void *ctx)
+{
+    Scan *s = ctx;
+    LLVMBuildStore(l->b, LLVMConstInt(l->i1, 1, 0), s->first);
+    LLVMBuildStore(l->b, i64c(l, 0), s->index);
+    LLVMBuildStore(l->b, i64c(l, 0), s->best);
+    long long init = !strcmp(s->name, "cumprod") || !strcmp(s->name, "all");
+    LLVMBuildStore(l->b, kn_lower_convert(l, i64c(l, init), &kn_type_int64, s->acc_t), s->acc);
+}
+
+/* the result of any/all (the accumulator) or argmin/argmax (the best index) */
+static LLVMValueRef
+scan_result(L *l, void *ctx, LLVMValueRef count)
+{
+    Scan *s = ctx;
+    KN_UNUSED(count);
+    if (s->acc_t->kind == KN_TY_BOOL)
+        return LLVMBuildLoad2(l->b, l->i1, s->acc, "");
+    return LLVMBuildLoad2(l->b, l->i64, s->best, "");
+}
+
 static LLVMValueRef
 scan(L *l, KnInstr *in, const char *name, LLVMValueRef a, const KnType *t)
 {
     KnCallImpl *impl = in->impl;
     int cum = !strncmp(name, "cum", 3), logical = !strcmp(name, "any") || !strcmp(name, "all");
-    Scan s = {name, t->dtype, cum ? impl->operand : logical ? &kn_type_bool : t->dtype,
-              NULL, NULL,     NULL,
-              NULL, NULL};
-    s.acc = kn_lower_entry_alloca(l, kn_lower_type(l, s.acc_t), "acc");
-    s.first = kn_lower_entry_alloca(l, l->i1, "first");
-    s.index = kn_lower_entry_alloca(l, l->i64, "i");
-    s.best = kn_lower_entry_alloca(l, l->i64, "best");
-    LLVMBuildStore(l->b, LLVMConstInt(l->i1, 1, 0), s.first);
-    LLVMBuildStore(l->b, i64c(l, 0), s.index);
-    LLVMBuildStore(l->b, i64c(l, 0), s.best);
-    long long init = !strcmp(name, "cumprod") || !strcmp(name, "all");
-    LLVMBuildStore(l->b, kn_lower_convert(l, i64c(l, init), &kn_type_int64, s.acc_t), s.acc);
+    Scan s = scan_new(l, name, t->dtype, cum ? impl->operand : logical ? &kn_type_bool : t->dtype);
+    scan_begin(l, &s);
     LLVMValueRef out = NULL;
     if (cum) {
         LLVMValueRef n = field(l, a, F_NITEMS);
@@ -1352,56 +1418,17 @@ scan(L *l, KnInstr *in, const char *name, LLVMValueRef a, const KnType *t)
                           KN_EXC_EMPTY_ARG_REDUCTION);
     }
     visit_axes(l, a, t, field(l, a, F_DATA), 0, scan_step, &s);
-    if (cum)
-        return out;
-    if (logical)
-        return LLVMBuildLoad2(l->b, l->i1, s.acc, "");
-    return LLVMBuildLoad2(l->b, l->i64, s.best, "");
+    return cum ? out : scan_result(l, &s, NULL);
 }
 
-/* argmin/argmax/any/all along axis k: one result per position of the other axes */
+/* argmin/argmax/any/all along axis k */
 static LLVMValueRef
 scan_axis(L *l, KnInstr *in, const char *name, LLVMValueRef a, const KnType *t, int k)
 {
-    const KnType *ot = in->type;
     int logical = !strcmp(name, "any") || !strcmp(name, "all");
-    LLVMValueRef oshape[32];
-    for (int j = 0; j < ot->ndim; j++)
-        oshape[j] = dim(l, a, F_SHAPE, j < k ? j : j + 1);
-    LLVMValueRef out = kn_lower_array_alloc(l, ot, oshape);
-    if (!logical)
-        kn_lower_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, dim(l, a, F_SHAPE, k), i64c(l, 0), ""),
-                          KN_EXC_EMPTY_ARG_REDUCTION);
-    Scan s = {name, t->dtype, logical ? &kn_type_bool : t->dtype, NULL, NULL, NULL, NULL, NULL};
-    s.acc = kn_lower_entry_alloca(l, kn_lower_type(l, s.acc_t), "acc");
-    s.first = kn_lower_entry_alloca(l, l->i1, "first");
-    s.index = kn_lower_entry_alloca(l, l->i64, "i");
-    s.best = kn_lower_entry_alloca(l, l->i64, "best");
-    Loop lp;
-    loop_begin(l, &lp, field(l, out, F_NITEMS));
-    LLVMValueRef o = loop_index(l, &lp), rem = o, base = field(l, a, F_DATA);
-    for (int j = ot->ndim - 1; j >= 0; j--) {
-        LLVMValueRef idx = LLVMBuildSRem(l->b, rem, oshape[j], "");
-        rem = LLVMBuildSDiv(l->b, rem, oshape[j], "");
-        base = offset_ptr(l, base, LLVMBuildMul(l->b, idx, stride(l, a, t, j < k ? j : j + 1), ""));
-    }
-    LLVMBuildStore(l->b, LLVMConstInt(l->i1, 1, 0), s.first);
-    LLVMBuildStore(l->b, i64c(l, 0), s.index);
-    LLVMBuildStore(l->b, i64c(l, 0), s.best);
-    LLVMBuildStore(
-        l->b, kn_lower_convert(l, i64c(l, !strcmp(name, "all")), &kn_type_int64, s.acc_t), s.acc);
-    Loop inner;
-    loop_begin(l, &inner, dim(l, a, F_SHAPE, k));
-    scan_step(
-        l, offset_ptr(l, base, LLVMBuildMul(l->b, loop_index(l, &inner), stride(l, a, t, k), "")),
-        &s);
-    loop_end(l, &inner);
-    LLVMValueRef v =
-        logical ? LLVMBuildLoad2(l->b, l->i1, s.acc, "") : LLVMBuildLoad2(l->b, l->i64, s.best, "");
-    LLVMTypeRef et = ot->dtype->kind == KN_TY_BOOL ? l->i8 : kn_lower_type(l, ot->dtype);
-    store_elem(l, ot->dtype, v, LLVMBuildInBoundsGEP2(l->b, et, field(l, out, F_DATA), &o, 1, ""));
-    loop_end(l, &lp);
-    return out;
+    Scan s = scan_new(l, name, t->dtype, logical ? &kn_type_bool : t->dtype);
+    static const AxisHooks hooks = {scan_begin, scan_step, scan_result};
+    return along_axis(l, in->type, a, t, k, logical ? -1 : KN_EXC_EMPTY_ARG_REDUCTION, &hooks, &s);
 }
 
 LLVMValueRef
@@ -1688,10 +1715,7 @@ kn_lower_array_make(L *l, KnInstr *in, int id)
         return array_from_tuple(l, in, obj);
     LLVMValueRef a = l->vals[obj->id];
     if (in->type == obj->type && id == KN_BI_NP_ASARRAY) {
-        /* the same array, a new reference: a distinct value, so that both get released */
-        LLVMValueRef same = LLVMBuildInsertValue(l->b, a, field(l, a, F_MEMINFO), F_MEMINFO, "");
-        kn_lower_incref(l, same, in->type);
-        return same;
+        return new_reference(l, a, in->type);
     }
     Operand ops[1] = {{a, obj->type, NULL, {0}}};
     return elementwise_into(l, in, ops, 1, copy_kernel, NULL, in->type, obj->type->dtype);
