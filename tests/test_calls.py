@@ -655,3 +655,67 @@ def test_print_float_formatting_matches_python(capfd, x):
 
 def test_print_tuple(capfd):
     _check_print(capfd, print_tuple, (1, 2.5, True))
+
+
+# Self-recursion is unrolled before O3 (jit/recurse.c: clones in a ring that the inliner folds
+# back). The shapes below - loops and phis, floats, raising at depth, writing an array, several
+# self-calls - run with 0 to 3 clones (KILN_RECURSION_UNROLL is read at each compilation) and
+# must agree with the interpreter every time (recompile() after the variable changes).
+@kiln.njit
+def rec_loop_sum(n):
+    if n <= 0:
+        return 0
+    s = 0
+    for i in range(n):
+        s += i
+    return s + rec_loop_sum(n - 1)
+
+
+@kiln.njit
+def rec_float_power(x, n):
+    if n == 0:
+        return 1.0
+    half = rec_float_power(x, n // 2)
+    return half * half * (x if n % 2 else 1.0)
+
+
+@kiln.njit
+def rec_raise_at_depth(n):
+    if n == 0:
+        raise ValueError("bottom reached")
+    if n < 0:
+        return 0
+    return rec_raise_at_depth(n - 1) + 1
+
+
+@kiln.njit
+def rec_fill(a, i):
+    if i == a.shape[0]:
+        return 0
+    a[i] = i * i
+    return rec_fill(a, i + 1) + 1
+
+
+@kiln.njit
+def rec_tribonacci(n):
+    if n < 3:
+        return n
+    return rec_tribonacci(n - 1) + rec_tribonacci(n - 2) + rec_tribonacci(n - 3)
+
+
+@pytest.mark.parametrize("copies", ["0", "1", "2", "3"])
+def test_unrolled_self_recursion_agrees_with_python(copies, monkeypatch):
+    monkeypatch.setenv("KILN_RECURSION_UNROLL", copies)
+    for d in (rec_loop_sum, rec_float_power, rec_raise_at_depth, rec_fill, rec_tribonacci):
+        d.recompile()
+    for n in (0, 1, 2, 7, 13):
+        assert rec_loop_sum(n) == rec_loop_sum.py_func(n)
+        assert rec_tribonacci(n) == rec_tribonacci.py_func(n)
+    for x, n in ((1.5, 0), (1.5, 7), (-0.75, 12), (2.0, 63)):
+        assert rec_float_power(x, n) == rec_float_power.py_func(x, n)
+    with pytest.raises(ValueError, match="bottom reached"):
+        rec_raise_at_depth(9)
+    assert rec_raise_at_depth(-1) == 0
+    a = np.zeros(11, dtype=np.int64)
+    assert rec_fill(a, 0) == 11
+    assert a.tolist() == [i * i for i in range(11)]

@@ -16,6 +16,7 @@
 #include <llvm-c/Transforms/PassBuilder.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static char *
 take_error(LLVMErrorRef e)
@@ -133,6 +134,8 @@ kn_jit_optimize(KnJit *j, LLVMModuleRef m, int level, char **err)
 {
     char pipeline[32];
     snprintf(pipeline, sizeof pipeline, "default<O%d>", level);
+    const char *copies = getenv("KILN_RECURSION_UNROLL");
+    kn_jit_unroll_recursion(m, copies ? atoi(copies) : KN_RECURSION_COPIES);
     LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
     LLVMErrorRef e = LLVMRunPasses(m, pipeline, j->tm, opts);
     LLVMDisposePassBuilderOptions(opts);
@@ -140,6 +143,8 @@ kn_jit_optimize(KnJit *j, LLVMModuleRef m, int level, char **err)
         *err = take_error(e);
         return -1;
     }
+    if (strncmp(j->triple, "x86_64", 6) == 0 && !getenv("KILN_KEEP_CONVERSIONS"))
+        kn_jit_fix_conversions(m);
     return 0;
 }
 

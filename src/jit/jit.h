@@ -29,6 +29,13 @@ int kn_jit_define_symbols(KnJit *j, const KnJitSymbol *syms, int n, char **err);
 
 /* Optimize (O3 or the level given) in place. */
 int kn_jit_optimize(KnJit *j, LLVMModuleRef m, int level, char **err);
+/* Before O3: each small function that calls itself directly gets `copies` clones chained in a
+ * ring, so the inliner unrolls the recursion (recurse.c). Returns how many were unrolled. */
+enum { KN_RECURSION_COPIES = 1 };
+int kn_jit_unroll_recursion(LLVMModuleRef m, int copies);
+/* After O3 on x86-64: int -> double conversions in blocks with calls become an exact sequence
+ * with no false dependency on a register the callee wrote (convert.c). Returns how many. */
+int kn_jit_fix_conversions(LLVMModuleRef m);
 /* Assembly text of a module (codegen works on a clone). Free with free(). */
 char *kn_jit_asm(KnJit *j, LLVMModuleRef m);
 /* Add the module (consumed, with its context) under a new resource tracker. */

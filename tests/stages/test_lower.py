@@ -7,6 +7,8 @@ change freely. ``_stages`` compiles with the default options (no fastmath, Pytho
 other options go through a dispatcher and ``inspect_llvm`` (which shows the optimized IR).
 """
 
+import math
+import platform
 import re
 
 import pytest
@@ -356,3 +358,39 @@ def test_stages_are_deterministic_up_to_symbol_numbers():
     nb, _ = native_and_wrapper(b["llvm"])
     for key in ("llvm", "opt", "asm"):
         assert a[key].replace(na, "SYM") == b[key].replace(nb, "SYM"), key
+
+
+# ---------------------------------------------------------------------------------------------
+# jit/convert.c: on x86-64 an int -> float conversion in a block that calls libm is rewritten
+# after O3 into an exact sequence without cvtsi2sd (whose merge into a register the callee wrote
+# serialises the calls); a block without calls keeps the plain conversion.
+
+def f_sin_of_index(n):
+    s = 0.0
+    for i in range(n):
+        s += math.sin(i * 0.001)
+    return s
+
+
+def f_index_to_float(n):
+    s = 0.0
+    for i in range(n):
+        s += i * 0.5
+    return s
+
+
+@pytest.mark.skipif(platform.machine() != "x86_64", reason="the rewrite is x86-64 only")
+def test_int_to_float_next_to_a_libm_call_has_no_cvtsi2sd():
+    opt = stages(f_sin_of_index, "int64")["opt"]
+    native, _ = native_and_wrapper(opt)
+    body = "\n".join(sum(functions(opt)[native]["blocks"].values(), []))
+    assert "itofp" not in body and "@llvm.sin.f64" in body
+    asm = stages(f_sin_of_index, "int64")["asm"]
+    assert "sin" in asm and "cvtsi2sd" not in asm
+
+
+def test_int_to_float_without_calls_keeps_the_plain_conversion():
+    opt = stages(f_index_to_float, "int64")["opt"]
+    native, _ = native_and_wrapper(opt)
+    body = "\n".join(sum(functions(opt)[native]["blocks"].values(), []))
+    assert re.search(r"\b[su]itofp\b", body)
