@@ -196,6 +196,7 @@ pass_fuse(KnCompilation *c)
 {
     KN_TRY(kn_pass_fuse(c));
     c->can_raise = c->force_status || getenv("KILN_STATUS_ALWAYS") ? 1 : kn_pass_can_raise(c);
+    kn_pass_defer_division_checks(c);
     if (c->dump & KN_DUMP_TYPED)
         dump_kir(c, "fused KIR", 1);
     return pass_verify(c);

@@ -11,6 +11,14 @@
 typedef struct KnJit KnJit;
 typedef struct KnCompilation KnCompilation;
 
+/* passes/defer.c: a loop's float division whose zero check moves to the loop's exit. */
+typedef struct KnDeferred {
+    KnInstr *division;
+    KnBlock *exit;
+    int from_ints; /* int / int: CPython's message differs */
+} KnDeferred;
+enum { KN_MAX_DEFERRED = 8 };
+
 enum {
     KN_DUMP_KIR = 1 << 0,
     KN_DUMP_TYPED = 1 << 1,
@@ -75,7 +83,9 @@ typedef struct KnCompilation {
     void *entry;            /* the wrapper's address */
     void *resource_tracker; /* LLVMOrcResourceTrackerRef owning this code */
     int can_raise;          /* passes: 0 when the function is lowered without a status code */
-    void *bitcode;          /* jit: the optimized module, kept for inlining into callers (malloc) */
+    KnDeferred deferred[KN_MAX_DEFERRED]; /* passes/defer.c, read by lowering */
+    int ndeferred;
+    void *bitcode; /* jit: the optimized module, kept for inlining into callers (malloc) */
     size_t bitcode_size;
     int force_status;      /* a mutually recursive caller assumed the status-code ABI */
     int partial_ret_used;  /* a recursive call saw fn->ret_type before typing finished */

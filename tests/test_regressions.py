@@ -1,6 +1,10 @@
 """Regressions found while building kiln, and nogil. Each test names what went wrong."""
 
 import math
+import os
+import platform
+import subprocess
+import sys
 import threading
 
 import numpy as np
@@ -358,8 +362,10 @@ def test_late_features_reject_bad_input_cleanly(func, args):
 
 
 # Integer -> float conversions in a loop that calls libm were 2.6x slower than Numba (a false
-# dependency of cvtsi2sd on a register the call wrote); jit/convert.c rewrites them into an
-# exact bit-pattern sequence. The values must stay bit-identical to the plain conversion.
+# dependency of cvtsi2sd on a register the call wrote); jit/convert.c rewrites them into a
+# one-lane vector conversion (AVX-512 DQ) or an exact bit-pattern sequence (any x86-64). The
+# values must stay bit-identical to the plain conversion; the second run compiles for a CPU
+# without AVX-512 (KILN_CPU/KILN_FEATURES are read when the JIT starts, so in a subprocess).
 def convert_next_to_calls(a, out):
     acc = 0.0
     for i in range(a.shape[0]):
@@ -372,17 +378,136 @@ _EDGES = [0, 1, -1, 2, 2**31 - 1, -2**31, 2**31, 2**32 - 1, 2**32, 2**52 + 1, 2*
           2**53 + 3, 2**62 + 2**9 + 1, 2**63 - 1, -2**63, -2**63 + 1, -2**53 - 1, 123456789012345678]
 
 
-@pytest.mark.parametrize("dtype", ["int64", "uint64", "int32", "uint32"])
-def test_int_to_float_next_to_a_call_is_exact(dtype):
-    info = np.iinfo(dtype)
-    rng = np.random.default_rng(7)
-    edges = [v for v in _EDGES if info.min <= v <= info.max] + [info.min, info.max]
-    if dtype == "uint64":
-        edges += [2**63, 2**63 + 1, 2**64 - 1, 2**64 - 2**11 - 1, 2**64 - 2**10]
-    rand = rng.integers(info.min, info.max, size=2000, dtype=dtype, endpoint=True)
-    a = np.concatenate([np.array(edges, dtype=dtype), rand])
-    out = np.empty(a.shape[0])
-    assert kiln.njit(convert_next_to_calls)(a, out) == 0.0
-    expected = a.astype(np.float64)
-    assert out.tobytes() == expected.tobytes()
-    assert [float(int(v)) for v in a] == list(out)
+def check_conversions_exact():
+    for dtype in ["int64", "uint64", "int32", "uint32"]:
+        info = np.iinfo(dtype)
+        rng = np.random.default_rng(7)
+        edges = [v for v in _EDGES if info.min <= v <= info.max] + [info.min, info.max]
+        if dtype == "uint64":
+            edges += [2**63, 2**63 + 1, 2**64 - 1, 2**64 - 2**11 - 1, 2**64 - 2**10]
+        rand = rng.integers(info.min, info.max, size=2000, dtype=dtype, endpoint=True)
+        a = np.concatenate([np.array(edges, dtype=dtype), rand])
+        out = np.empty(a.shape[0])
+        assert kiln.njit(convert_next_to_calls)(a, out) == 0.0
+        assert out.tobytes() == a.astype(np.float64).tobytes(), dtype
+        assert [float(int(v)) for v in a] == list(out), dtype
+
+
+def test_int_to_float_next_to_a_call_is_exact():
+    check_conversions_exact()
+
+
+@pytest.mark.skipif(platform.machine() != "x86_64", reason="the rewrite is x86-64 only")
+def test_int_to_float_next_to_a_call_is_exact_without_avx512():
+    here = os.path.dirname(os.path.abspath(__file__))
+    code = "import test_regressions as t; t.check_conversions_exact(); print('exact')"
+    env = dict(os.environ, KILN_CPU="x86-64-v2", KILN_FEATURES="",
+               PYTHONPATH=os.pathsep.join([here, os.path.dirname(here)]))
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "exact"
+
+
+# A float division's zero check moves to the end of a side-effect-free innermost loop
+# (passes/defer.c), so LLVM can vectorize the loop (n-body was 1.3x gcc). The exception, its
+# message and its source line must stay those of the interpreter; loops that write memory,
+# print, break, or divide twice keep the check at the division.
+def defer_sum(a, b):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += a[i] / b[i]  # the dividing line
+    return s
+
+
+def defer_ints(a, b):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += a[i] / b[i]  # the dividing line
+    return s
+
+
+def defer_nested(pos, mass):
+    n = pos.shape[0]
+    out = 0.0
+    for i in range(n):
+        acc = 0.0
+        for j in range(n):
+            d = pos[j, 0] - pos[i, 0]
+            r2 = d * d
+            acc += mass[j] / r2  # the dividing line
+        out += acc
+    return out
+
+
+def nodefer_store(a, b, out):
+    for i in range(a.shape[0]):
+        out[i] = a[i] / b[i]  # the dividing line
+    return 0
+
+
+def nodefer_break(a, b):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += a[i] / b[i]  # the dividing line
+        if s > 1e300:
+            break
+    return s
+
+
+def _line_of(func):
+    import inspect
+    lines, first = inspect.getsourcelines(func)
+    return first + next(i for i, t in enumerate(lines) if "the dividing line" in t)
+
+
+def _python_error(numerator, denominator):
+    with pytest.raises(ZeroDivisionError) as info:
+        numerator / denominator
+    return str(info.value)
+
+
+@pytest.mark.parametrize("func, ints", [(defer_sum, False), (defer_ints, True),
+                                        (nodefer_break, False)])
+def test_division_by_zero_in_a_loop_raises_like_python(func, ints):
+    dtype = np.int64 if ints else np.float64
+    a = np.arange(1, 11).astype(dtype)
+    b = np.arange(9, -1, -1).astype(dtype)  # zero last
+    c = np.arange(10, 0, -1).astype(dtype)  # no zero
+    f = kiln.njit(func)
+    assert f(a, c) == func(a, c)
+    with pytest.raises(ZeroDivisionError) as info:
+        f(a, b)
+    # the interpreter raises on the Python scalars (NumPy scalars give inf and a warning)
+    assert str(info.value) == _python_error(*((1, 0) if ints else (1.0, 0.0)))
+    if sys.version_info >= (3, 11):
+        assert info.value.__notes__ == [
+            f"raised by kiln-compiled code at {__file__}:{_line_of(func)}"]
+
+
+def test_division_by_zero_in_a_nested_loop():
+    pos = np.array([[0.0, 1.0], [2.0, 0.0], [3.5, 1.0]])
+    mass = np.array([1.0, 2.0, 3.0])
+    f = kiln.njit(defer_nested)
+    with pytest.raises(ZeroDivisionError) as info:
+        f(pos, mass)  # j == i divides by zero
+    assert str(info.value) == _python_error(1.0, 0.0)
+
+
+def test_division_by_zero_after_stores_keeps_the_stores_made_before_it():
+    a = np.arange(1.0, 11.0)
+    b = np.array([1.0, 2.0, 4.0, 0.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0])
+    out = np.full(10, -1.0)
+    with pytest.raises(ZeroDivisionError):
+        kiln.njit(nodefer_store)(a, b, out)
+    assert out[:3].tolist() == [1.0, 1.0, 0.75] and (out[3:] == -1.0).all()
+
+
+def test_deferred_check_leaves_no_branch_in_the_loop():
+    from kiln import _core
+    import re
+    keys = (kiln.float64[::1].key,) * 2
+    ir = _core._stages(defer_sum, keys)["llvm"]
+    assert re.search(r"= fcmp oeq double %[\w.]+, 0\.0+e\+00\n\s+%[\w.]+ = or i1", ir)
+    ir = _core._stages(nodefer_break, keys)["llvm"]
+    assert not re.search(r"= or i1", ir)

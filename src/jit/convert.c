@@ -6,12 +6,14 @@
  * that calls libm (`s += math.sin(i * h)`) it merges into a register that the callee wrote last,
  * so every iteration waits for the previous call to finish, and the loop runs 2.6x slower than
  * gcc's or Numba's (measured in bench/, "sqrt(x)*sin(x) sum"). In blocks that contain a real
- * call, this pass replaces sitofp/uitofp from i32/i64 to double by the exact bit-pattern
- * sequence that compilers use for u64 -> f64 without AVX-512: the integer's halves are or-ed
- * into the mantissas of 2^52 and 2^84, moved whole into vector registers (no merge), and
- * combined with one subtraction and one rounding addition. The result is bit-identical to the
- * conversion in the default rounding mode; elsewhere (no call in the block) nothing changes, so
- * vectorized loops keep their vector conversions. */
+ * call, this pass replaces sitofp/uitofp from i32/i64 to double by a conversion that writes a
+ * whole register: a one-lane vector conversion (vcvtdq2pd for i32, and vcvtqq2pd/vcvtuqq2pd for
+ * i64 when the CPU has AVX-512 DQ and VL), or else the exact bit-pattern sequence compilers use
+ * for u64 -> f64 without AVX-512: the integer's halves are or-ed into the mantissas of 2^52 and
+ * 2^84, moved whole into vector registers, and combined with one exact subtraction and one
+ * rounding addition. Every form is bit-identical to the plain conversion in the default
+ * rounding mode. Elsewhere (no call in the block) nothing changes, so vectorized loops keep
+ * their own conversions. */
 #include "jit/jit.h"
 
 #include <stdint.h>
@@ -104,8 +106,23 @@ convert_i64(LLVMBuilderRef b, LLVMValueRef x, int is_signed)
     return LLVMBuildFAdd(b, high, as_double(b, lo), "");
 }
 
+/* (double)x through a one-lane vector conversion: vcvtdq2pd (any x86-64) or, with AVX-512 DQ
+ * and VL, vcvtqq2pd / vcvtuqq2pd. These write the whole register, so there is nothing to merge. */
+static LLVMValueRef
+convert_vector(LLVMBuilderRef b, LLVMValueRef x, int lanes, int is_signed)
+{
+    LLVMContextRef ctx = LLVMGetTypeContext(LLVMTypeOf(x));
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx);
+    LLVMTypeRef vin = LLVMVectorType(LLVMTypeOf(x), (unsigned)lanes);
+    LLVMTypeRef vout = LLVMVectorType(LLVMDoubleTypeInContext(ctx), (unsigned)lanes);
+    LLVMValueRef zero = LLVMConstInt(i64, 0, 0);
+    LLVMValueRef v = LLVMBuildInsertElement(b, LLVMGetPoison(vin), x, zero, "");
+    v = is_signed ? LLVMBuildSIToFP(b, v, vout, "") : LLVMBuildUIToFP(b, v, vout, "");
+    return LLVMBuildExtractElement(b, v, zero, "");
+}
+
 static int
-rewrite(LLVMBuilderRef b, LLVMValueRef inst)
+rewrite(LLVMBuilderRef b, LLVMValueRef inst, int avx512dq)
 {
     LLVMOpcode op = LLVMGetInstructionOpcode(inst);
     if (op != LLVMSIToFP && op != LLVMUIToFP)
@@ -118,16 +135,22 @@ rewrite(LLVMBuilderRef b, LLVMValueRef inst)
     unsigned width = LLVMGetIntTypeWidth(from);
     if (width != 32 && width != 64)
         return 0;
+    int is_signed = op == LLVMSIToFP;
     LLVMPositionBuilderBefore(b, inst);
-    LLVMValueRef r =
-        width == 32 ? convert_i32(b, x, op == LLVMSIToFP) : convert_i64(b, x, op == LLVMSIToFP);
+    LLVMValueRef r;
+    if (width == 32 && is_signed)
+        r = convert_vector(b, x, 4, 1);
+    else if (avx512dq)
+        r = convert_vector(b, x, 2, is_signed);
+    else
+        r = width == 32 ? convert_i32(b, x, 0) : convert_i64(b, x, is_signed);
     LLVMReplaceAllUsesWith(inst, r);
     LLVMInstructionEraseFromParent(inst);
     return 1;
 }
 
 int
-kn_jit_fix_conversions(LLVMModuleRef m)
+kn_jit_fix_conversions(LLVMModuleRef m, int avx512dq)
 {
     int n = 0;
     LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
@@ -138,7 +161,7 @@ kn_jit_fix_conversions(LLVMModuleRef m)
             LLVMValueRef i = LLVMGetFirstInstruction(bb);
             while (i) {
                 LLVMValueRef next = LLVMGetNextInstruction(i);
-                n += rewrite(b, i);
+                n += rewrite(b, i, avx512dq);
                 i = next;
             }
         }

@@ -35,7 +35,7 @@ enum { KN_RECURSION_COPIES = 1 };
 int kn_jit_unroll_recursion(LLVMModuleRef m, int copies);
 /* After O3 on x86-64: int -> double conversions in blocks with calls become an exact sequence
  * with no false dependency on a register the callee wrote (convert.c). Returns how many. */
-int kn_jit_fix_conversions(LLVMModuleRef m);
+int kn_jit_fix_conversions(LLVMModuleRef m, int avx512dq);
 /* Assembly text of a module (codegen works on a clone). Free with free(). */
 char *kn_jit_asm(KnJit *j, LLVMModuleRef m);
 /* Add the module (consumed, with its context) under a new resource tracker. */

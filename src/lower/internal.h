@@ -33,6 +33,8 @@ typedef struct L {
     int cur_block; /* id of the KIR block being lowered */
     int *last_use; /* by instruction id: the last block that uses its value */
     KnSpan span;   /* of the instruction being lowered */
+    LLVMValueRef defer_flags[KN_MAX_DEFERRED]; /* i1 allocas for c->deferred */
+    LLVMValueRef defer_flag; /* while lowering a deferred division: its flag, else NULL */
 } L;
 
 LLVMTypeRef kn_lower_type(L *l, const KnType *t);

@@ -534,11 +534,35 @@ makes_reference(const KnInstr *in)
     }
 }
 
+/* A loop exit whose loop divided by zero raises here, at the division's position. */
+static void
+check_deferred(L *l, const KnBlock *blk)
+{
+    for (int k = 0; k < l->c->ndeferred; k++) {
+        const KnDeferred *d = &l->c->deferred[k];
+        if (d->exit != blk)
+            continue;
+        l->span = d->division->span;
+        kn_lower_raise_if(l, LLVMBuildLoad2(l->b, l->i1, l->defer_flags[k], ""),
+                          d->from_ints ? KN_EXC_TRUEDIV_ZERO : KN_EXC_FLOAT_DIV_ZERO);
+    }
+}
+
+static LLVMValueRef
+deferred_flag(L *l, const KnInstr *in)
+{
+    for (int k = 0; k < l->c->ndeferred; k++)
+        if (l->c->deferred[k].division == in)
+            return l->defer_flags[k];
+    return NULL;
+}
+
 static int
 lower_instr(L *l, KnInstr *in)
 {
     LLVMValueRef v = NULL;
     l->span = in->span;
+    l->defer_flag = in->op == KN_OP_BINOP ? deferred_flag(l, in) : NULL;
     switch (in->op) {
     case KN_OP_CONST:
         v = lower_const(l, in);
@@ -685,6 +709,10 @@ lower_body(L *l)
         l->vars[i] = LLVMBuildAlloca(l->b, t, v->name);
         LLVMBuildStore(l->b, LLVMConstNull(t), l->vars[i]);
     }
+    for (int k = 0; k < l->c->ndeferred; k++) {
+        l->defer_flags[k] = LLVMBuildAlloca(l->b, l->i1, "divided_by_zero");
+        LLVMBuildStore(l->b, LLVMConstInt(l->i1, 0, 0), l->defer_flags[k]);
+    }
     LLVMBuildBr(l->b, l->blocks[0]);
     l->vals = kn_arena_alloc(&l->c->arena, sizeof(LLVMValueRef) * (size_t)(fn->next_id + 1));
     l->last_use = kn_arena_alloc(&l->c->arena, sizeof(int) * (size_t)(fn->next_id + 1));
@@ -703,6 +731,7 @@ lower_body(L *l)
             continue;
         LLVMPositionBuilderAtEnd(l->b, l->blocks[b]);
         l->cur_block = b;
+        check_deferred(l, blk);
         for (int i = 0; i < blk->instrs.len; i++)
             KN_TRY(lower_instr(l, blk->instrs.items[i]));
     }

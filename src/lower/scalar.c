@@ -266,9 +266,14 @@ float_binop(L *l, KnBinop op, LLVMValueRef a, LLVMValueRef b, const KnType *t, i
     case KN_BIN_MUL:
         return kn_lower_fmf(l, LLVMBuildFMul(l->b, a, b, ""));
     case KN_BIN_TRUEDIV:
-        if (l->c->error_model_python && !l->in_ufunc)
+        if (l->defer_flag) { /* checked at the loop's exit (passes/defer.c) */
+            LLVMValueRef seen = LLVMBuildLoad2(l->b, l->i1, l->defer_flag, "");
+            LLVMValueRef now = LLVMBuildFCmp(l->b, LLVMRealOEQ, b, zero, "");
+            LLVMBuildStore(l->b, LLVMBuildOr(l->b, seen, now, ""), l->defer_flag);
+        } else if (l->c->error_model_python && !l->in_ufunc) {
             kn_lower_raise_if(l, LLVMBuildFCmp(l->b, LLVMRealOEQ, b, zero, ""),
                               from_ints ? KN_EXC_TRUEDIV_ZERO : KN_EXC_FLOAT_DIV_ZERO);
+        }
         return kn_lower_fmf(l, LLVMBuildFDiv(l->b, a, b, ""));
     case KN_BIN_FLOORDIV:
         if (l->c->error_model_python && !l->in_ufunc)

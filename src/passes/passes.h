@@ -12,6 +12,10 @@ int kn_pass_fuse(KnCompilation *c);
 /* Can the function raise (see raises.c)? 1 when unsure. */
 int kn_pass_can_raise(KnCompilation *c);
 
+/* Float divisions in side-effect-free innermost loops whose zero check can move to the loop's
+ * exit, so LLVM can vectorize the loop (defer.c); fills c->deferred. */
+void kn_pass_defer_division_checks(KnCompilation *c);
+
 /* Is `in` an elementwise array operation fusion can take (typing/lowering agree on it)? */
 int kn_pass_is_elementwise(const KnInstr *in);
 
