@@ -67,7 +67,9 @@ kn_jit_create(char **err)
      * and the sum is still added up element by element, as gcc does; x86's cost model leaves
      * this off, and the n-body kernel was 1.3x gcc without it. KILN_LLVM_ARGS adds one more
      * LLVM option, for experiments. */
-    const char *argv[3] = {"kiln", "-force-ordered-reductions", getenv("KILN_LLVM_ARGS")};
+    const char *argv[3] = {"kiln", "-force-ordered-reductions=1", getenv("KILN_LLVM_ARGS")};
+    if (getenv("KILN_NO_ORDERED_REDUCTIONS"))
+        argv[1] = "-force-ordered-reductions=0";
     LLVMParseCommandLineOptions(argv[2] ? 3 : 2, argv, NULL);
     KnJit *j = calloc(1, sizeof(KnJit));
     const char *cpu = getenv("KILN_CPU"), *feat = getenv("KILN_FEATURES");
