@@ -1874,6 +1874,22 @@ def test_maximum_minimum(dta, dtb):
         acheck(m_maxmin, a.astype(dta)[:, None], b.astype(dtb)[::-1])
 
 
+def m_extremes(a, b):
+    return np.maximum(a, b), np.minimum(a, b), np.fmax(a, b), np.fmin(a, b)
+
+
+def test_maximum_minimum_fmax_fmin_on_signed_zeros_match_numpy_bits():
+    # a tie returns the second operand for maximum/minimum and the first for fmax/fmin
+    a = np.array([-0.0, 0.0, -0.0, 0.0])
+    b = np.array([0.0, -0.0, -0.0, 0.0])
+    f = kiln.njit(m_extremes)
+    for got, want in zip(f(a, b), m_extremes(a, b)):
+        assert got.tobytes() == want.tobytes()
+    for x, y in zip(a.tolist(), b.tolist()):
+        for got, want in zip(f(x, y), m_extremes(x, y)):
+            assert np.float64(got).tobytes() == np.float64(want).tobytes(), (x, y)
+
+
 # Reductions along an axis (listed as not supported when this suite was written).
 
 def r_axis0(a):

@@ -878,11 +878,13 @@ libm_pair(L *l, const char *name, LLVMValueRef a, LLVMValueRef b, const KnType *
     return kn_lower_extern(l, buf, ft, ps, 2, args);
 }
 
-/* maximum/minimum propagate NaN; fmax/fmin ignore it */
+/* maximum/minimum propagate NaN; fmax/fmin ignore it. On a tie (-0.0 and 0.0) NumPy's
+ * maximum/minimum return the second operand and fmax/fmin the first. */
 static LLVMValueRef
 extreme(L *l, int is_max, int nan_wins, LLVMValueRef a, LLVMValueRef b, const KnType *t)
 {
-    LLVMValueRef better = kn_lower_cmp(l, is_max ? KN_CMP_GE : KN_CMP_LE, a, b, t, t, t);
+    KnCmp cmp = is_max ? (nan_wins ? KN_CMP_GT : KN_CMP_GE) : (nan_wins ? KN_CMP_LT : KN_CMP_LE);
+    LLVMValueRef better = kn_lower_cmp(l, cmp, a, b, t, t, t);
     LLVMValueRef r = LLVMBuildSelect(l->b, better, a, b, "");
     if (t->kind != KN_TY_FLOAT)
         return r;
