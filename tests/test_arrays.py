@@ -1874,6 +1874,40 @@ def test_maximum_minimum(dta, dtb):
         acheck(m_maxmin, a.astype(dta)[:, None], b.astype(dtb)[::-1])
 
 
+def w_where_one(a):
+    return np.where(a > 2), np.nonzero(a), a.nonzero(), np.where(a)
+
+
+def w_nonzero_of_scalar(x):
+    return np.nonzero(x)
+
+
+def w_nonzero_method_args(a):
+    return a.nonzero(1)
+
+
+@pytest.mark.parametrize("a", [np.arange(6).reshape(2, 3), np.array([0.0, -0.0, np.nan, 3.0]),
+                               np.zeros((2, 0, 3)), np.arange(24).reshape(2, 3, 4)[:, ::2, ::-1] % 3,
+                               np.asfortranarray(np.arange(12.0).reshape(3, 4)) % 2,
+                               np.array([True, False, True]), np.array([0j, 1j, 2.0])],
+                         ids=["int2d", "signed-zero-nan", "empty", "strided3d", "fortran", "bool",
+                              "complex"])
+def test_where_one_argument_and_nonzero(a):
+    # np.where(condition) is np.nonzero(condition): a tuple of int64 index arrays, one per axis
+    acheck(w_where_one, a)
+
+
+def test_nonzero_bad_input():
+    with pytest.raises(kiln.errors.TypingError) as info:
+        kiln.njit(w_nonzero_of_scalar)(3)
+    assert_diagnostic(info.value, kiln.errors.TypingError, w_nonzero_of_scalar, "x)",
+                      contains=["array", "int64"], nth=2)
+    with pytest.raises(kiln.errors.TypingError) as info:
+        kiln.njit(w_nonzero_method_args)(np.arange(3))
+    assert_diagnostic(info.value, kiln.errors.TypingError, w_nonzero_method_args, "a.nonzero(1)",
+                      contains=["no arguments"])
+
+
 def m_extremes(a, b):
     return np.maximum(a, b), np.minimum(a, b), np.fmax(a, b), np.fmin(a, b)
 
@@ -1977,6 +2011,24 @@ def array_from_tuples_dtype(x):
     return np.array((x, 2), dtype=np.float32), np.array((x, 1j)), np.asarray((x, 2)), np.array(x)
 
 
+def array_from_lists(x):
+    return (np.array([x, 2.0, 3.0]), np.array([[x, 2], [3, 4]]), np.array([(x, 2), [3, 4]]),
+            np.asarray([x, True]), np.array([[[x]]]), np.array([x, 2], dtype=np.float32),
+            np.array([]), np.array([], dtype=np.int32))
+
+
+def array_from_ragged_list(x):
+    return np.array([[x, 2], [3]])
+
+
+def array_from_starred_list(t):
+    return np.array([*t])
+
+
+def list_outside_np_array(x):
+    return len([x, 2])
+
+
 def linspace(start, stop, n):
     return np.linspace(start, stop, n)
 
@@ -1989,6 +2041,27 @@ def eye_forms(n):
 def test_array_from_tuples(x):
     acheck(array_from_tuples, x)
     acheck(array_from_tuples_dtype, x, approx=True)
+
+
+@pytest.mark.parametrize("x", [1, 1.5, True, 2 ** 40], ids=repr)
+def test_array_from_lists(x):
+    # list displays as np.array's/np.asarray's object read as the tuple of their items
+    acheck(array_from_lists, x, approx=True)
+
+
+def test_array_from_lists_rejects_what_numpy_cannot_build_or_kiln_cannot_type():
+    with pytest.raises(kiln.errors.TypingError) as info:
+        kiln.njit(array_from_ragged_list)(1)
+    assert_diagnostic(info.value, kiln.errors.TypingError, array_from_ragged_list,
+                      "[[x, 2], [3]]", contains=["regular shape"])
+    with pytest.raises(kiln.errors.UnsupportedError) as info:
+        kiln.njit(array_from_starred_list)((1, 2))
+    assert_diagnostic(info.value, kiln.errors.UnsupportedError, array_from_starred_list, "*t",
+                      contains=["starred"])
+    with pytest.raises(kiln.errors.UnsupportedError) as info:
+        kiln.njit(list_outside_np_array)(1)
+    assert_diagnostic(info.value, kiln.errors.UnsupportedError, list_outside_np_array,
+                      "[x, 2]", contains=["list displays"])
 
 
 @pytest.mark.parametrize("args", [(0.0, 1.0, 5), (0, 10, 7), (-1, 1.0, 2), (0.1, 0.7, 50),
@@ -2243,17 +2316,28 @@ def _xfail(reason):
     return pytest.mark.xfail(strict=True, reason=reason)
 
 
-def array_from_nested(x):
-    return np.array([[x, 2], [3, 4]])
+def sum_keepdims(a):
+    return a.sum(axis=0, keepdims=True)
+
+
+def sum_tuple_axis(a):
+    return np.sum(a, axis=(0, 1))
+
+
+@_xfail("keepdims= is not supported yet (Numba does not support it either)")
+def test_xfail_reduction_keepdims():
+    acheck(sum_keepdims, np.arange(6.0).reshape(2, 3))
+
+
+@_xfail("a tuple axis= is not supported yet")
+def test_xfail_reduction_tuple_axis():
+    acheck(sum_tuple_axis, np.arange(24.0).reshape(2, 3, 4))
 
 
 def add_function(a, b):
     return np.add(a, b), np.multiply(a, 2), np.subtract(b, a), np.true_divide(a, b)
 
 
-@_xfail("np.array from a list ([...] displays) is not supported yet")
-def test_xfail_array_from_nested_list():
-    acheck(array_from_nested, 1)
 
 
 def test_arithmetic_ufunc_functions():

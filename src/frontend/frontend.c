@@ -591,6 +591,27 @@ tuple_expr(FE *fe, PyObject *node)
     return emit(fe, KN_OP_TUPLE, node, (int)n, items);
 }
 
+/* np.array([[1, 2], [3, 4]]): a list display (nested to any depth, mixed with tuples) read as
+ * the tuple of its items. Lists are not values in kiln yet; as np.array's or np.asarray's
+ * first argument they only describe the array's items, exactly as a tuple would. */
+static Val
+nested_items(FE *fe, PyObject *node)
+{
+    if (!is(node, "List") && !is(node, "Tuple"))
+        return expr(fe, node);
+    PyObject *elts = A(node, "elts");
+    Py_ssize_t n = PyList_GET_SIZE(elts);
+    KnInstr **items = kn_arena_alloc(&fe->c->arena, sizeof(KnInstr *) * (size_t)(n ? n : 1));
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *e = PyList_GET_ITEM(elts, i);
+        if (is(e, "Starred"))
+            return UNSUPPORTED(fe, e, "starred expressions in np.array's items are not supported");
+        if (!(items[i] = nested_items(fe, e)))
+            return NULL;
+    }
+    return emit(fe, KN_OP_TUPLE, node, (int)n, items);
+}
+
 /* The value of a compile-time constant expression (exception arguments, defaults): a new
  * reference, or NULL when the expression is not constant. */
 static PyObject *
@@ -743,11 +764,14 @@ call(FE *fe, PyObject *node)
         int npos = (int)PyList_GET_SIZE(pargs), nkw = kws ? (int)PyList_GET_SIZE(kws) : 0;
         n = npos + nkw;
         args = kn_arena_alloc(&fe->c->arena, sizeof(KnInstr *) * (size_t)(n + 1));
+        int takes_lists =
+            callee->op == KN_OP_GLOBAL && callee->type->kind == KN_TY_FUNC &&
+            (callee->type->id == KN_BI_NP_ARRAY || callee->type->id == KN_BI_NP_ASARRAY);
         for (int i = 0; i < npos; i++) {
             PyObject *a = PyList_GET_ITEM(pargs, i);
             if (is(a, "Starred"))
                 return UNSUPPORTED(fe, a, "*args in calls is not supported");
-            if (!(args[i] = expr(fe, a)))
+            if (!(args[i] = i == 0 && takes_lists ? nested_items(fe, a) : expr(fe, a)))
                 return NULL;
         }
         const char **names = kn_arena_alloc(&fe->c->arena, sizeof(char *) * (size_t)(nkw + 1));

@@ -1599,6 +1599,74 @@ kn_lower_array_method(L *l, KnInstr *in, const char *name, LLVMValueRef a, const
     return elementwise_into(l, in, ops, 1, copy_kernel, NULL, in->type, t->dtype);
 }
 
+/* ---- np.nonzero, a.nonzero(), np.where(condition) ---- */
+
+typedef struct Nonzero {
+    const KnType *d;
+    LLVMValueRef count;     /* alloca i64: true elements seen */
+    LLVMValueRef flat;      /* alloca i64: C-order position of the element (fill pass) */
+    LLVMValueRef data[32];  /* the index arrays' data (fill pass; NULL: count pass) */
+    LLVMValueRef inner[32]; /* product of the shape after axis k */
+    LLVMValueRef shape[32];
+    int ndim;
+} Nonzero;
+
+static void
+nonzero_step(L *l, LLVMValueRef p, void *ctx)
+{
+    Nonzero *z = ctx;
+    LLVMValueRef truth = kn_lower_truth(l, load_elem(l, z->d, p), z->d);
+    LLVMValueRef n = LLVMBuildLoad2(l->b, l->i64, z->count, "");
+    if (z->data[0]) {
+        LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "nonzero");
+        LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "next");
+        LLVMValueRef j = LLVMBuildLoad2(l->b, l->i64, z->flat, "");
+        LLVMBuildStore(l->b, LLVMBuildAdd(l->b, j, i64c(l, 1), ""), z->flat);
+        LLVMBuildCondBr(l->b, truth, yes, next);
+        LLVMPositionBuilderAtEnd(l->b, yes);
+        for (int k = 0; k < z->ndim; k++) { /* unravel j: (j / inner[k]) % shape[k] */
+            LLVMValueRef q = LLVMBuildUDiv(l->b, j, z->inner[k], "");
+            LLVMValueRef ik = k ? LLVMBuildURem(l->b, q, z->shape[k], "") : q;
+            store_elem(l, &kn_type_int64, ik,
+                       offset_ptr(l, z->data[k], LLVMBuildMul(l->b, n, i64c(l, 8), "")));
+        }
+        LLVMBuildStore(l->b, LLVMBuildAdd(l->b, n, i64c(l, 1), ""), z->count);
+        LLVMBuildBr(l->b, next);
+        LLVMPositionBuilderAtEnd(l->b, next);
+        return;
+    }
+    LLVMBuildStore(l->b, LLVMBuildAdd(l->b, n, LLVMBuildZExt(l->b, truth, l->i64, ""), ""),
+                   z->count);
+}
+
+/* Two passes over a in C order: count the true elements, then write each one's indices into
+ * a.ndim new int64 arrays of that length; the result is the tuple of them. */
+LLVMValueRef
+kn_lower_nonzero(L *l, LLVMValueRef a, const KnType *t, const KnType *rt)
+{
+    Nonzero z = {.d = t->dtype, .ndim = t->ndim};
+    z.count = kn_lower_entry_alloca(l, l->i64, "count");
+    z.flat = kn_lower_entry_alloca(l, l->i64, "flat");
+    LLVMBuildStore(l->b, i64c(l, 0), z.count);
+    visit_axes(l, a, t, field(l, a, F_DATA), 0, nonzero_step, &z);
+    LLVMValueRef n = LLVMBuildLoad2(l->b, l->i64, z.count, "");
+    LLVMValueRef r = LLVMGetUndef(kn_lower_type(l, rt)), inner = i64c(l, 1);
+    for (int k = t->ndim - 1; k >= 0; k--) {
+        LLVMValueRef idx = kn_lower_array_alloc(l, rt->items[k], &n);
+        r = LLVMBuildInsertValue(l->b, r, idx, (unsigned)k, "");
+        z.data[k] = field(l, idx, F_DATA);
+        z.shape[k] = dim(l, a, F_SHAPE, k);
+        z.inner[k] = inner;
+        inner = LLVMBuildMul(l->b, inner, z.shape[k], "");
+    }
+    LLVMBuildStore(l->b, i64c(l, 0), z.count);
+    LLVMBuildStore(l->b, i64c(l, 0), z.flat);
+    if (t->ndim)
+        visit_axes(l, a, t, field(l, a, F_DATA), 0, nonzero_step, &z);
+    kn_lower_incref(l, r, rt); /* the tuple holds its arrays, as a tuple display does */
+    return r;
+}
+
 /* ---- np.array, np.asarray, np.ascontiguousarray, np.linspace, np.eye, np.identity ---- */
 
 static void

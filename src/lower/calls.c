@@ -495,6 +495,12 @@ lower_numpy(L *l, KnInstr *in, KnCallImpl *impl)
         return kn_lower_array_make(l, in, id);
     case KN_BI_NP_COPY:
         return kn_lower_array_copy(l, in, arg(l, in, 0), argt(in, 0));
+    case KN_BI_NP_NONZERO:
+        return kn_lower_nonzero(l, arg(l, in, 0), argt(in, 0), in->type);
+    case KN_BI_NP_WHERE:
+        if (in->type->kind == KN_TY_TUPLE) /* np.where(condition) */
+            return kn_lower_nonzero(l, arg(l, in, 0), argt(in, 0), in->type);
+        return kn_lower_array_ufunc(l, in);
     default:
         return kn_lower_array_ufunc(l, in);
     }
@@ -508,6 +514,8 @@ lower_array_method(L *l, KnInstr *in)
     LLVMValueRef a = l->vals[self->id];
     if (!strcmp(m, "copy"))
         return kn_lower_array_copy(l, in, a, self->type);
+    if (!strcmp(m, "nonzero"))
+        return kn_lower_nonzero(l, a, self->type, in->type);
     if (!strcmp(m, "fill")) {
         kn_lower_array_fill(l, a, self->type, arg(l, in, 0), argt(in, 0));
         return LLVMConstInt(l->i8, 0, 0);

@@ -68,6 +68,7 @@ LLVMValueRef kn_lower_array_binop(L *l, KnInstr *in); /* BINOP and CMP */
 LLVMValueRef kn_lower_array_unop(L *l, KnInstr *in);
 LLVMValueRef kn_lower_array_ufunc(L *l, KnInstr *in);
 LLVMValueRef kn_lower_fused(L *l, KnInstr *in);
+LLVMValueRef kn_lower_nonzero(L *l, LLVMValueRef a, const KnType *t, const KnType *rt);
 LLVMValueRef kn_lower_array_copy(L *l, KnInstr *in, LLVMValueRef a, const KnType *t);
 LLVMValueRef kn_lower_array_creation(L *l, KnInstr *in, int id);
 LLVMValueRef kn_lower_arange(L *l, KnInstr *in);

@@ -240,9 +240,10 @@ kn_typing_array_getattr(KnCompilation *c, KnInstr *in, KnType *t)
         in->type = kn_type_array(c->types, t->dtype, t->ndim, layout, t->readonly);
         return 0;
     }
-    static const char *const methods[] = {
-        "sum",     "prod",   "min",       "max",    "mean",   "copy", "fill", "reshape", "ravel",
-        "flatten", "astype", "transpose", "argmin", "argmax", "any",  "all",  "cumsum",  "cumprod"};
+    static const char *const methods[] = {"sum",    "prod",      "min",     "max",    "mean",
+                                          "copy",   "fill",      "reshape", "ravel",  "flatten",
+                                          "astype", "transpose", "argmin",  "argmax", "any",
+                                          "all",    "cumsum",    "cumprod", "nonzero"};
     for (int i = 0; i < KN_ARRAY_LEN(methods); i++)
         if (!strcmp(a, methods[i])) {
             in->type = kn_type_bound(c->types, t, a);
@@ -603,12 +604,29 @@ ufunc_elem(KnCompilation *c, KnInstr *in, int id, KnType **args, KnType **operan
     KN_UNUSED(in);
 }
 
+/* np.nonzero(a), a.nonzero(), np.where(a): a tuple of a.ndim int64 index arrays */
+static int
+type_nonzero(KnCompilation *c, KnInstr *in, KnInstr *a, const char *name)
+{
+    if (!a || a->type->kind != KN_TY_ARRAY || !kn_type_is_number(a->type->dtype) || !a->type->ndim)
+        return err(c, a ? a->span : in->span,
+                   "%s needs an array of numbers with at least one dimension, not %s", name,
+                   a ? a->type->name : "nothing");
+    KnType *items[32], *idx = kn_type_array(c->types, &kn_type_int64, 1, 'C', 0);
+    for (int k = 0; k < a->type->ndim; k++)
+        items[k] = idx;
+    in->type = kn_type_tuple(c->types, items, a->type->ndim);
+    return 0;
+}
+
 /* NumPy's math functions of scalars and arrays: unary, binary, where and clip; out= */
 static int
 type_ufunc(KnCompilation *c, KnInstr *in, int id)
 {
     static const char *const kw[] = {"out", NULL};
     int nin = kn_typing_ufunc_nin(id), npos = in->nargs - 1 - in->aux;
+    if (id == KN_BI_NP_WHERE && npos == 1 && !in->aux)
+        return type_nonzero(c, in, in->args[1], "np.where(condition)");
     KN_TRY(check_keywords(c, in, kw, nin + 1));
     if (npos < nin)
         return err(c, in->span, "%s() takes %d argument%s", kn_kir_builtin_name(id), nin,
@@ -772,6 +790,11 @@ type_np_array(KnCompilation *c, KnInstr *in, int id)
                        : kn_type_array(c->types, d, t->ndim, 'C', 0);
         return 0;
     }
+    if (t->kind == KN_TY_TUPLE && t->n == 0) { /* np.array([]): float64, shape (0,) */
+        in->type = kn_type_array(c->types, want ? want : &kn_type_float64, 1, 'C', 0);
+        impl_of(c, in)->operand = in->type->dtype;
+        return 0;
+    }
     int dims[32];
     for (int i = 0; i < 32; i++)
         dims[i] = -1;
@@ -779,7 +802,7 @@ type_np_array(KnCompilation *c, KnInstr *in, int id)
     int nd = nested_shape(t, 0, dims, &elem);
     if (nd < 0 || !elem)
         return err(c, obj->span,
-                   "%s() takes numbers or (nested) tuples of numbers of a regular "
+                   "%s() takes numbers, or lists or tuples of them nested to a regular "
                    "shape, not %s",
                    kn_kir_builtin_name(id), t->name);
     if (elem->kind == KN_TY_BOOL && !want)
@@ -825,6 +848,11 @@ kn_typing_numpy_call(KnCompilation *c, KnInstr *in, int id)
             return err(c, in->span, "%s() needs an array", kn_kir_builtin_name(id));
         return kn_typing_reduction_axis(c, in, kn_kir_builtin_attr(id), arr->type,
                                         kn_typing_arg(in, 1, "axis"));
+    }
+    case KN_BI_NP_NONZERO: {
+        static const char *const kw[] = {"a", NULL};
+        KN_TRY(check_keywords(c, in, kw, 1));
+        return type_nonzero(c, in, kn_typing_arg(in, 0, "a"), "np.nonzero()");
     }
     case KN_BI_NP_ARRAY:
     case KN_BI_NP_ASARRAY:
@@ -886,6 +914,11 @@ kn_typing_array_method(KnCompilation *c, KnInstr *in, KnType *bound)
     const char *m = bound->name;
     int n = in->nargs - 1;
     impl_of(c, in)->kind = KN_CALL_METHOD;
+    if (!strcmp(m, "nonzero")) {
+        if (n)
+            return err(c, in->span, "nonzero() takes no arguments");
+        return type_nonzero(c, in, in->args[0]->args[0], "nonzero()");
+    }
     if (!strcmp(m, "copy")) {
         if (n)
             return err(c, in->span, "copy() takes no arguments here");
