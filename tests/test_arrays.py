@@ -1827,6 +1827,52 @@ def test_subarray_assignment_with_overlap_copies_first():
     acheck(s_set_overlap_reversed, np.arange(5.0))
 
 
+def ov_assign(x, y):
+    x[:] = y
+
+
+def ov_assign_expr(x, y):
+    x[:] = y * 2.0 + y
+
+
+def ov_iadd(x, y):
+    x += y
+
+
+def ov_out_unary(x, y):
+    np.sqrt(y, out=x)
+
+
+def ov_out_binary(x, y):
+    np.add(y, 1.0, out=x)
+    np.maximum(x[::-1], y, out=x)
+
+
+_OVERLAPS = {"shift-right": (slice(1, None), slice(None, -1)),
+             "shift-left": (slice(None, -1), slice(1, None)),
+             "reversed": (slice(None, None, -1), slice(None)),
+             "same": (slice(None), slice(None)),
+             "disjoint": (slice(0, 4), slice(5, 9))}
+
+
+@pytest.mark.parametrize("func", [ov_assign, ov_assign_expr, ov_iadd, ov_out_unary, ov_out_binary],
+                         ids=lambda f: f.__name__)
+@pytest.mark.parametrize("where", list(_OVERLAPS), ids=str)
+def test_views_of_one_buffer_passed_from_python_behave_as_in_numpy(func, where):
+    """Two arguments that are views of one NumPy buffer (different Python objects): writes
+    through one must see the other as NumPy does, copied first where the byte ranges overlap
+    (kiln compares the ranges, as Numba does), in place where they are the same view."""
+    dst, src = _OVERLAPS[where]
+    got, want = np.arange(10.0), np.arange(10.0)
+    kiln.njit(func)(got[dst], got[src])
+    func(want[dst], want[src])
+    assert got.tolist() == want.tolist()
+    strided, want2 = np.arange(24.0).reshape(4, 6), np.arange(24.0).reshape(4, 6)
+    kiln.njit(func)(strided[:, 1:4], strided[:, 2:5])
+    func(want2[:, 1:4], want2[:, 2:5])
+    assert strided.tolist() == want2.tolist()
+
+
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_augmented_assignment_to_elements_and_subarrays(layout):
     acheck(s_augmented, arr([[1, 2, 3], [4, 5, 6]], np.int16, layout), 0, 1)

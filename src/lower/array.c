@@ -64,20 +64,55 @@ stride(L *l, LLVMValueRef a, const KnType *t, int k)
     return s;
 }
 
-/* Could arrays a and b share memory? The same meminfo (made by compiled code) or the same
- * parent ndarray (borrowed from Python): then an operation writing one while reading the other
- * must go through a copy, as NumPy's does. */
+static LLVMValueRef smax(L *l, LLVMValueRef a, LLVMValueRef b);
+static LLVMValueRef smin(L *l, LLVMValueRef a, LLVMValueRef b);
+
+/* The bytes an array's elements span: [*lo, *hi), and whether it has any element. */
 static LLVMValueRef
-may_share(L *l, LLVMValueRef a, LLVMValueRef b)
+extent(L *l, LLVMValueRef a, const KnType *t, LLVMValueRef *lo, LLVMValueRef *hi)
 {
-    LLVMValueRef mi = field(l, a, F_MEMINFO), pa = field(l, a, F_PARENT);
-    LLVMValueRef same_mi =
-        LLVMBuildAnd(l->b, LLVMBuildIsNotNull(l->b, mi, ""),
-                     LLVMBuildICmp(l->b, LLVMIntEQ, mi, field(l, b, F_MEMINFO), ""), "");
-    LLVMValueRef same_pa =
-        LLVMBuildAnd(l->b, LLVMBuildIsNotNull(l->b, pa, ""),
-                     LLVMBuildICmp(l->b, LLVMIntEQ, pa, field(l, b, F_PARENT), ""), "");
-    return LLVMBuildOr(l->b, same_mi, same_pa, "");
+    LLVMValueRef base = LLVMBuildPtrToInt(l->b, field(l, a, F_DATA), l->i64, "");
+    LLVMValueRef down = i64c(l, 0), up = i64c(l, itemsize(t->dtype));
+    LLVMValueRef nonempty = LLVMConstInt(l->i1, 1, 0);
+    for (int k = 0; k < t->ndim; k++) {
+        LLVMValueRef n = dim(l, a, F_SHAPE, k);
+        nonempty =
+            LLVMBuildAnd(l->b, nonempty, LLVMBuildICmp(l->b, LLVMIntSGT, n, i64c(l, 0), ""), "");
+        LLVMValueRef span =
+            LLVMBuildMul(l->b, LLVMBuildSub(l->b, n, i64c(l, 1), ""), stride(l, a, t, k), "");
+        down = LLVMBuildAdd(l->b, down, smin(l, span, i64c(l, 0)), "");
+        up = LLVMBuildAdd(l->b, up, smax(l, span, i64c(l, 0)), "");
+    }
+    *lo = LLVMBuildAdd(l->b, base, down, "");
+    *hi = LLVMBuildAdd(l->b, base, up, "");
+    return nonempty;
+}
+
+/* Could writing b elementwise while reading a go wrong, so that a must be copied first, as
+ * NumPy buffers it? When the byte ranges the two span overlap (any two views of one buffer,
+ * from compiled code or from Python, like Numba's check), unless a and b are the same view
+ * (the same data, shape and strides: each element is read before it is written). */
+static LLVMValueRef
+may_share(L *l, LLVMValueRef a, const KnType *at, LLVMValueRef b, const KnType *bt)
+{
+    LLVMValueRef alo, ahi, blo, bhi;
+    LLVMValueRef r =
+        LLVMBuildAnd(l->b, extent(l, a, at, &alo, &ahi), extent(l, b, bt, &blo, &bhi), "");
+    r = LLVMBuildAnd(l->b, r, LLVMBuildICmp(l->b, LLVMIntULT, alo, bhi, ""), "");
+    r = LLVMBuildAnd(l->b, r, LLVMBuildICmp(l->b, LLVMIntULT, blo, ahi, ""), "");
+    if (at->ndim != bt->ndim || itemsize(at->dtype) != itemsize(bt->dtype))
+        return r;
+    LLVMValueRef same =
+        LLVMBuildICmp(l->b, LLVMIntEQ, field(l, a, F_DATA), field(l, b, F_DATA), "");
+    for (int k = 0; k < at->ndim; k++) {
+        same = LLVMBuildAnd(
+            l->b, same,
+            LLVMBuildICmp(l->b, LLVMIntEQ, dim(l, a, F_SHAPE, k), dim(l, b, F_SHAPE, k), ""), "");
+        same = LLVMBuildAnd(
+            l->b, same,
+            LLVMBuildICmp(l->b, LLVMIntEQ, stride(l, a, at, k), stride(l, b, bt, k), ""), "");
+    }
+    return LLVMBuildAnd(l->b, r, LLVMBuildNot(l->b, same, ""), "");
 }
 
 /* ---- reference counting ---- */
@@ -806,43 +841,57 @@ unop_kernel(L *l, KnInstr *in, LLVMValueRef *e)
 
 static LLVMValueRef copy_kernel(L *l, KnInstr *in, LLVMValueRef *e);
 
-/* elementwise_into(dest) when operand j, an array, may share memory with dest (in-place ops,
- * slice assignment): then j is first copied to a temporary, as NumPy buffers it. The shapes are
- * checked before the temporary exists, so a failed check leaks nothing. */
+/* If operand op may share memory with dest (may_share), copy it into a new C array first, as
+ * NumPy buffers it; op->v becomes the copy on that path. Returns what to release after the
+ * operation: the copy, or an array with a NULL meminfo (nothing) on the other path. */
+static LLVMValueRef
+copy_if_shared(L *l, KnInstr *in, Operand *op, LLVMValueRef dest, const KnType *dt)
+{
+    const KnType *jt = op->t;
+    LLVMBasicBlockRef from = LLVMGetInsertBlock(l->b);
+    LLVMBasicBlockRef copy_bb = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "overlap");
+    LLVMBasicBlockRef join_bb = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "unaliased");
+    LLVMBuildCondBr(l->b, may_share(l, op->v, jt, dest, dt), copy_bb, join_bb);
+    LLVMPositionBuilderAtEnd(l->b, copy_bb);
+    LLVMValueRef shape[32];
+    for (int k = 0; k < jt->ndim; k++)
+        shape[k] = dim(l, op->v, F_SHAPE, k);
+    const KnType *tmp_t = kn_type_array(l->c->types, jt->dtype, jt->ndim, 'C', 0);
+    LLVMValueRef tmp = array_alloc(l, tmp_t, shape, 0);
+    Operand src[1] = {*op};
+    elementwise_into(l, in, src, 1, copy_kernel, tmp, tmp_t, jt->dtype);
+    LLVMBasicBlockRef copied = LLVMGetInsertBlock(l->b);
+    LLVMBuildBr(l->b, join_bb);
+    LLVMPositionBuilderAtEnd(l->b, join_bb);
+    LLVMTypeRef at = kn_lower_array_type(l, jt);
+    LLVMValueRef v = LLVMBuildPhi(l->b, at, ""), fr = LLVMBuildPhi(l->b, at, "");
+    LLVMValueRef vin[2] = {op->v, tmp}, fin[2] = {LLVMConstNull(at), tmp};
+    LLVMBasicBlockRef bbs[2] = {from, copied};
+    LLVMAddIncoming(v, vin, bbs, 2);
+    LLVMAddIncoming(fr, fin, bbs, 2);
+    op->v = v; /* the copy's strides are stored, so it reads correctly as jt (any layout) */
+    return fr;
+}
+
+/* elementwise_into dest, where an array operand may overlap dest (x += x[::-1], slice
+ * assignment, out=, views of one buffer passed from Python): each such operand is first
+ * copied. The shapes are checked before any copy exists, so a failed check leaks nothing. */
 static void
-elementwise_into_unaliased(L *l, KnInstr *in, Operand *ops, int nops, int j, Kernel kernel,
+elementwise_into_unaliased(L *l, KnInstr *in, Operand *ops, int nops, Kernel kernel,
                            LLVMValueRef dest, const KnType *dt, const KnType *ktype)
 {
-    const KnType *jt = ops[j].t;
-    if (jt->kind != KN_TY_ARRAY) {
-        elementwise_into(l, in, ops, nops, kernel, dest, dt, ktype);
-        return;
-    }
-    LLVMValueRef dshape[32], jshape[32];
+    LLVMValueRef dshape[32], release[3];
+    int nrelease = 0;
     for (int k = 0; k < dt->ndim; k++)
         dshape[k] = dim(l, dest, F_SHAPE, k);
     check_broadcast_to(l, ops, nops, dshape, dt->ndim);
-    LLVMBasicBlockRef copy_bb = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "overlap");
-    LLVMBasicBlockRef direct_bb = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "direct");
-    LLVMBasicBlockRef done_bb = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "unaliased");
-    LLVMBuildCondBr(l->b, may_share(l, ops[j].v, dest), copy_bb, direct_bb);
-    LLVMPositionBuilderAtEnd(l->b, copy_bb);
-    for (int k = 0; k < jt->ndim; k++)
-        jshape[k] = dim(l, ops[j].v, F_SHAPE, k);
-    const KnType *tmp_t = kn_type_array(l->c->types, jt->dtype, jt->ndim, 'C', 0);
-    LLVMValueRef tmp = array_alloc(l, tmp_t, jshape, 0);
-    Operand src[1] = {ops[j]};
-    elementwise_into(l, in, src, 1, copy_kernel, tmp, tmp_t, jt->dtype);
-    Operand copied[3];
-    for (int i = 0; i < nops && i < 3; i++)
-        copied[i] = i == j ? (Operand){tmp, tmp_t, NULL, {0}} : ops[i];
-    elementwise_into(l, in, copied, nops, kernel, dest, dt, ktype);
-    kn_lower_decref(l, tmp, tmp_t);
-    LLVMBuildBr(l->b, done_bb);
-    LLVMPositionBuilderAtEnd(l->b, direct_bb);
+    for (int i = 0; i < nops && nrelease < 3; i++)
+        if (ops[i].t->kind == KN_TY_ARRAY && ops[i].v != dest)
+            release[nrelease++] = copy_if_shared(l, in, &ops[i], dest, dt);
     elementwise_into(l, in, ops, nops, kernel, dest, dt, ktype);
-    LLVMBuildBr(l->b, done_bb);
-    LLVMPositionBuilderAtEnd(l->b, done_bb);
+    for (int i = 0, r = 0; i < nops && r < nrelease; i++)
+        if (ops[i].t->kind == KN_TY_ARRAY && ops[i].v != dest)
+            kn_lower_decref(l, release[r++], ops[i].t);
 }
 
 LLVMValueRef
@@ -854,7 +903,7 @@ kn_lower_array_binop(L *l, KnInstr *in)
     if (in->op == KN_OP_BINOP && impl->inplace) {
         LLVMValueRef dest = ops[0].v;
         /* a += a[::-1]: b may share a's memory */
-        elementwise_into_unaliased(l, in, ops, 2, 1, binop_kernel, dest, in->type, in->type->dtype);
+        elementwise_into_unaliased(l, in, ops, 2, binop_kernel, dest, in->type, in->type->dtype);
         return new_reference(l, dest, in->type);
     }
     return elementwise(l, in, ops, 2, in->op == KN_OP_CMP ? cmp_kernel : binop_kernel);
@@ -1007,7 +1056,7 @@ kn_lower_array_ufunc(L *l, KnInstr *in)
     if (impl->inplace) {
         KnInstr *out = kn_typing_arg(in, nin, "out");
         LLVMValueRef dest = l->vals[out->id];
-        elementwise_into(l, in, ops, nin, ufunc_kernel, dest, out->type, impl->result);
+        elementwise_into_unaliased(l, in, ops, nin, ufunc_kernel, dest, out->type, impl->result);
         return new_reference(l, dest, out->type);
     }
     return elementwise_into(l, in, ops, nin, ufunc_kernel, NULL, in->type, impl->result);
@@ -1495,7 +1544,7 @@ kn_lower_array_setitem(L *l, KnInstr *in)
     } else {
         /* a[1:] = a[:-1]: the value may share memory with the target */
         Operand ops[1] = {{v, vt, NULL, {0}}};
-        elementwise_into_unaliased(l, in, ops, 1, 0, copy_kernel, view, target, vt->dtype);
+        elementwise_into_unaliased(l, in, ops, 1, copy_kernel, view, target, vt->dtype);
     }
 }
 
