@@ -664,6 +664,25 @@ operand_steps(L *l, Operand *o, LLVMValueRef *shape, int ndim)
 }
 
 /* The fast case: every operand is C-contiguous with the result's shape (or a scalar). */
+/* A new C result whose array operands are one C array of its ndim (a + 1.0, np.tanh(a), a * a):
+ * the result has that array's shape, so the flat loop always applies. */
+static int
+flat_always(const Operand *ops, int nops, const KnType *rt)
+{
+    LLVMValueRef only = NULL;
+    if (rt->layout != 'C')
+        return 0;
+    for (int i = 0; i < nops; i++) {
+        const KnType *t = ops[i].t;
+        if (t->kind != KN_TY_ARRAY)
+            continue;
+        if (t->layout != 'C' || t->ndim != rt->ndim || (only && ops[i].v != only))
+            return 0;
+        only = ops[i].v;
+    }
+    return only != NULL;
+}
+
 static LLVMValueRef
 all_same_shape(L *l, Operand *ops, int nops, LLVMValueRef *shape, int ndim)
 {
@@ -753,6 +772,11 @@ elementwise_into(L *l, KnInstr *in, Operand *ops, int nops, Kernel kernel, LLVMV
     } else {
         broadcast_shape(l, ops, nops, ndim, shape);
         result = kn_lower_array_alloc(l, rt, shape);
+    }
+    if (!dest && flat_always(ops, nops, rt)) { /* no strided copy for O3 to delete */
+        flat_loop(l, in, ops, nops, result, rt, kernel);
+        l->kernel_type = saved;
+        return result;
     }
     LLVMBasicBlockRef fast = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "flat");
     LLVMBasicBlockRef slow = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "strided");
