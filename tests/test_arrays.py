@@ -444,6 +444,24 @@ def dtype_values(a):
     return z, np.ones(a.shape, a.dtype), e[0, 0], e.itemsize, np.zeros(2, dtype=a.dtype)
 
 
+def dtype_compare(a, b):
+    kind = 0
+    if a.dtype == np.float64:
+        kind = 1
+    elif a.dtype == np.int16:
+        kind = 2
+    return kind, a.dtype == b.dtype, a.dtype != b.dtype, np.float32 == np.float32, \
+        np.int8 != np.uint8
+
+
+@pytest.mark.parametrize("da, db", [(np.float64, np.float64), (np.int16, np.float64),
+                                    (np.uint8, np.uint8), (np.complex64, np.int16)],
+                         ids=lambda d: np.dtype(d).name)
+def test_dtype_comparisons_fold_at_compile_time(da, db):
+    # a.dtype == np.float64 is a constant for each compiled signature, as in Numba
+    acheck(dtype_compare, np.zeros(2, da), np.zeros(2, db))
+
+
 @pytest.mark.parametrize("case", FEW_CASES, ids=case_id)
 def test_attributes(case):
     a = sample(case)

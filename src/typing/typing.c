@@ -205,6 +205,13 @@ type_contains(KnCompilation *c, KnInstr *in, KnType *a, KnType *b)
     return 0;
 }
 
+/* np.float64, np.int8, ... and what a.dtype types as (the same class) */
+static int
+is_np_scalar_class(const KnType *t)
+{
+    return t->kind == KN_TY_FUNC && t->id >= KN_BI_NP_INT8 && t->id <= KN_BI_NP_BOOL;
+}
+
 static int
 type_cmp(KnCompilation *c, KnInstr *in)
 {
@@ -238,6 +245,12 @@ type_cmp(KnCompilation *c, KnInstr *in)
                 return -1;
             }
         impl->operand = NULL;
+        return 0;
+    }
+    if ((in->aux == KN_CMP_EQ || in->aux == KN_CMP_NE) && is_np_scalar_class(a) &&
+        is_np_scalar_class(b)) { /* a.dtype == np.float64: known at compile time */
+        impl->kind = KN_CALL_CONST;
+        impl->value = (a->id == b->id) == (in->aux == KN_CMP_EQ);
         return 0;
     }
     if (in->aux == KN_CMP_EQ || in->aux == KN_CMP_NE) {
