@@ -1460,6 +1460,16 @@ def test_ufuncs_on_scalars(x):
     acheck(u_exact if isinstance(x, float) else u_exact_int, x)
 
 
+def u_round_bool(a, x):
+    return np.floor(a), np.ceil(a), np.trunc(a), np.floor(x), np.trunc(x)
+
+
+@NUMPY2
+def test_floor_ceil_trunc_of_bools_stay_bool():
+    # NumPy 2 keeps bool (and integer) dtypes for floor/ceil/trunc, as Numba 0.68 does
+    acheck(u_round_bool, np.array([True, False, True]), True)
+
+
 @NUMPY2
 @pytest.mark.parametrize("dtype", [np.int64, np.int16], ids=dtype_id)
 def test_ufuncs_on_integer_arrays(dtype):

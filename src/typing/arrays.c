@@ -470,8 +470,8 @@ ufunc_result(int id, KnType *d)
     case KN_BI_NP_FLOOR:
     case KN_BI_NP_CEIL:
     case KN_BI_NP_TRUNC:
-        /* NumPy 2 keeps integer dtypes (the values are already integral) */
-        return d->kind == KN_TY_COMPLEX ? NULL : d->kind == KN_TY_BOOL ? &kn_type_float64 : d;
+        /* NumPy 2 keeps integer and bool dtypes (the values are already integral) */
+        return d->kind == KN_TY_COMPLEX ? NULL : d;
     case KN_BI_NP_SQRT:
     case KN_BI_NP_EXP:
     case KN_BI_NP_LOG:
@@ -593,11 +593,11 @@ ufunc_elem(KnCompilation *c, KnInstr *in, int id, KnType **args, KnType **operan
     }
     default: {
         KnType *r = ufunc_result(id, d);
-        *operand = (id == KN_BI_NP_ABS || id == KN_BI_NP_ABSOLUTE || id == KN_BI_NP_NEGATIVE ||
-                    ((id == KN_BI_NP_FLOOR || id == KN_BI_NP_CEIL || id == KN_BI_NP_TRUNC) &&
-                     d->kind == KN_TY_INT))
-                       ? d
-                       : r;
+        *operand =
+            (id == KN_BI_NP_ABS || id == KN_BI_NP_ABSOLUTE || id == KN_BI_NP_NEGATIVE ||
+             ((id == KN_BI_NP_FLOOR || id == KN_BI_NP_CEIL || id == KN_BI_NP_TRUNC) && intlike(d)))
+                ? d
+                : r;
         return r;
     }
     }
