@@ -232,6 +232,26 @@ def arg_and_logical_axis(a):
     return a.argmin(axis=0), np.argmax(a, axis=1), (a > 2).any(axis=0), np.all(a > 0, axis=1)
 
 
+def arg_whole_and_axis(a):
+    return (a.argmin(), np.argmax(a), a.argmin(axis=0), a.argmax(axis=1), a.any(axis=0),
+            np.all(a, axis=1), a.any(), a.all())
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint8", "int64", "uint64", "float32",
+                                   "float64"])
+def test_argmin_argmax_of_every_dtype(dtype):
+    # found by a differential fuzz of the reductions against NumPy: argmin/argmax of a bool
+    # array returned the running extreme (a bool) instead of its index
+    rng = np.random.default_rng(3)
+    for shape in [(2, 3), (4, 1), (1, 5)]:
+        a = (rng.random(shape) < 0.5) if dtype == "bool" else rng.integers(0, 4, shape).astype(dtype)
+        for layout in (a, np.asfortranarray(a), np.repeat(a, 2, axis=1)[:, ::2]):
+            got = kiln.njit(arg_whole_and_axis)(layout)
+            for g, w in zip(got, arg_whole_and_axis(layout)):
+                np.testing.assert_array_equal(g, w)
+                assert np.asarray(g).dtype == np.asarray(w).dtype or np.ndim(w) == 0
+
+
 def test_argmin_argmax_any_all_along_an_axis():
     a = np.array([[3.0, 1.0, 4.0], [1.0, 5.0, 9.0], [2.0, np.nan, 0.5]])
     got = kiln.njit(arg_and_logical_axis)(a)

@@ -1470,7 +1470,7 @@ scan_result(L *l, void *ctx, LLVMValueRef count)
 {
     Scan *s = ctx;
     KN_UNUSED(count);
-    if (s->acc_t->kind == KN_TY_BOOL)
+    if (!strcmp(s->name, "any") || !strcmp(s->name, "all")) /* not argmin of a bool array */
         return LLVMBuildLoad2(l->b, l->i1, s->acc, "");
     return LLVMBuildLoad2(l->b, l->i64, s->best, "");
 }
