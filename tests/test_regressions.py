@@ -421,10 +421,12 @@ def test_int_to_float_next_to_a_call_is_exact():
 def test_int_to_float_next_to_a_call_is_exact_without_avx512():
     here = os.path.dirname(os.path.abspath(__file__))
     code = "import test_regressions as t; t.check_conversions_exact(); print('exact')"
+    # the same kiln as this process (the tests' import path, not necessarily the source tree)
+    kiln_root = os.path.dirname(os.path.dirname(os.path.abspath(kiln.__file__)))
     env = dict(os.environ, KILN_CPU="x86-64-v2", KILN_FEATURES="",
-               PYTHONPATH=os.pathsep.join([here, os.path.dirname(here)]))
+               PYTHONPATH=kiln_root)
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                         timeout=120)
+                         timeout=120, cwd=here)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "exact"
 
