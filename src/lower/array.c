@@ -10,6 +10,8 @@
  * broadcast at run time and loop over the result's axes; reductions loop over every element. */
 #include "lower/internal.h"
 
+#include <llvm-c/DebugInfo.h>
+
 #include <stdio.h>
 
 enum { F_MEMINFO, F_PARENT, F_NITEMS, F_ITEMSIZE, F_DATA, F_SHAPE, F_STRIDES };
@@ -531,6 +533,25 @@ typedef struct Loop {
     LLVMValueRef counter; /* alloca i64 */
 } Loop;
 
+/* Mark a loop's back edge `llvm.loop.unroll.runtime.disable`. kiln's own loops (elementwise,
+ * reductions, copies) are vectorized by LLVM; runtime unrolling then only multiplies the scalar
+ * remainder of at most a vector's worth of iterations by 8. Without it, go_fast's O3 work fell
+ * by 8% and its code generation by 17% (callgrind), and the first call by ~5 ms, with no loss
+ * in steady state (bench/). The loop ID is a distinct node that refers to itself. */
+static void
+no_runtime_unroll(L *l, LLVMValueRef backedge)
+{
+    static const char name[] = "llvm.loop.unroll.runtime.disable";
+    LLVMMetadataRef opt = LLVMMDStringInContext2(l->ctx, name, sizeof name - 1);
+    LLVMMetadataRef inner = LLVMMDNodeInContext2(l->ctx, &opt, 1);
+    LLVMMetadataRef self = LLVMTemporaryMDNode(l->ctx, NULL, 0);
+    LLVMMetadataRef ops[2] = {self, inner};
+    LLVMMetadataRef id = LLVMMDNodeInContext2(l->ctx, ops, 2);
+    LLVMMetadataReplaceAllUsesWith(self, id); /* also disposes the temporary */
+    LLVMSetMetadata(backedge, LLVMGetMDKindIDInContext(l->ctx, "llvm.loop", 9),
+                    LLVMMetadataAsValue(l->ctx, id));
+}
+
 static void
 loop_begin(L *l, Loop *lp, LLVMValueRef n)
 {
@@ -557,7 +578,7 @@ loop_end(L *l, Loop *lp)
 {
     LLVMValueRef k = LLVMBuildLoad2(l->b, l->i64, lp->counter, "");
     LLVMBuildStore(l->b, LLVMBuildAdd(l->b, k, i64c(l, 1), ""), lp->counter);
-    LLVMBuildBr(l->b, lp->head);
+    no_runtime_unroll(l, LLVMBuildBr(l->b, lp->head));
     LLVMPositionBuilderAtEnd(l->b, lp->exit);
 }
 
