@@ -398,19 +398,22 @@ def test_int_to_float_without_calls_keeps_the_plain_conversion():
     assert re.search(r"\b[su]itofp\b", body)
 
 
-# kiln's own loops (elementwise here) carry llvm.loop.unroll.runtime.disable: LLVM vectorizes
-# them, and unrolling the scalar remainder only cost compile time (array.c, no_runtime_unroll).
+# kiln's own loops (elementwise here) carry llvm.loop.unroll.runtime.disable and an interleave
+# count of 1: LLVM vectorizes them, and unrolling the remainder or interleaving the vector body
+# only cost compile time (array.c, plain_loop).
 
 def f_add_one(a):
     return a + 1.0
 
 
-def test_elementwise_loops_disable_runtime_unrolling():
+def test_elementwise_loops_disable_runtime_unrolling_and_interleaving():
     ir = stages(f_add_one, kiln.float64[::1].key)["llvm"]
     loops = re.findall(r"br label %[\w.]+, !llvm\.loop (![0-9]+)", ir)
     assert loops, "no back edge with loop metadata"
     for ident in loops:
-        node = re.search(rf"^{ident} = distinct !\{{{ident}, (![0-9]+)\}}", ir, re.M)
-        assert node, f"{ident} is not a self-referential loop ID"
+        node = re.search(rf"^{ident} = distinct !\{{{ident}, (![0-9]+), (![0-9]+)\}}", ir, re.M)
+        assert node, f"{ident} is not a self-referential loop ID with two properties"
         assert re.search(rf'^{node.group(1)} = !\{{!"llvm.loop.unroll.runtime.disable"\}}', ir,
+                         re.M)
+        assert re.search(rf'^{node.group(2)} = !\{{!"llvm.loop.interleave.count", i32 1\}}', ir,
                          re.M)
