@@ -575,8 +575,11 @@ ifexp(FE *fe, PyObject *node)
     return load(fe, sp, result);
 }
 
+static Val nested_items(FE *fe, PyObject *node);
+
+/* A TUPLE of the display's items; with `nested`, inner list and tuple displays too (below). */
 static Val
-tuple_expr(FE *fe, PyObject *node)
+items_tuple(FE *fe, PyObject *node, int nested)
 {
     PyObject *elts = A(node, "elts");
     Py_ssize_t n = PyList_GET_SIZE(elts);
@@ -584,11 +587,19 @@ tuple_expr(FE *fe, PyObject *node)
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *e = PyList_GET_ITEM(elts, i);
         if (is(e, "Starred"))
-            return UNSUPPORTED(fe, e, "starred expressions in tuples are not supported");
-        if (!(items[i] = expr(fe, e)))
+            return UNSUPPORTED(fe, e,
+                               nested ? "starred expressions in np.array's items are not supported"
+                                      : "starred expressions in tuples are not supported");
+        if (!(items[i] = nested ? nested_items(fe, e) : expr(fe, e)))
             return NULL;
     }
     return emit(fe, KN_OP_TUPLE, node, (int)n, items);
+}
+
+static Val
+tuple_expr(FE *fe, PyObject *node)
+{
+    return items_tuple(fe, node, 0);
 }
 
 /* np.array([[1, 2], [3, 4]]): a list display (nested to any depth, mixed with tuples) read as
@@ -599,17 +610,7 @@ nested_items(FE *fe, PyObject *node)
 {
     if (!is(node, "List") && !is(node, "Tuple"))
         return expr(fe, node);
-    PyObject *elts = A(node, "elts");
-    Py_ssize_t n = PyList_GET_SIZE(elts);
-    KnInstr **items = kn_arena_alloc(&fe->c->arena, sizeof(KnInstr *) * (size_t)(n ? n : 1));
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *e = PyList_GET_ITEM(elts, i);
-        if (is(e, "Starred"))
-            return UNSUPPORTED(fe, e, "starred expressions in np.array's items are not supported");
-        if (!(items[i] = nested_items(fe, e)))
-            return NULL;
-    }
-    return emit(fe, KN_OP_TUPLE, node, (int)n, items);
+    return items_tuple(fe, node, 1);
 }
 
 /* The value of a compile-time constant expression (exception arguments, defaults): a new

@@ -171,24 +171,9 @@ quiet(const KnCompilation *c, const KnInstr *in)
         if (in->args[0]->type->kind == KN_TY_ARRAY)
             return !c->boundscheck && is_scalar(in->type);
         return in->args[0]->type->kind == KN_TY_TUPLE && in->args[1]->op == KN_OP_CONST;
-    case KN_OP_BINOP:
-        if (!is_scalar(in->type))
-            return 0;
-        switch (in->aux) {
-        case KN_BIN_ADD:
-        case KN_BIN_SUB:
-        case KN_BIN_MUL:
-        case KN_BIN_AND:
-        case KN_BIN_OR:
-        case KN_BIN_XOR:
-            return 1;
-        case KN_BIN_POW:
-            return in->type->kind == KN_TY_FLOAT;
-        case KN_BIN_TRUEDIV:
-            return !c->error_model_python;
-        default:
-            return 0;
-        }
+    case KN_OP_BINOP: /* a / b under error_model='numpy' does not raise either */
+        return is_scalar(in->type) &&
+               (!kn_pass_binop_raises(in) || (in->aux == KN_BIN_TRUEDIV && !c->error_model_python));
     case KN_OP_CALL:
         return impl && is_scalar(in->type) &&
                (impl->kind == KN_CALL_CONST ||

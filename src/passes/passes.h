@@ -11,6 +11,8 @@ int kn_pass_fuse(KnCompilation *c);
 
 /* Can the function raise (see raises.c)? 1 when unsure. */
 int kn_pass_can_raise(KnCompilation *c);
+/* Can this scalar BINOP raise (a division by zero, an integer power's exponent, a shift)? */
+int kn_pass_binop_raises(const KnInstr *in);
 
 /* Float divisions in side-effect-free innermost loops whose zero check can move to the loop's
  * exit, so LLVM can vectorize the loop (defer.c); fills c->deferred. */

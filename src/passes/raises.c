@@ -7,8 +7,8 @@
  * the function itself does not count: if nothing else raises, neither does the recursion. */
 #include "passes/passes.h"
 
-static int
-binop_raises(const KnInstr *in)
+int
+kn_pass_binop_raises(const KnInstr *in)
 {
     switch (in->aux) {
     case KN_BIN_ADD:
@@ -66,7 +66,7 @@ instr_raises(const KnCompilation *c, const KnInstr *in)
     case KN_OP_MAKESLICE:
         return 1;
     case KN_OP_BINOP:
-        return binop_raises(in);
+        return kn_pass_binop_raises(in);
     case KN_OP_CALL:
         return call_raises(c, in);
     case KN_OP_GETITEM:
