@@ -1,4 +1,5 @@
-"""Differential tests: random array programs, compiled by kiln and run by NumPy, must agree.
+"""Differential tests: random array programs, compiled by kiln and run by NumPy (or, for the
+loop kernels, by the interpreter on Python floats), must agree.
 
 Each test generates its functions with a fixed seed, writes them to a module in a temporary
 directory (kiln reads a function's source), and compares kiln's result with the interpreter's:
@@ -8,7 +9,9 @@ value, dtype and shape, and the arguments' contents afterwards. Where NumPy rais
 Excluded on purpose, because kiln documents them as deviations (docs/internals.md, "Array
 rules"): NumPy's float16 results (math ufuncs of int8/uint8/bool give float32 in kiln, as in
 Numba), and NumPy scalars being "strong" (a ufunc applied to a literal); the generators avoid
-those inputs. These tests found the argmin/argmax-of-bool bug (test_regressions.py).
+those inputs. These tests found the argmin/argmax-of-bool bug (test_regressions.py). The loop
+kernels (seed 31: 60 loops, 7 of them dividing by zero, 9 with the division's zero check moved
+to the loop's exit by passes/defer.c) check exceptions and the stores made before them.
 """
 
 import importlib
@@ -242,3 +245,72 @@ def test_reductions_of_random_arrays_match_numpy(dtype, tmp_path):
             for func in (mod.whole, mod.axes):
                 check_case(f"{func.__name__} {dtype} {shape} {layout}",
                            *run_both(func, lambda: [layout_of(values, layout)]))
+
+
+class Seq(list):
+    """A list with a .shape: the interpreter runs the loop kernels on Python floats, so that
+    division by zero raises ZeroDivisionError as it does in kiln (NumPy scalars give inf)."""
+
+    @property
+    def shape(self):
+        return (len(self),)
+
+
+def loop_expr(rng, depth, names):
+    r = rng.random()
+    if depth == 0 or r < 0.3:
+        return rng.choice(names + ["1.5", "2", "0.5", "3"])
+    if r < 0.8:
+        op = rng.choice(["+", "-", "*", "/", "*", "-"])
+        return f"({loop_expr(rng, depth - 1, names)} {op} {loop_expr(rng, depth - 1, names)})"
+    if rng.random() < 0.5:
+        return f"{rng.choice(['abs', 'math.floor'])}({loop_expr(rng, depth - 1, names)})"
+    return f"min({loop_expr(rng, depth - 1, names)}, {loop_expr(rng, depth - 1, names)})"
+
+
+def loop_kernel(rng, k):
+    """A loop over two float arrays: an accumulation, maybe a branch, a store and a break. The
+    loops without a store or break are the ones passes/defer.c rewrites."""
+    names = ["a[i]", "b[i]", "s", "i"]
+    body = [f"def f{k}(a, b):", "    s = 0.0", "    for i in range(a.shape[0]):",
+            f"        t = {loop_expr(rng, 2, names)}"]
+    if rng.random() < 0.5:
+        cmp = rng.choice(["<", ">", "<=", ">=", "!="])
+        body += [f"        if {loop_expr(rng, 1, names + ['t'])} {cmp} {loop_expr(rng, 1, names)}:",
+                 "            s += t", "        else:",
+                 f"            s -= {loop_expr(rng, 1, names)}"]
+    else:
+        body.append("        s += t")
+    if rng.random() < 0.4:
+        body.append(f"        b[i] = {loop_expr(rng, 1, names + ['t'])}")
+    if rng.random() < 0.2:
+        body += ["        if s > 1e6:", "            break"]
+    return "\n".join(body + ["    return s", ""])
+
+
+@pytest.mark.parametrize("seed", [31])
+def test_random_loops_over_arrays_match_the_interpreter(seed, tmp_path):
+    rng = random.Random(seed)
+    mod = load_module(tmp_path, f"diff_loops_{seed}",
+                      "import math\n" + "\n".join(loop_kernel(rng, k) for k in range(60)))
+    nrng = np.random.default_rng(seed)
+    for k in range(60):
+        a = nrng.integers(-3, 4, 6).astype(np.float64)  # zeros: divisions by zero happen
+        b = nrng.integers(-2, 3, 6).astype(np.float64)
+        func = getattr(mod, f"f{k}")
+        pa, pb, ka, kb = Seq(a.tolist()), Seq(b.tolist()), a.copy(), b.copy()
+        try:
+            want = func(pa, pb)
+        except ZeroDivisionError as exc:
+            want = exc
+        try:
+            got = jitted(func)(ka, kb)
+        except ZeroDivisionError as exc:
+            got = exc
+        label = f"f{k} a={a.tolist()} b={b.tolist()}"
+        if isinstance(want, Exception):
+            assert isinstance(got, Exception) and str(got) == str(want), f"{label}: {got!r}"
+        else:
+            assert not isinstance(got, Exception), f"{label}: {got!r}, interpreter {want!r}"
+            assert got == pytest.approx(want, rel=1e-12, nan_ok=True), label
+        assert kb.tolist() == list(pb), f"{label}: stores differ"
