@@ -17,7 +17,9 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 
-static _Atomic int64_t counters[4]; /* alloc, free, mi_alloc, mi_free */
+/* allocations and frees; a meminfo and its buffer are made and freed together, so they count
+ * for both of memory_stats()'s pairs (alloc/free and mi_alloc/mi_free) */
+static _Atomic int64_t counters[2];
 
 #define KN_BIG_BLOCK (1u << 20) /* blocks from this size are mmapped and cached */
 #define KN_CACHE_SLOTS 16
@@ -135,8 +137,7 @@ kn_rt_meminfo_alloc(int64_t nbytes)
     }
     atomic_init(&mi->refcount, 1);
     mi->size = n;
-    atomic_fetch_add(&counters[0], 1);
-    atomic_fetch_add(&counters[2], 1);
+    atomic_fetch_add_explicit(&counters[0], 1, memory_order_relaxed);
     return mi;
 }
 
@@ -146,8 +147,7 @@ kn_rt_meminfo_free(KnMemInfo *mi)
     if (mi->size >= KN_BIG_BLOCK)
         big_free(mi->data, mi->size);
     free(mi);
-    atomic_fetch_add(&counters[1], 1);
-    atomic_fetch_add(&counters[3], 1);
+    atomic_fetch_add_explicit(&counters[1], 1, memory_order_relaxed);
 }
 
 void
@@ -167,8 +167,6 @@ kn_rt_decref(KnMemInfo *mi)
 void
 kn_rt_stats(KnRtStats *out)
 {
-    out->alloc = atomic_load(&counters[0]);
-    out->free = atomic_load(&counters[1]);
-    out->mi_alloc = atomic_load(&counters[2]);
-    out->mi_free = atomic_load(&counters[3]);
+    out->alloc = out->mi_alloc = atomic_load(&counters[0]);
+    out->free = out->mi_free = atomic_load(&counters[1]);
 }
