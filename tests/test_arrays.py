@@ -1998,6 +1998,44 @@ def test_maximum_minimum_fmax_fmin_on_signed_zeros_match_numpy_bits():
             assert np.float64(got).tobytes() == np.float64(want).tobytes(), (x, y)
 
 
+def r_keepdims(a):
+    return (a.sum(axis=0, keepdims=True), np.max(a, axis=-1, keepdims=True), a.mean(keepdims=True),
+            np.argmin(a, axis=1, keepdims=True), a.all(axis=0, keepdims=False),
+            np.prod(a, keepdims=True), a / a.sum(axis=1, keepdims=True))
+
+
+def r_keepdims_1d(v):
+    return v.sum(axis=0, keepdims=True), np.min(v, keepdims=True), v.argmax(keepdims=True)
+
+
+def r_keepdims_variable(a, k):
+    return a.sum(axis=0, keepdims=k)
+
+
+def r_keepdims_cumsum(a):
+    return np.cumsum(a, keepdims=True)
+
+
+@pytest.mark.parametrize("layout", ["C", "F", "strided"])
+def test_reductions_with_keepdims(layout):
+    # keepdims=True keeps each reduced axis with length 1 (all of them without axis=), so the
+    # result broadcasts against the input: a / a.sum(axis=1, keepdims=True)
+    acheck(r_keepdims, arr(np.arange(1.0, 13.0).reshape(3, 4), np.float64, layout))
+    acheck(r_keepdims, arr(np.arange(24).reshape(2, 3, 4) % 5 + 1, np.int64, layout))
+    acheck(r_keepdims_1d, np.array([3.0, -1.0, 7.5]))
+
+
+def test_keepdims_bad_input():
+    with pytest.raises(kiln.errors.TypingError) as info:
+        kiln.njit(r_keepdims_variable)(np.ones((2, 2)), True)
+    assert_diagnostic(info.value, kiln.errors.TypingError, r_keepdims_variable, "k)",
+                      contains=["keepdims", "constant"], nth=2)
+    with pytest.raises(kiln.errors.TypingError) as info:
+        kiln.njit(r_keepdims_cumsum)(np.ones(3))
+    assert_diagnostic(info.value, kiln.errors.TypingError, r_keepdims_cumsum, "True)",
+                      contains=["cumsum", "keepdims"])
+
+
 # Reductions along an axis (listed as not supported when this suite was written).
 
 def r_axis0(a):
@@ -2390,17 +2428,8 @@ def _xfail(reason):
     return pytest.mark.xfail(strict=True, reason=reason)
 
 
-def sum_keepdims(a):
-    return a.sum(axis=0, keepdims=True)
-
-
 def sum_tuple_axis(a):
     return np.sum(a, axis=(0, 1))
-
-
-@_xfail("keepdims= is not supported yet (Numba does not support it either)")
-def test_xfail_reduction_keepdims():
-    acheck(sum_keepdims, np.arange(6.0).reshape(2, 3))
 
 
 @_xfail("a tuple axis= is not supported yet")

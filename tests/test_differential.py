@@ -224,7 +224,9 @@ REDUCTIONS = ["sum", "prod", "min", "max", "mean", "argmin", "argmax", "any", "a
 REDUCTION_SOURCE = "import numpy as np\n" + "".join(
     [f"def whole(a):\n    return ({', '.join(f'a.{m}(), np.{m}(a)' for m in REDUCTIONS)},"
      " a.cumsum(), np.cumprod(a))\n",
-     f"def axes(a):\n    return ({', '.join(f'a.{m}(axis=0), a.{m}(axis=-1)' for m in REDUCTIONS)})\n"])
+     f"def axes(a):\n    return ({', '.join(f'a.{m}(axis=0), a.{m}(axis=-1)' for m in REDUCTIONS)})\n",
+     "def kept(a):\n    return (" + ", ".join(
+         f"a.{m}(axis=1, keepdims=True), np.{m}(a, keepdims=True)" for m in REDUCTIONS) + ")\n"])
 
 
 @pytest.mark.parametrize("dtype", ["float32", "int8", "uint64", "bool", "complex128"])
@@ -242,7 +244,7 @@ def test_reductions_of_random_arrays_match_numpy(dtype, tmp_path):
         else:
             values = nrng.integers(0, 9, shape).astype(dtype)
         for layout in ("C", "strided"):
-            for func in (mod.whole, mod.axes):
+            for func in (mod.whole, mod.axes, mod.kept):
                 check_case(f"{func.__name__} {dtype} {shape} {layout}",
                            *run_both(func, lambda: [layout_of(values, layout)]))
 

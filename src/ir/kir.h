@@ -153,6 +153,7 @@ typedef struct KnCallImpl {
     KnType *operand; /* the type arguments are converted to before the operation, or NULL */
     int inplace;     /* array a += b, or out=: the result is written into an existing array */
     KnType *result;  /* a ufunc's element type before it is stored (out= may differ) */
+    KnType *reduced; /* keepdims=True: the reduction's type before its axes are kept */
 } KnCallImpl;
 
 const char *kn_kir_op_name(KnOp op);

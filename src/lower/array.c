@@ -1530,8 +1530,42 @@ scan_axis(L *l, KnInstr *in, const char *name, LLVMValueRef a, const KnType *t, 
     return along_axis(l, in->type, a, t, k, logical ? -1 : KN_EXC_EMPTY_ARG_REDUCTION, &hooks, &s);
 }
 
+static LLVMValueRef reduction(L *l, KnInstr *in, const char *name, LLVMValueRef a, const KnType *t);
+
+/* keepdims=True: the reduction computed as without it (its type is impl->reduced; in->type is
+ * swapped for the call), then given back its axes: a scalar goes into a new array of ones, an
+ * array along axis k becomes a view with a length-1 axis inserted there. */
 LLVMValueRef
 kn_lower_reduction(L *l, KnInstr *in, const char *name, LLVMValueRef a, const KnType *t)
+{
+    KnCallImpl *impl = in->impl;
+    if (!impl || !impl->reduced)
+        return reduction(l, in, name, a, t);
+    KnType *kept = in->type, *red = impl->reduced;
+    in->type = red;
+    LLVMValueRef r = reduction(l, in, name, a, t);
+    in->type = kept;
+    LLVMValueRef shape[32], strides[32];
+    if (red->kind != KN_TY_ARRAY) {
+        for (int d = 0; d < kept->ndim; d++)
+            shape[d] = i64c(l, 1);
+        LLVMValueRef out = kn_lower_array_alloc(l, kept, shape);
+        store_elem(l, kept->dtype, r, field(l, out, F_DATA));
+        return out;
+    }
+    int k = (int)impl->value;
+    for (int d = 0, j = 0; d < kept->ndim; d++)
+        shape[d] = d == k ? i64c(l, 1) : dim(l, r, F_SHAPE, j++);
+    LLVMValueRef step = i64c(l, itemsize(kept->dtype));
+    for (int d = kept->ndim - 1; d >= 0; d--) { /* C strides of the kept shape */
+        strides[d] = step;
+        step = LLVMBuildMul(l->b, step, shape[d], "");
+    }
+    return rebuild(l, r, kept, shape, strides);
+}
+
+static LLVMValueRef
+reduction(L *l, KnInstr *in, const char *name, LLVMValueRef a, const KnType *t)
 {
     KnCallImpl *impl = in->impl;
     int scanning = !strncmp(name, "arg", 3) || !strcmp(name, "any") || !strcmp(name, "all");

@@ -739,6 +739,24 @@ kn_typing_reduction_axis(KnCompilation *c, KnInstr *in, const char *name, KnType
     return 0;
 }
 
+/* keepdims=True: the reduced axes stay, with length 1 (all of them without axis=) */
+static int
+keep_dims(KnCompilation *c, KnInstr *in, const char *name, KnType *a, KnInstr *keep)
+{
+    if (!keep)
+        return 0;
+    if (keep->op != KN_OP_CONST || keep->type->kind != KN_TY_BOOL)
+        return err(c, keep->span, "keepdims= must be True or False, written as a constant");
+    if (!keep->imm.i)
+        return 0;
+    if (!strncmp(name, "cum", 3))
+        return err(c, keep->span, "%s() has no keepdims=", name);
+    KnType *r = in->type, *d = r->kind == KN_TY_ARRAY ? r->dtype : r;
+    impl_of(c, in)->reduced = r;
+    in->type = kn_type_array(c->types, d, a->ndim, 'C', 0);
+    return 0;
+}
+
 int
 kn_typing_reduction(KnCompilation *c, KnInstr *in, const char *name, KnType *a)
 {
@@ -841,13 +859,15 @@ kn_typing_numpy_call(KnCompilation *c, KnInstr *in, int id)
     case KN_BI_NP_ALL:
     case KN_BI_NP_CUMSUM:
     case KN_BI_NP_CUMPROD: {
-        static const char *const kw[] = {"a", "axis", NULL};
+        static const char *const kw[] = {"a", "axis", "keepdims", NULL};
         KN_TRY(check_keywords(c, in, kw, 2));
         KnInstr *arr = kn_typing_arg(in, 0, "a");
         if (!arr)
             return err(c, in->span, "%s() needs an array", kn_kir_builtin_name(id));
-        return kn_typing_reduction_axis(c, in, kn_kir_builtin_attr(id), arr->type,
-                                        kn_typing_arg(in, 1, "axis"));
+        KN_TRY(kn_typing_reduction_axis(c, in, kn_kir_builtin_attr(id), arr->type,
+                                        kn_typing_arg(in, 1, "axis")));
+        return keep_dims(c, in, kn_kir_builtin_attr(id), arr->type,
+                         kn_typing_arg(in, 99, "keepdims"));
     }
     case KN_BI_NP_NONZERO: {
         static const char *const kw[] = {"a", NULL};
@@ -980,8 +1000,9 @@ kn_typing_array_method(KnCompilation *c, KnInstr *in, KnType *bound)
         in->type = &kn_type_none;
         return 0;
     }
-    KnInstr *axis = kn_typing_arg(in, 0, "axis");
-    if (n > (axis ? 1 : 0))
-        return err(c, in->span, "%s() takes only axis= here", m);
-    return kn_typing_reduction_axis(c, in, m, self, axis);
+    KnInstr *axis = kn_typing_arg(in, 0, "axis"), *keep = kn_typing_arg(in, 99, "keepdims");
+    if (n > (axis ? 1 : 0) + (keep ? 1 : 0))
+        return err(c, in->span, "%s() takes only axis= and keepdims= here", m);
+    KN_TRY(kn_typing_reduction_axis(c, in, m, self, axis));
+    return keep_dims(c, in, m, self, keep);
 }
