@@ -30,9 +30,10 @@ typedef struct L {
     const KnType *owned_t[256];
     int owned_until[256]; /* the block at whose end each is released (its last use) */
     int nowned;
-    int cur_block; /* id of the KIR block being lowered */
-    int *last_use; /* by instruction id: the last block that uses its value */
-    KnSpan span;   /* of the instruction being lowered */
+    int cur_block;  /* id of the KIR block being lowered */
+    int *last_use;  /* by instruction id: the last block that uses its value */
+    KnSpan span;    /* of the instruction being lowered */
+    char *borrowed; /* by variable: a parameter only ever holding its argument (no refcount) */
     LLVMValueRef defer_flags[KN_MAX_DEFERRED]; /* i1 allocas for c->deferred */
     LLVMValueRef defer_flag; /* while lowering a deferred division: its flag, else NULL */
 } L;

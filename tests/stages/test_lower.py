@@ -417,3 +417,14 @@ def test_elementwise_loops_disable_runtime_unrolling_and_interleaving():
                          re.M)
         assert re.search(rf'^{node.group(2)} = !\{{!"llvm.loop.interleave.count", i32 1\}}', ir,
                          re.M)
+
+
+def test_the_wrapper_does_not_inline_the_native_function():
+    # inlined, the body would be optimized and compiled twice (lower.c, not_inlined)
+    ir = stages(f_add, "int64", "int64")["opt"]
+    native, wrap = native_and_wrapper(ir)
+    body = "\n".join(sum(functions(ir)[wrap]["blocks"].values(), []))
+    call = re.search(rf"call [^@]*@{re.escape(native)}\(.*\) (#\d+)", body)
+    assert call, "the wrapper no longer calls the native function"
+    attrs = re.search(rf"^attributes {call.group(1)} = \{{(.*)\}}", ir, re.M)
+    assert attrs and "noinline" in attrs.group(1).split()
