@@ -463,6 +463,25 @@ def worker_isolating(spec, key):
         return out
 
 
+
+def run_round(spec, label, data, errors):
+    """One round of a section's kernels in a worker process: the times go into data[impl][name]
+    and failures into errors; yields (name, record, data entry) of each kernel that ran."""
+    impl, section = spec["impl"], spec["job"]
+    t0 = time.perf_counter()
+    out = worker_isolating(spec, section)
+    progress(f"  {label}: {time.perf_counter() - t0:.1f} s")
+    for n, rec in out[section].items():
+        if "error" in rec:
+            errors.setdefault((impl, n), fail_text(rec))
+            continue
+        d = data[impl][n]
+        d["times"].extend(rec["times"])
+        d.setdefault("per_process", []).append(median(rec["times"]))
+        if "first" in rec:
+            d["first"].append(rec["first"])
+        yield n, rec, d
+
 def fail_text(rec):
     return f"{'CRASHED' if rec.get('crashed') else 'unsupported'} (error: {rec['error']})"
 
@@ -740,19 +759,8 @@ def bench_kernels(cfg, rows, raw, names, c_lib, failures, compile_rows):
             if not todo:
                 continue
             spec = {"job": "kernels", "impl": impl, "names": todo, "reps": reps, "lib": c_lib}
-            t0 = time.perf_counter()
-            out = worker_isolating(spec, "kernels")
-            progress(f"  round {rnd + 1}/{cfg.kernel_rounds} {impl}: "
-                     f"{time.perf_counter() - t0:.1f} s")
-            for n, rec in out["kernels"].items():
-                if "error" in rec:
-                    errors.setdefault((impl, n), fail_text(rec))
-                    continue
-                d = data[impl][n]
-                d["times"].extend(rec["times"])
-                d.setdefault("per_process", []).append(median(rec["times"]))
-                if "first" in rec:
-                    d["first"].append(rec["first"])
+            label = f"round {rnd + 1}/{cfg.kernel_rounds} {impl}"
+            for n, rec, d in run_round(spec, label, data, errors):
                 d["results"].add(repr(rec["result"]))
                 d.setdefault("value", rec["result"])
                 if "unstable" in rec:
@@ -852,19 +860,8 @@ def bench_arrays(cfg, rows, raw, names, c_lib, failures, compile_rows):
             spec = {"job": "arrays", "impl": impl, "names": todo, "lib": c_lib,
                     "reps": 1 if impl == "python" else cfg.array_reps,
                     "save": save_dir if rnd == 0 else None}
-            t0 = time.perf_counter()
-            out = worker_isolating(spec, "arrays")
-            progress(f"  round {rnd + 1}/{cfg.array_rounds} {impl}: "
-                     f"{time.perf_counter() - t0:.1f} s")
-            for n, rec in out["arrays"].items():
-                if "error" in rec:
-                    errors.setdefault((impl, n), fail_text(rec))
-                    continue
-                d = data[impl][n]
-                d["times"].extend(rec["times"])
-                d.setdefault("per_process", []).append(median(rec["times"]))
-                if "first" in rec:
-                    d["first"].append(rec["first"])
+            label = f"round {rnd + 1}/{cfg.array_rounds} {impl}"
+            for n, rec, d in run_round(spec, label, data, errors):
                 if "saved" in rec:
                     saved[(impl, n)] = rec["saved"]
                     shapes[(impl, n)] = (rec["shape"], rec.get("result"))

@@ -462,6 +462,18 @@ def test_dtype_comparisons_fold_at_compile_time(da, db):
     acheck(dtype_compare, np.zeros(2, da), np.zeros(2, db))
 
 
+def dtype_order(a):
+    return a.dtype < np.float64
+
+
+def test_dtype_comparisons_other_than_equality_are_rejected():
+    # only == and != fold; NumPy's dtype ordering (can-cast) is not supported
+    with pytest.raises(kiln.errors.TypingError) as info:
+        kiln.njit(dtype_order)(np.zeros(2))
+    assert_diagnostic(info.value, kiln.errors.TypingError, dtype_order, "a.dtype <",
+                      contains=["cannot compare", "<"])
+
+
 @pytest.mark.parametrize("case", FEW_CASES, ids=case_id)
 def test_attributes(case):
     a = sample(case)

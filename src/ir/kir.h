@@ -156,6 +156,19 @@ typedef struct KnCallImpl {
     KnType *reduced; /* keepdims=True: the reduction's type before its axes are kept */
 } KnCallImpl;
 
+/* Ranges of builtins.def that typing and lowering treat alike (keep each contiguous there). */
+static inline int
+kn_kir_builtin_creates(int id) /* np.empty ... np.full_like */
+{
+    return id >= KN_BI_NP_EMPTY && id <= KN_BI_NP_FULL_LIKE;
+}
+
+static inline int
+kn_kir_builtin_reduces(int id) /* np.sum ... np.cumprod: reductions and scans */
+{
+    return id >= KN_BI_NP_SUM && id <= KN_BI_NP_CUMPROD;
+}
+
 const char *kn_kir_op_name(KnOp op);
 const char *kn_kir_builtin_name(KnBuiltin id); /* "math.sqrt" */
 const char *kn_kir_builtin_module(KnBuiltin id);

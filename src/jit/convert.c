@@ -19,13 +19,15 @@
 #include <stdint.h>
 #include <string.h>
 
-/* Intrinsics that codegen turns into libm calls (llvm.sin.f64 -> sin, ...). */
+/* Intrinsics that codegen turns into libm calls (llvm.sin.f64 -> sin, ...), matched up to the
+ * type suffix so that llvm.experimental.* is not taken for llvm.exp. */
 static int
 is_libcall_intrinsic(LLVMValueRef callee)
 {
-    static const char *const prefixes[] = {"llvm.sin",  "llvm.cos",   "llvm.tan", "llvm.asin",
-                                           "llvm.acos", "llvm.atan",  "llvm.exp", "llvm.log.",
-                                           "llvm.log2", "llvm.log10", "llvm.pow"};
+    static const char *const prefixes[] = {
+        "llvm.sin.",   "llvm.cos.",  "llvm.tan.",  "llvm.asin.",  "llvm.acos.", "llvm.atan.",
+        "llvm.atan2.", "llvm.sinh.", "llvm.cosh.", "llvm.tanh.",  "llvm.exp.",  "llvm.exp2.",
+        "llvm.exp10.", "llvm.log.",  "llvm.log2.", "llvm.log10.", "llvm.pow.",  "llvm.powi."};
     size_t len;
     const char *name = LLVMGetValueName2(callee, &len);
     for (size_t k = 0; k < sizeof prefixes / sizeof *prefixes; k++)

@@ -460,32 +460,15 @@ static LLVMValueRef
 lower_numpy(L *l, KnInstr *in, KnCallImpl *impl)
 {
     int id = impl->builtin;
-    switch (id) {
-    case KN_BI_NP_EMPTY:
-    case KN_BI_NP_ZEROS:
-    case KN_BI_NP_ONES:
-    case KN_BI_NP_FULL:
-    case KN_BI_NP_EMPTY_LIKE:
-    case KN_BI_NP_ZEROS_LIKE:
-    case KN_BI_NP_ONES_LIKE:
-    case KN_BI_NP_FULL_LIKE:
+    if (kn_kir_builtin_creates(id))
         return kn_lower_array_creation(l, in, id);
-    case KN_BI_NP_ARANGE:
-        return kn_lower_arange(l, in);
-    case KN_BI_NP_SUM:
-    case KN_BI_NP_PROD:
-    case KN_BI_NP_MIN:
-    case KN_BI_NP_MAX:
-    case KN_BI_NP_MEAN:
-    case KN_BI_NP_ARGMIN:
-    case KN_BI_NP_ARGMAX:
-    case KN_BI_NP_ANY:
-    case KN_BI_NP_ALL:
-    case KN_BI_NP_CUMSUM:
-    case KN_BI_NP_CUMPROD: {
+    if (kn_kir_builtin_reduces(id)) {
         KnInstr *a = kn_typing_arg(in, 0, "a");
         return kn_lower_reduction(l, in, kn_kir_builtin_attr(id), l->vals[a->id], a->type);
     }
+    switch (id) {
+    case KN_BI_NP_ARANGE:
+        return kn_lower_arange(l, in);
     case KN_BI_NP_ARRAY:
     case KN_BI_NP_ASARRAY:
     case KN_BI_NP_ASCONTIGUOUSARRAY:

@@ -836,29 +836,9 @@ kn_typing_numpy_call(KnCompilation *c, KnInstr *in, int id)
     KnCallImpl *impl = impl_of(c, in);
     impl->kind = KN_CALL_BUILTIN;
     impl->builtin = id;
-    switch (id) {
-    case KN_BI_NP_EMPTY:
-    case KN_BI_NP_ZEROS:
-    case KN_BI_NP_ONES:
-    case KN_BI_NP_FULL:
-    case KN_BI_NP_EMPTY_LIKE:
-    case KN_BI_NP_ZEROS_LIKE:
-    case KN_BI_NP_ONES_LIKE:
-    case KN_BI_NP_FULL_LIKE:
+    if (kn_kir_builtin_creates(id))
         return type_creation(c, in, id);
-    case KN_BI_NP_ARANGE:
-        return type_arange(c, in);
-    case KN_BI_NP_SUM:
-    case KN_BI_NP_PROD:
-    case KN_BI_NP_MIN:
-    case KN_BI_NP_MAX:
-    case KN_BI_NP_MEAN:
-    case KN_BI_NP_ARGMIN:
-    case KN_BI_NP_ARGMAX:
-    case KN_BI_NP_ANY:
-    case KN_BI_NP_ALL:
-    case KN_BI_NP_CUMSUM:
-    case KN_BI_NP_CUMPROD: {
+    if (kn_kir_builtin_reduces(id)) {
         static const char *const kw[] = {"a", "axis", "keepdims", NULL};
         KN_TRY(check_keywords(c, in, kw, 2));
         KnInstr *arr = kn_typing_arg(in, 0, "a");
@@ -867,8 +847,11 @@ kn_typing_numpy_call(KnCompilation *c, KnInstr *in, int id)
         KN_TRY(kn_typing_reduction_axis(c, in, kn_kir_builtin_attr(id), arr->type,
                                         kn_typing_arg(in, 1, "axis")));
         return keep_dims(c, in, kn_kir_builtin_attr(id), arr->type,
-                         kn_typing_arg(in, 99, "keepdims"));
+                         kn_typing_arg(in, KN_KEYWORD_ONLY, "keepdims"));
     }
+    switch (id) {
+    case KN_BI_NP_ARANGE:
+        return type_arange(c, in);
     case KN_BI_NP_NONZERO: {
         static const char *const kw[] = {"a", NULL};
         KN_TRY(check_keywords(c, in, kw, 1));
@@ -1000,7 +983,8 @@ kn_typing_array_method(KnCompilation *c, KnInstr *in, KnType *bound)
         in->type = &kn_type_none;
         return 0;
     }
-    KnInstr *axis = kn_typing_arg(in, 0, "axis"), *keep = kn_typing_arg(in, 99, "keepdims");
+    KnInstr *axis = kn_typing_arg(in, 0, "axis"),
+            *keep = kn_typing_arg(in, KN_KEYWORD_ONLY, "keepdims");
     if (n > (axis ? 1 : 0) + (keep ? 1 : 0))
         return err(c, in->span, "%s() takes only axis= and keepdims= here", m);
     KN_TRY(kn_typing_reduction_axis(c, in, m, self, axis));

@@ -12,7 +12,9 @@ int kn_typing_infer(KnCompilation *c, KnType **argtypes);
 /* The tuple indices a constant slice selects from n items (at most n); returns the count. */
 int kn_typing_slice_items(const KnSlice *s, int n, int *out);
 
-/* Positional argument i, or the keyword argument `keyword`, of a CALL; NULL when absent. */
+/* Positional argument i, or the keyword argument `keyword`, of a CALL; NULL when absent.
+ * i = KN_KEYWORD_ONLY for an argument that can only be given by keyword (keepdims=). */
+enum { KN_KEYWORD_ONLY = 1 << 20 };
 KnInstr *kn_typing_arg(KnInstr *call, int i, const char *keyword);
 
 /* How many array operands a NumPy function of ir/builtins.def takes (np.where: 3). */
