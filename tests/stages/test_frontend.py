@@ -12,6 +12,7 @@ import pytest
 
 from harness import locate
 from kiln import _core
+from programs import f_mixed, f_floordiv, f_while_true, f_if_false, f_raise
 
 # ---------------------------------------------------------------------------------------------
 # A small reader for KIR text (docs: the printer in src/ir/kir.c).
@@ -109,23 +110,10 @@ def source_span(func):
 
 
 # ---------------------------------------------------------------------------------------------
-# Functions under test (kiln compiles from source, so they live in this file).
+# Functions under test (kiln compiles from source, so they live in this file; those another
+# stage test compiles too are in programs.py).
 
 K = 3
-
-
-def f_mixed(a, b):
-    x = 1
-    if a > 0:
-        x = 2.5
-    s = 0
-    for i in range(a):
-        s += b * i
-    return s + x
-
-
-def f_floordiv(a, b):
-    return a // b
 
 
 def f_count(n):
@@ -149,14 +137,6 @@ def f_count_start_stop(a, b):
     return s
 
 
-def f_while_true(n):
-    i = 0
-    while True:
-        i += 1
-        if i > n:
-            return i
-
-
 def f_while_one_nested(n):
     i = 0
     while 1:
@@ -175,18 +155,6 @@ def f_while_cond(n):
 
 def f_globals(x):
     return x * K + math.pi
-
-
-def f_if_false(x):
-    if False:
-        return 1.5
-    return x
-
-
-def f_raise(x):
-    if x < 0:
-        raise ValueError("negative")
-    return x
 
 
 def f_tuple(t):

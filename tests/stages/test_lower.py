@@ -15,6 +15,7 @@ import pytest
 
 import kiln
 from kiln import _core
+from programs import f_floordiv, f_raise
 
 _DEFINE = re.compile(r"^define\b[^@]*@(?P<name>[\w.$\"-]+)\((?P<params>[^)]*)\)[^{]*\{\s*$")
 _LABEL = re.compile(r"^(?P<name>[\w.$-]+):")
@@ -81,10 +82,6 @@ def returns_status(block):
 # ---------------------------------------------------------------------------------------------
 # Functions under test.
 
-def f_floordiv(a, b):
-    return a // b
-
-
 def f_mod(a, b):
     return a % b
 
@@ -109,12 +106,6 @@ def f_isum(n):
     for i in range(n):
         s += i * i
     return s
-
-
-def f_raise(x):
-    if x < 0:
-        raise ValueError("negative")
-    return x
 
 
 # ---------------------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ import pytest
 import kiln
 from harness import locate
 from kiln import _core
+from programs import f_mixed, f_while_true, f_if_false
 
 _SIG = re.compile(r"^function (?P<name>\w+)\((?P<args>.*)\) -> (?P<ret>.+)$")
 _VAR = re.compile(r"^  var (?P<name>\S+): (?P<type>.+)$")
@@ -112,36 +113,12 @@ def f_arith(a, b):
     return a + b, a - b, a * b, a // b, a / b
 
 
-def f_if_false(x):
-    if False:
-        return 1.5
-    return x
-
-
-def f_while_true(n):
-    i = 0
-    while True:
-        i += 1
-        if i > n:
-            return i
-
-
 def f_identity(a):
     return a
 
 
 def f_cmp(a, b):
     return a < b
-
-
-def f_mixed(a, b):
-    x = 1
-    if a > 0:
-        x = 2.5
-    s = 0
-    for i in range(a):
-        s += b * i
-    return s + x
 
 
 # ---------------------------------------------------------------------------------------------
