@@ -5,6 +5,8 @@
 #   make build      regular (non-editable) install of kiln into .venv, incremental in build/release
 #   make dev        optional: editable install into .venv instead (build/editable, rebuilt on import)
 #   make test       build, ctest, then pytest (make pytest: only the Python tests)
+#   make pytest-baseline  pytest with code generated for a baseline x86-64-v2 CPU (no AVX), as
+#                   CI runs it once: kiln's output must not depend on the host's vector units
 #   make ctest      C unit tests: tests/c/test_*.c + src/base, src/types (ASan+UBSan), build/ctest
 #   make demo       build, then examples/go_fast.py
 #   make bench      build, numba into .venv if missing, then bench/run.py
@@ -56,7 +58,7 @@ INPUTS := $(shell find src kiln -name __pycache__ -prune -o -print 2>/dev/null) 
 write-if-changed = $(shell mkdir -p $(dir $(1)); [ "$$(cat $(1) 2>/dev/null)" = '$(2)' ] || echo '$(2)' > $(1))
 $(call write-if-changed,$(STAMPS)/config,werror=$(WERROR) $(MESON_ARGS) llvm-config=$(LLVM_CONFIG))
 
-.PHONY: all deps build dev test ctest pytest demo bench asan format lint reconfigure clean distclean help
+.PHONY: all deps build dev test ctest pytest pytest-baseline demo bench asan format lint reconfigure clean distclean help
 all: build
 
 help:
@@ -95,6 +97,9 @@ test: build
 
 pytest: build
 	$(VPY) $(NOCWD) -m pytest -q tests
+
+pytest-baseline: build
+	KILN_CPU=x86-64-v2 KILN_FEATURES= $(VPY) $(NOCWD) -m pytest -q tests
 
 # C unit tests. Each tests/c/test_X.c is one program, linked with every src/base/*.c and
 # src/types/*.c; it passes when it exits 0. Built with ASan+UBSan (CTEST_SANITIZE= to turn off).
