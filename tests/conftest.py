@@ -53,9 +53,14 @@ def no_leaks(request):
 
     When they do not, garbage is collected before judging, so an array that only a reference
     cycle keeps alive does not count (gc.collect costs ~5 ms, so only then). A test that failed
-    is not blamed for a leak as well: its exception's traceback keeps its arrays alive until
-    pytest drops the report; the next test collects first, so it is not blamed either."""
+    is not blamed for a leak as well: its exception's traceback keeps its arrays alive; the next
+    test drops that traceback and collects first, so it is not blamed either."""
     if _state["dirty"]:
+        # pytest keeps the last failure for post-mortem debugging (sys.last_*): its frames
+        # still hold the failed test's arrays
+        for name in ("last_type", "last_value", "last_traceback", "last_exc"):
+            if hasattr(sys, name):
+                delattr(sys, name)
         gc.collect()
         _state["dirty"] = False
     before = _outstanding()

@@ -10,6 +10,7 @@ conftest.py also asserts the balance around every test.
 """
 
 import gc
+import os
 import threading
 
 import numpy as np
@@ -667,3 +668,41 @@ def test_python_references_to_inputs_balance(func):
     refs = calls()
     after = calls()
     assert after == refs
+
+
+_LEAK_CHECK_PROBE = '''
+import numpy as np
+import kiln
+
+def make(n):
+    return np.ones(n)
+
+def test_fails_holding_an_array():
+    a = kiln.njit(make)(5)
+    assert a.sum() == 0.0
+
+def test_after_a_failure():
+    assert kiln.njit(make)(3).sum() == 3.0
+
+def test_leaks():
+    global KEPT
+    KEPT = kiln.njit(make)(4)
+'''
+
+
+def test_leak_check_blames_neither_a_failed_test_nor_the_next_one(tmp_path):
+    # the suite's own conftest, on a probe file: a failure keeps its array alive through the
+    # traceback; neither it nor the test after it may be reported as a leak, a real one still is
+    import shutil
+    import subprocess
+    import sys
+    shutil.copy(os.path.join(os.path.dirname(__file__), "conftest.py"), tmp_path / "conftest.py")
+    (tmp_path / "test_probe.py").write_text(_LEAK_CHECK_PROBE)
+    out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                          str(tmp_path)], capture_output=True, text=True, timeout=120,
+                         cwd=tmp_path).stdout
+    assert "1 failed, 2 passed, 1 error" in out, out
+    lines = [l for l in out.splitlines() if l.startswith(("FAILED", "ERROR"))]
+    assert any("test_fails_holding_an_array" in l and l.startswith("FAILED") for l in lines), out
+    assert any("test_leaks" in l and l.startswith("ERROR") for l in lines), out
+    assert not any("test_after_a_failure" in l for l in lines), out
