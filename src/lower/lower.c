@@ -149,6 +149,15 @@ kn_lower_not_raising(L *l)
 void
 kn_lower_raise_if_args(L *l, LLVMValueRef cond, int exc_index, LLVMValueRef *args, int nargs)
 {
+    kn_lower_raise_index_if(l, cond, LLVMConstInt(l->i64, (unsigned long long)exc_index, 0), args,
+                            nargs);
+}
+
+/* The same with the exception's index computed at run time (an i64). */
+void
+kn_lower_raise_index_if(L *l, LLVMValueRef cond, LLVMValueRef exc_index, LLVMValueRef *args,
+                        int nargs)
+{
     LLVMBasicBlockRef bad = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "raise");
     LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "ok");
     LLVMValueRef br = LLVMBuildCondBr(l->b, cond, bad, ok);
@@ -164,7 +173,7 @@ kn_lower_raise_if_args(L *l, LLVMValueRef cond, int exc_index, LLVMValueRef *arg
         return;
     }
     kn_lower_cleanup(l);
-    LLVMBuildStore(l->b, LLVMConstInt(l->i64, (unsigned long long)exc_index, 0), l->exc_ptr);
+    LLVMBuildStore(l->b, exc_index, l->exc_ptr);
     store_where(l);
     for (int i = -1; nargs && i < nargs && i < 4; i++) {
         LLVMValueRef off = LLVMConstInt(l->i64, (unsigned long long)(i + 2), 0);

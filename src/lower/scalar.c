@@ -4,6 +4,8 @@
  * int ** negative int raises ValueError) and Numba's (integers wrap at 64 bits). */
 #include "lower/internal.h"
 
+#include <math.h>
+
 static int
 is_intlike(const KnType *t)
 {
@@ -45,6 +47,75 @@ int_to(L *l, LLVMValueRef v, const KnType *from, const KnType *to)
     }
 }
 
+/* Would fptosi of v (a float of `from`) to a signed int of `bits` be defined: is trunc(v) in
+ * [-2^(bits-1), 2^(bits-1))? False for nan and the infinities. */
+static LLVMValueRef
+fits_signed(L *l, LLVMValueRef v, const KnType *from, unsigned bits)
+{
+    double hi = ldexp(1.0, (int)bits - 1), lo = -hi;
+    /* trunc(v) >= lo is v > lo - 1, or v >= lo where lo - 1 rounds to lo in the float type */
+    double below = lo - 1.0;
+    int exact = from->bits == 32 ? (float)below != (float)lo : below != lo;
+    LLVMValueRef ge = LLVMBuildFCmp(l->b, exact ? LLVMRealOGT : LLVMRealOGE, v,
+                                    kn_lower_const_f(l, from, exact ? below : lo), "");
+    LLVMValueRef lt = LLVMBuildFCmp(l->b, LLVMRealOLT, v, kn_lower_const_f(l, from, hi), "");
+    return LLVMBuildAnd(l->b, ge, lt, "");
+}
+
+/* A truncating conversion to a signed int of `bits` (32 or 64) that is never poison: values
+ * that fit are exact; for nan, the infinities and values out of range the result is frozen: an
+ * unspecified but fixed int. x86-64 gives INT_MIN ("integer indefinite") there, as NumPy's C
+ * casts and Numba do; the freeze costs nothing, where a select of INT_MIN would keep a compare
+ * and a blend in every vectorized cast. */
+static LLVMValueRef
+cvt_signed(L *l, LLVMValueRef v, unsigned bits)
+{
+    LLVMTypeRef it = LLVMIntTypeInContext(l->ctx, bits);
+    return LLVMBuildFreeze(l->b, LLVMBuildFPToSI(l->b, v, it, ""), "");
+}
+
+/* A float to an int type, defined for every input as NumPy's C casts behave on x86-64 (and
+ * Numba's fptosi/fptoui as LLVM lowers them there): the value truncates toward zero into int32
+ * (targets int8..int32, uint8, uint16) or int64 (uint32, int64) and wraps to the width, so
+ * np.int8(300.0) is 44 and np.uint8(-1.0) is 255; uint64 converts values >= 2^63 after
+ * subtracting 2^63. Values past the intermediate (nan, inf, 1e300) give cvt_signed's fixed
+ * unspecified int: -2^63 for int64 on x86-64, as NumPy. Never poison. */
+LLVMValueRef
+kn_lower_float_to_int(L *l, LLVMValueRef v, const KnType *from, const KnType *to)
+{
+    LLVMTypeRef tt = kn_lower_type(l, to);
+    if (!to->is_signed && to->bits == 64) {
+        LLVMValueRef two63 = kn_lower_const_f(l, from, ldexp(1.0, 63));
+        LLVMValueRef big = LLVMBuildFCmp(l->b, LLVMRealOGE, v, two63, "");
+        LLVMValueRef lo = cvt_signed(l, v, 64);
+        LLVMValueRef hi = LLVMBuildXor(l->b, cvt_signed(l, LLVMBuildFSub(l->b, v, two63, ""), 64),
+                                       LLVMConstInt(tt, 1ULL << 63, 0), "");
+        return LLVMBuildSelect(l->b, big, hi, lo, "");
+    }
+    unsigned w = (to->is_signed ? to->bits <= 32 : to->bits <= 16) ? 32 : 64;
+    LLVMValueRef r = cvt_signed(l, v, w);
+    return (unsigned)to->bits < w ? LLVMBuildTrunc(l->b, r, tt, "") : r;
+}
+
+/* A float to a Python int, which kiln keeps in int64: int(x), math.floor/ceil/trunc, round(x).
+ * CPython raises ValueError for nan and OverflowError for the infinities; a finite value past
+ * int64 would be a big int there, and is an OverflowError here (a message of our own). */
+LLVMValueRef
+kn_lower_float_to_pyint(L *l, LLVMValueRef v, const KnType *from)
+{
+    LLVMValueRef bad = LLVMBuildNot(l->b, fits_signed(l, v, from, 64), "");
+    LLVMValueRef nan = LLVMBuildFCmp(l->b, LLVMRealUNO, v, v, "");
+    LLVMValueRef inf = LLVMBuildFCmp(l->b, LLVMRealOEQ, kn_lower_intrinsic(l, "llvm.fabs", (LLVMTypeRef[]){LLVMTypeOf(v)}, 1, &v, 1),
+                                     kn_lower_const_f(l, from, INFINITY), "");
+    LLVMValueRef idx = LLVMBuildSelect(
+        l->b, nan, LLVMConstInt(l->i64, KN_EXC_FLOAT_NAN_INT, 0),
+        LLVMBuildSelect(l->b, inf, LLVMConstInt(l->i64, KN_EXC_FLOAT_INF_INT, 0),
+                        LLVMConstInt(l->i64, KN_EXC_FLOAT_INT_RANGE, 0), ""),
+        "");
+    kn_lower_raise_index_if(l, bad, idx, NULL, 0);
+    return LLVMBuildFPToSI(l->b, v, l->i64, "");
+}
+
 static LLVMValueRef
 float_to(L *l, LLVMValueRef v, const KnType *from, const KnType *to)
 {
@@ -53,7 +124,7 @@ float_to(L *l, LLVMValueRef v, const KnType *from, const KnType *to)
     case KN_TY_BOOL:
         return LLVMBuildFCmp(l->b, LLVMRealUNE, v, LLVMConstNull(LLVMTypeOf(v)), "");
     case KN_TY_INT:
-        return to->is_signed ? LLVMBuildFPToSI(l->b, v, tt, "") : LLVMBuildFPToUI(l->b, v, tt, "");
+        return kn_lower_float_to_int(l, v, from, to);
     case KN_TY_FLOAT:
         if (to->bits < from->bits)
             return LLVMBuildFPTrunc(l->b, v, tt, "");

@@ -25,6 +25,27 @@ kn_pass_binop_raises(const KnInstr *in)
     }
 }
 
+/* int(x), math.floor/ceil/trunc(x) and round(x) (one argument) of a float raise for nan, inf and values past
+ * int64 (lower/scalar.c, kn_lower_float_to_pyint) */
+int
+kn_pass_float_to_pyint(const KnInstr *in)
+{
+    const KnCallImpl *impl = in->impl;
+    if (in->op != KN_OP_CALL || !impl || impl->kind != KN_CALL_BUILTIN)
+        return 0;
+    switch (impl->builtin) {
+    case KN_BI_INT:
+    case KN_BI_ROUND:
+    case KN_BI_MATH_FLOOR:
+    case KN_BI_MATH_CEIL:
+    case KN_BI_MATH_TRUNC:
+        return in->nargs >= 2 && in->args[1]->type && in->args[1]->type->kind == KN_TY_FLOAT &&
+               in->type && in->type->kind == KN_TY_INT;
+    default:
+        return 0;
+    }
+}
+
 static int
 call_raises(const KnCompilation *c, const KnInstr *in)
 {
@@ -47,6 +68,12 @@ call_raises(const KnCompilation *c, const KnInstr *in)
         case KN_BI_RANGE:
         case KN_BI_MATH_ISQRT:
             return 1;
+        case KN_BI_INT:
+        case KN_BI_ROUND:
+        case KN_BI_MATH_FLOOR:
+        case KN_BI_MATH_CEIL:
+        case KN_BI_MATH_TRUNC:
+            return kn_pass_float_to_pyint(in);
         default:
             return impl->builtin >= KN_BI_NP_EMPTY;
         }
