@@ -253,19 +253,25 @@ int_floordiv_nz(L *l, LLVMValueRef a, LLVMValueRef b, const KnType *t, int mod)
     return LLVMBuildSelect(l->b, is_m1, LLVMBuildNeg(l->b, a, ""), q, "");
 }
 
+/* a << b and a >> b, defined for every count: a count of the type's width or more (as an
+ * unsigned number) gives 0, or -1 for >> of a negative signed value, as NumPy's npy_lshift and
+ * npy_rshift and as CPython's int64 result wrapped to the width (LLVM's shift would be poison,
+ * and x86 takes the count modulo the width). A negative count raises ValueError for scalars,
+ * as CPython; in array operations it counts as a large one, as NumPy. */
 static LLVMValueRef
 int_shift(L *l, KnBinop op, LLVMValueRef a, LLVMValueRef b, const KnType *t)
 {
     LLVMTypeRef ty = LLVMTypeOf(a);
-    if (t->is_signed)
+    unsigned width = LLVMGetIntTypeWidth(ty);
+    if (t->is_signed && !l->in_ufunc)
         kn_lower_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, b, LLVMConstNull(ty), ""),
                           KN_EXC_NEG_SHIFT);
-    LLVMValueRef big = LLVMBuildICmp(l->b, LLVMIntUGE, b, LLVMConstInt(ty, 64, 0), "");
+    LLVMValueRef big = LLVMBuildICmp(l->b, LLVMIntUGE, b, LLVMConstInt(ty, width, 0), "");
+    LLVMValueRef cnt = LLVMBuildSelect(l->b, big, LLVMConstInt(ty, width - 1, 0), b, "");
     if (op == KN_BIN_LSHIFT)
-        return LLVMBuildSelect(l->b, big, LLVMConstNull(ty), LLVMBuildShl(l->b, a, b, ""), "");
+        return LLVMBuildSelect(l->b, big, LLVMConstNull(ty), LLVMBuildShl(l->b, a, cnt, ""), "");
     if (!t->is_signed)
-        return LLVMBuildSelect(l->b, big, LLVMConstNull(ty), LLVMBuildLShr(l->b, a, b, ""), "");
-    LLVMValueRef cnt = LLVMBuildSelect(l->b, big, LLVMConstInt(ty, 63, 0), b, "");
+        return LLVMBuildSelect(l->b, big, LLVMConstNull(ty), LLVMBuildLShr(l->b, a, cnt, ""), "");
     return LLVMBuildAShr(l->b, a, cnt, "");
 }
 
