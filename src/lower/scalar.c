@@ -425,6 +425,14 @@ cplx_binop(L *l, KnBinop op, LLVMValueRef a, LLVMValueRef b, const KnType *t)
         return cplx_helper(l, "kn_rt_cdiv", a, b, t);
     }
     case KN_BIN_POW:
+        if (l->c->error_model_python && !l->in_ufunc) { /* 0j ** -1, 0j ** 1j: as CPython */
+            LLVMValueRef z = LLVMConstNull(LLVMTypeOf(br));
+            LLVMValueRef a0 = LLVMBuildAnd(l->b, LLVMBuildFCmp(l->b, LLVMRealOEQ, ar, z, ""),
+                                           LLVMBuildFCmp(l->b, LLVMRealOEQ, ai, z, ""), "");
+            LLVMValueRef bad = LLVMBuildOr(l->b, LLVMBuildFCmp(l->b, LLVMRealUNE, bi, z, ""),
+                                           LLVMBuildFCmp(l->b, LLVMRealOLT, br, z, ""), "");
+            kn_lower_raise_if(l, LLVMBuildAnd(l->b, a0, bad, ""), KN_EXC_COMPLEX_ZERO_POW);
+        }
         return cplx_helper(l, "kn_rt_cpow", a, b, t);
     default:
         return NULL;
@@ -443,6 +451,14 @@ kn_lower_binop(L *l, KnBinop op, LLVMValueRef a, LLVMValueRef b, const KnType *o
     case KN_TY_INT:
         return int_binop(l, op, a, b, operand);
     case KN_TY_FLOAT:
+        if (op == KN_BIN_POW && is_intlike(tb) && l->c->error_model_python && !l->in_ufunc) {
+            /* 0.0 ** -1 raises ZeroDivisionError, as CPython and Numba (0.0 ** -1.0 is inf) */
+            LLVMValueRef z = LLVMConstNull(LLVMTypeOf(a));
+            kn_lower_raise_if(l,
+                              LLVMBuildAnd(l->b, LLVMBuildFCmp(l->b, LLVMRealOEQ, a, z, ""),
+                                           LLVMBuildFCmp(l->b, LLVMRealOLT, b, z, ""), ""),
+                              KN_EXC_ZERO_NEG_POW);
+        }
         return float_binop(l, op, a, b, operand, is_intlike(ta) && is_intlike(tb));
     case KN_TY_COMPLEX:
         return cplx_binop(l, op, a, b, operand);

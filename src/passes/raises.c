@@ -18,8 +18,15 @@ kn_pass_binop_raises(const KnInstr *in)
     case KN_BIN_OR:
     case KN_BIN_XOR:
         return 0;
-    case KN_BIN_POW: /* float ** float never raises; int ** int checks the exponent */
-        return !in->type || in->type->kind != KN_TY_FLOAT;
+    case KN_BIN_POW: {
+        /* float ** float never raises; int ** int checks the exponent; 0.0 ** negative int and
+         * 0j ** negative or complex raise ZeroDivisionError; a constant exponent >= 0 never */
+        const KnInstr *e = in->args[1];
+        int int_exp = e->type && (e->type->kind == KN_TY_INT || e->type->kind == KN_TY_BOOL);
+        if (int_exp && e->op == KN_OP_CONST && e->imm.i >= 0)
+            return 0;
+        return !in->type || in->type->kind != KN_TY_FLOAT || int_exp;
+    }
     default:
         return 1;
     }
