@@ -81,7 +81,7 @@ fixed_exceptions(PyObject *table)
             for (int k = 0; k < KN_ARRAY_LEN(own); k++)
                 if (own[k].index == i)
                     msg = own[k].message;
-            PyObject *cls = i == KN_EXC_ARRAY_INDEX        ? PyExc_IndexError
+            PyObject *cls = i == KN_EXC_ARRAY_INDEX       ? PyExc_IndexError
                             : i == KN_EXC_FLOAT_INT_RANGE ? PyExc_OverflowError
                                                           : PyExc_ValueError;
             entry = Py_BuildValue("(O(s))", cls, msg);

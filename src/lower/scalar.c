@@ -105,13 +105,15 @@ kn_lower_float_to_pyint(L *l, LLVMValueRef v, const KnType *from)
 {
     LLVMValueRef bad = LLVMBuildNot(l->b, fits_signed(l, v, from, 64), "");
     LLVMValueRef nan = LLVMBuildFCmp(l->b, LLVMRealUNO, v, v, "");
-    LLVMValueRef inf = LLVMBuildFCmp(l->b, LLVMRealOEQ, kn_lower_intrinsic(l, "llvm.fabs", (LLVMTypeRef[]){LLVMTypeOf(v)}, 1, &v, 1),
-                                     kn_lower_const_f(l, from, INFINITY), "");
-    LLVMValueRef idx = LLVMBuildSelect(
-        l->b, nan, LLVMConstInt(l->i64, KN_EXC_FLOAT_NAN_INT, 0),
-        LLVMBuildSelect(l->b, inf, LLVMConstInt(l->i64, KN_EXC_FLOAT_INF_INT, 0),
-                        LLVMConstInt(l->i64, KN_EXC_FLOAT_INT_RANGE, 0), ""),
-        "");
+    LLVMValueRef inf =
+        LLVMBuildFCmp(l->b, LLVMRealOEQ,
+                      kn_lower_intrinsic(l, "llvm.fabs", (LLVMTypeRef[]){LLVMTypeOf(v)}, 1, &v, 1),
+                      kn_lower_const_f(l, from, INFINITY), "");
+    LLVMValueRef idx =
+        LLVMBuildSelect(l->b, nan, LLVMConstInt(l->i64, KN_EXC_FLOAT_NAN_INT, 0),
+                        LLVMBuildSelect(l->b, inf, LLVMConstInt(l->i64, KN_EXC_FLOAT_INF_INT, 0),
+                                        LLVMConstInt(l->i64, KN_EXC_FLOAT_INT_RANGE, 0), ""),
+                        "");
     kn_lower_raise_index_if(l, bad, idx, NULL, 0);
     return LLVMBuildFPToSI(l->b, v, l->i64, "");
 }

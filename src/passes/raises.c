@@ -32,8 +32,8 @@ kn_pass_binop_raises(const KnInstr *in)
     }
 }
 
-/* int(x), math.floor/ceil/trunc(x) and round(x) (one argument) of a float raise for nan, inf and values past
- * int64 (lower/scalar.c, kn_lower_float_to_pyint) */
+/* int(x), math.floor/ceil/trunc(x) and round(x) (one argument) of a float raise for nan, inf and
+ * values past int64 (lower/scalar.c, kn_lower_float_to_pyint) */
 int
 kn_pass_float_to_pyint(const KnInstr *in)
 {
