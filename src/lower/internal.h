@@ -89,6 +89,7 @@ void kn_lower_not_raising(L *l);
 /* helpers */
 void kn_lower_raise_if(L *l, LLVMValueRef cond, int exc_index); /* branch to a raise when cond */
 void kn_lower_raise_if_args(L *l, LLVMValueRef cond, int exc_index, LLVMValueRef *args, int nargs);
+void kn_lower_cold_branch(L *l, LLVMValueRef cond, LLVMBasicBlockRef cold, LLVMBasicBlockRef hot);
 void kn_lower_raise_index_if(L *l, LLVMValueRef cond, LLVMValueRef exc_index, LLVMValueRef *args,
                              int nargs);
 LLVMValueRef kn_lower_fmf(L *l, LLVMValueRef inst); /* apply fast-math flags */

@@ -143,6 +143,18 @@ kn_lower_not_raising(L *l)
     LLVMBuildUnreachable(l->b);
 }
 
+/* Branch to `cold` when cond holds (weights 1:2000), else to `hot`. */
+void
+kn_lower_cold_branch(L *l, LLVMValueRef cond, LLVMBasicBlockRef cold, LLVMBasicBlockRef hot)
+{
+    LLVMValueRef br = LLVMBuildCondBr(l->b, cond, cold, hot);
+    LLVMValueRef w[2] = {LLVMConstInt(l->i32, 1, 0), LLVMConstInt(l->i32, 2000, 0)};
+    LLVMMetadataRef md[3] = {LLVMMDStringInContext2(l->ctx, "branch_weights", 14),
+                             LLVMValueAsMetadata(w[0]), LLVMValueAsMetadata(w[1])};
+    unsigned kind = LLVMGetMDKindIDInContext(l->ctx, "prof", 4);
+    LLVMSetMetadata(br, kind, LLVMMetadataAsValue(l->ctx, LLVMMDNodeInContext2(l->ctx, md, 3)));
+}
+
 /* Record exception `exc_index` (with run-time values for its message: KnExcInfo.args, the
  * table entry's message being a str.format pattern) and return status 1 when cond holds; go on
  * otherwise. The raise is the cold path. */
@@ -160,12 +172,7 @@ kn_lower_raise_index_if(L *l, LLVMValueRef cond, LLVMValueRef exc_index, LLVMVal
 {
     LLVMBasicBlockRef bad = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "raise");
     LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "ok");
-    LLVMValueRef br = LLVMBuildCondBr(l->b, cond, bad, ok);
-    LLVMValueRef w[2] = {LLVMConstInt(l->i32, 1, 0), LLVMConstInt(l->i32, 2000, 0)};
-    LLVMMetadataRef md[3] = {LLVMMDStringInContext2(l->ctx, "branch_weights", 14),
-                             LLVMValueAsMetadata(w[0]), LLVMValueAsMetadata(w[1])};
-    unsigned kind = LLVMGetMDKindIDInContext(l->ctx, "prof", 4);
-    LLVMSetMetadata(br, kind, LLVMMetadataAsValue(l->ctx, LLVMMDNodeInContext2(l->ctx, md, 3)));
+    kn_lower_cold_branch(l, cond, bad, ok);
     LLVMPositionBuilderAtEnd(l->b, bad);
     if (l->direct) {
         kn_lower_not_raising(l);

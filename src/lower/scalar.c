@@ -47,21 +47,6 @@ int_to(L *l, LLVMValueRef v, const KnType *from, const KnType *to)
     }
 }
 
-/* Would fptosi of v (a float of `from`) to a signed int of `bits` be defined: is trunc(v) in
- * [-2^(bits-1), 2^(bits-1))? False for nan and the infinities. */
-static LLVMValueRef
-fits_signed(L *l, LLVMValueRef v, const KnType *from, unsigned bits)
-{
-    double hi = ldexp(1.0, (int)bits - 1), lo = -hi;
-    /* trunc(v) >= lo is v > lo - 1, or v >= lo where lo - 1 rounds to lo in the float type */
-    double below = lo - 1.0;
-    int exact = from->bits == 32 ? (float)below != (float)lo : below != lo;
-    LLVMValueRef ge = LLVMBuildFCmp(l->b, exact ? LLVMRealOGT : LLVMRealOGE, v,
-                                    kn_lower_const_f(l, from, exact ? below : lo), "");
-    LLVMValueRef lt = LLVMBuildFCmp(l->b, LLVMRealOLT, v, kn_lower_const_f(l, from, hi), "");
-    return LLVMBuildAnd(l->b, ge, lt, "");
-}
-
 /* A truncating conversion to a signed int of `bits` (32 or 64) that is never poison: values
  * that fit are exact; for nan, the infinities and values out of range the result is frozen: an
  * unspecified but fixed int. x86-64 gives INT_MIN ("integer indefinite") there, as NumPy's C
@@ -103,18 +88,26 @@ kn_lower_float_to_int(L *l, LLVMValueRef v, const KnType *from, const KnType *to
 LLVMValueRef
 kn_lower_float_to_pyint(L *l, LLVMValueRef v, const KnType *from)
 {
-    LLVMValueRef bad = LLVMBuildNot(l->b, fits_signed(l, v, from, 64), "");
+    /* the hot path tests |v| < 2^63 alone; -2^63 itself is sorted out on the cold one */
+    LLVMValueRef av = kn_lower_intrinsic(l, "llvm.fabs", (LLVMTypeRef[]){LLVMTypeOf(v)}, 1, &v, 1);
+    LLVMValueRef two63 = kn_lower_const_f(l, from, ldexp(1.0, 63));
+    LLVMBasicBlockRef edge = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "f2i.edge");
+    LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "f2i.ok");
+    kn_lower_cold_branch(l, LLVMBuildFCmp(l->b, LLVMRealUGE, av, two63, ""), edge, ok);
+    LLVMPositionBuilderAtEnd(l->b, edge);
     LLVMValueRef nan = LLVMBuildFCmp(l->b, LLVMRealUNO, v, v, "");
     LLVMValueRef inf =
-        LLVMBuildFCmp(l->b, LLVMRealOEQ,
-                      kn_lower_intrinsic(l, "llvm.fabs", (LLVMTypeRef[]){LLVMTypeOf(v)}, 1, &v, 1),
-                      kn_lower_const_f(l, from, INFINITY), "");
+        LLVMBuildFCmp(l->b, LLVMRealOEQ, av, kn_lower_const_f(l, from, INFINITY), "");
     LLVMValueRef idx =
         LLVMBuildSelect(l->b, nan, LLVMConstInt(l->i64, KN_EXC_FLOAT_NAN_INT, 0),
                         LLVMBuildSelect(l->b, inf, LLVMConstInt(l->i64, KN_EXC_FLOAT_INF_INT, 0),
                                         LLVMConstInt(l->i64, KN_EXC_FLOAT_INT_RANGE, 0), ""),
                         "");
-    kn_lower_raise_index_if(l, bad, idx, NULL, 0);
+    LLVMValueRef min =
+        LLVMBuildFCmp(l->b, LLVMRealOEQ, v, kn_lower_const_f(l, from, -ldexp(1.0, 63)), "");
+    kn_lower_raise_index_if(l, LLVMBuildNot(l->b, min, ""), idx, NULL, 0);
+    LLVMBuildBr(l->b, ok);
+    LLVMPositionBuilderAtEnd(l->b, ok);
     return LLVMBuildFPToSI(l->b, v, l->i64, "");
 }
 
