@@ -51,6 +51,11 @@ fixed_exceptions(PyObject *table)
         [KN_EXC_UNPACK] = NULL,
         [KN_EXC_RESHAPE] = NULL,
         [KN_EXC_SETITEM_SHAPE] = NULL,
+        [KN_EXC_FLOAT_INF_INT] = "int(float('inf'))",
+        [KN_EXC_FLOAT_NAN_INT] = "int(float('nan'))",
+        [KN_EXC_FLOAT_INT_RANGE] = NULL,
+        [KN_EXC_ZERO_NEG_POW] = "0.0 ** -1.0",
+        [KN_EXC_COMPLEX_ZERO_POW] = "0j ** -1",
     };
     PyObject *globals = PyDict_New();
     if (!globals)
@@ -70,12 +75,15 @@ fixed_exceptions(PyObject *table)
                 {KN_EXC_BROADCAST, "operands could not be broadcast together"},
                 {KN_EXC_ARRAY_INDEX, "index {} is out of bounds for axis {} with size {}"},
                 {KN_EXC_UNPACK, "expected {} values to unpack, got {}"},
+                {KN_EXC_FLOAT_INT_RANGE, "float too large to convert to a 64-bit integer"},
             };
             const char *msg = "error in compiled code";
             for (int k = 0; k < KN_ARRAY_LEN(own); k++)
                 if (own[k].index == i)
                     msg = own[k].message;
-            PyObject *cls = i == KN_EXC_ARRAY_INDEX ? PyExc_IndexError : PyExc_ValueError;
+            PyObject *cls = i == KN_EXC_ARRAY_INDEX       ? PyExc_IndexError
+                            : i == KN_EXC_FLOAT_INT_RANGE ? PyExc_OverflowError
+                                                          : PyExc_ValueError;
             entry = Py_BuildValue("(O(s))", cls, msg);
         } else {
             PyObject *r = PyRun_String(code[i], Py_eval_input, globals, globals);

@@ -1215,7 +1215,7 @@ kn_lower_arange(L *l, KnInstr *in)
             l, "llvm.ceil", (LLVMTypeRef[]){l->f64}, 1,
             (LLVMValueRef[]){LLVMBuildFDiv(l->b, LLVMBuildFSub(l->b, stop, start, ""), step, "")},
             1);
-        n = LLVMBuildFPToSI(l->b, q, l->i64, "");
+        n = kn_lower_float_to_int(l, q, &kn_type_float64, &kn_type_int64); /* never poison */
         n = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, n, i64c(l, 0), ""), i64c(l, 0), n,
                             "");
     }

@@ -98,7 +98,7 @@ float_to_int_round(L *l, const char *intrinsic, LLVMValueRef x, const KnType *t)
 {
     if (t->kind != KN_TY_FLOAT)
         return x;
-    return LLVMBuildFPToSI(l->b, intrinsic1(l, intrinsic, x), l->i64, "");
+    return kn_lower_float_to_pyint(l, intrinsic1(l, intrinsic, x), t);
 }
 
 static LLVMValueRef
@@ -245,7 +245,7 @@ lower_round(L *l, KnInstr *in, const KnType *op)
     if (op->kind != KN_TY_FLOAT)
         return x; /* round(int[, n]) (negative n on ints is rare; kept as the value) */
     if (n == 1)
-        return LLVMBuildFPToSI(l->b, intrinsic1(l, "llvm.roundeven", x), l->i64, "");
+        return kn_lower_float_to_pyint(l, intrinsic1(l, "llvm.roundeven", x), op);
     LLVMTypeRef ps[2] = {l->f64, l->i64};
     LLVMValueRef args[2] = {kn_lower_convert(l, x, op, &kn_type_float64),
                             arg_as(l, in, 1, &kn_type_int64)};
@@ -563,6 +563,8 @@ lower_builtin(L *l, KnInstr *in, KnCallImpl *impl)
     case KN_BI_FLOAT:
         if (!n)
             return LLVMConstNull(kn_lower_type(l, in->type));
+        if (id == KN_BI_INT && argt(in, 0)->kind == KN_TY_FLOAT)
+            return kn_lower_float_to_pyint(l, arg(l, in, 0), argt(in, 0));
         return kn_lower_convert(l, arg(l, in, 0), argt(in, 0), in->type);
     case KN_BI_BOOL:
         return n ? kn_lower_truth(l, arg(l, in, 0), argt(in, 0)) : LLVMConstInt(l->i1, 0, 0);

@@ -40,6 +40,10 @@ typedef struct L {
 
 LLVMTypeRef kn_lower_type(L *l, const KnType *t);
 LLVMValueRef kn_lower_convert(L *l, LLVMValueRef v, const KnType *from, const KnType *to);
+/* float -> int as NumPy's C casts on x86-64: defined for nan, inf and out-of-range values */
+LLVMValueRef kn_lower_float_to_int(L *l, LLVMValueRef v, const KnType *from, const KnType *to);
+/* float -> Python int (int64): raises ValueError for nan, OverflowError for inf or out of range */
+LLVMValueRef kn_lower_float_to_pyint(L *l, LLVMValueRef v, const KnType *from);
 LLVMValueRef kn_lower_truth(L *l, LLVMValueRef v, const KnType *t);
 LLVMValueRef kn_lower_binop(L *l, KnBinop op, LLVMValueRef a, LLVMValueRef b, const KnType *operand,
                             const KnType *ta, const KnType *tb);
@@ -85,6 +89,9 @@ void kn_lower_not_raising(L *l);
 /* helpers */
 void kn_lower_raise_if(L *l, LLVMValueRef cond, int exc_index); /* branch to a raise when cond */
 void kn_lower_raise_if_args(L *l, LLVMValueRef cond, int exc_index, LLVMValueRef *args, int nargs);
+void kn_lower_cold_branch(L *l, LLVMValueRef cond, LLVMBasicBlockRef cold, LLVMBasicBlockRef hot);
+void kn_lower_raise_index_if(L *l, LLVMValueRef cond, LLVMValueRef exc_index, LLVMValueRef *args,
+                             int nargs);
 LLVMValueRef kn_lower_fmf(L *l, LLVMValueRef inst); /* apply fast-math flags */
 LLVMValueRef kn_lower_intrinsic(L *l, const char *name, LLVMTypeRef *types, int ntypes,
                                 LLVMValueRef *args, int nargs);

@@ -143,20 +143,36 @@ kn_lower_not_raising(L *l)
     LLVMBuildUnreachable(l->b);
 }
 
+/* Branch to `cold` when cond holds (weights 1:2000), else to `hot`. */
+void
+kn_lower_cold_branch(L *l, LLVMValueRef cond, LLVMBasicBlockRef cold, LLVMBasicBlockRef hot)
+{
+    LLVMValueRef br = LLVMBuildCondBr(l->b, cond, cold, hot);
+    LLVMValueRef w[2] = {LLVMConstInt(l->i32, 1, 0), LLVMConstInt(l->i32, 2000, 0)};
+    LLVMMetadataRef md[3] = {LLVMMDStringInContext2(l->ctx, "branch_weights", 14),
+                             LLVMValueAsMetadata(w[0]), LLVMValueAsMetadata(w[1])};
+    unsigned kind = LLVMGetMDKindIDInContext(l->ctx, "prof", 4);
+    LLVMSetMetadata(br, kind, LLVMMetadataAsValue(l->ctx, LLVMMDNodeInContext2(l->ctx, md, 3)));
+}
+
 /* Record exception `exc_index` (with run-time values for its message: KnExcInfo.args, the
  * table entry's message being a str.format pattern) and return status 1 when cond holds; go on
  * otherwise. The raise is the cold path. */
 void
 kn_lower_raise_if_args(L *l, LLVMValueRef cond, int exc_index, LLVMValueRef *args, int nargs)
 {
+    kn_lower_raise_index_if(l, cond, LLVMConstInt(l->i64, (unsigned long long)exc_index, 0), args,
+                            nargs);
+}
+
+/* The same with the exception's index computed at run time (an i64). */
+void
+kn_lower_raise_index_if(L *l, LLVMValueRef cond, LLVMValueRef exc_index, LLVMValueRef *args,
+                        int nargs)
+{
     LLVMBasicBlockRef bad = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "raise");
     LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "ok");
-    LLVMValueRef br = LLVMBuildCondBr(l->b, cond, bad, ok);
-    LLVMValueRef w[2] = {LLVMConstInt(l->i32, 1, 0), LLVMConstInt(l->i32, 2000, 0)};
-    LLVMMetadataRef md[3] = {LLVMMDStringInContext2(l->ctx, "branch_weights", 14),
-                             LLVMValueAsMetadata(w[0]), LLVMValueAsMetadata(w[1])};
-    unsigned kind = LLVMGetMDKindIDInContext(l->ctx, "prof", 4);
-    LLVMSetMetadata(br, kind, LLVMMetadataAsValue(l->ctx, LLVMMDNodeInContext2(l->ctx, md, 3)));
+    kn_lower_cold_branch(l, cond, bad, ok);
     LLVMPositionBuilderAtEnd(l->b, bad);
     if (l->direct) {
         kn_lower_not_raising(l);
@@ -164,7 +180,7 @@ kn_lower_raise_if_args(L *l, LLVMValueRef cond, int exc_index, LLVMValueRef *arg
         return;
     }
     kn_lower_cleanup(l);
-    LLVMBuildStore(l->b, LLVMConstInt(l->i64, (unsigned long long)exc_index, 0), l->exc_ptr);
+    LLVMBuildStore(l->b, exc_index, l->exc_ptr);
     store_where(l);
     for (int i = -1; nargs && i < nargs && i < 4; i++) {
         LLVMValueRef off = LLVMConstInt(l->i64, (unsigned long long)(i + 2), 0);

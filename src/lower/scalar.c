@@ -4,6 +4,8 @@
  * int ** negative int raises ValueError) and Numba's (integers wrap at 64 bits). */
 #include "lower/internal.h"
 
+#include <math.h>
+
 static int
 is_intlike(const KnType *t)
 {
@@ -45,6 +47,70 @@ int_to(L *l, LLVMValueRef v, const KnType *from, const KnType *to)
     }
 }
 
+/* A truncating conversion to a signed int of `bits` (32 or 64) that is never poison: values
+ * that fit are exact; for nan, the infinities and values out of range the result is frozen: an
+ * unspecified but fixed int. x86-64 gives INT_MIN ("integer indefinite") there, as NumPy's C
+ * casts and Numba do; the freeze costs nothing, where a select of INT_MIN would keep a compare
+ * and a blend in every vectorized cast. */
+static LLVMValueRef
+cvt_signed(L *l, LLVMValueRef v, unsigned bits)
+{
+    LLVMTypeRef it = LLVMIntTypeInContext(l->ctx, bits);
+    return LLVMBuildFreeze(l->b, LLVMBuildFPToSI(l->b, v, it, ""), "");
+}
+
+/* A float to an int type, defined for every input as NumPy's C casts behave on x86-64 (and
+ * Numba's fptosi/fptoui as LLVM lowers them there): the value truncates toward zero into int32
+ * (targets int8..int32, uint8, uint16) or int64 (uint32, int64) and wraps to the width, so
+ * np.int8(300.0) is 44 and np.uint8(-1.0) is 255; uint64 converts values >= 2^63 after
+ * subtracting 2^63. Values past the intermediate (nan, inf, 1e300) give cvt_signed's fixed
+ * unspecified int: -2^63 for int64 on x86-64, as NumPy. Never poison. */
+LLVMValueRef
+kn_lower_float_to_int(L *l, LLVMValueRef v, const KnType *from, const KnType *to)
+{
+    LLVMTypeRef tt = kn_lower_type(l, to);
+    if (!to->is_signed && to->bits == 64) {
+        LLVMValueRef two63 = kn_lower_const_f(l, from, ldexp(1.0, 63));
+        LLVMValueRef big = LLVMBuildFCmp(l->b, LLVMRealOGE, v, two63, "");
+        LLVMValueRef lo = cvt_signed(l, v, 64);
+        LLVMValueRef hi = LLVMBuildXor(l->b, cvt_signed(l, LLVMBuildFSub(l->b, v, two63, ""), 64),
+                                       LLVMConstInt(tt, 1ULL << 63, 0), "");
+        return LLVMBuildSelect(l->b, big, hi, lo, "");
+    }
+    unsigned w = (to->is_signed ? to->bits <= 32 : to->bits <= 16) ? 32 : 64;
+    LLVMValueRef r = cvt_signed(l, v, w);
+    return (unsigned)to->bits < w ? LLVMBuildTrunc(l->b, r, tt, "") : r;
+}
+
+/* A float to a Python int, which kiln keeps in int64: int(x), math.floor/ceil/trunc, round(x).
+ * CPython raises ValueError for nan and OverflowError for the infinities; a finite value past
+ * int64 would be a big int there, and is an OverflowError here (a message of our own). */
+LLVMValueRef
+kn_lower_float_to_pyint(L *l, LLVMValueRef v, const KnType *from)
+{
+    /* the hot path tests |v| < 2^63 alone; -2^63 itself is sorted out on the cold one */
+    LLVMValueRef av = kn_lower_intrinsic(l, "llvm.fabs", (LLVMTypeRef[]){LLVMTypeOf(v)}, 1, &v, 1);
+    LLVMValueRef two63 = kn_lower_const_f(l, from, ldexp(1.0, 63));
+    LLVMBasicBlockRef edge = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "f2i.edge");
+    LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "f2i.ok");
+    kn_lower_cold_branch(l, LLVMBuildFCmp(l->b, LLVMRealUGE, av, two63, ""), edge, ok);
+    LLVMPositionBuilderAtEnd(l->b, edge);
+    LLVMValueRef nan = LLVMBuildFCmp(l->b, LLVMRealUNO, v, v, "");
+    LLVMValueRef inf =
+        LLVMBuildFCmp(l->b, LLVMRealOEQ, av, kn_lower_const_f(l, from, INFINITY), "");
+    LLVMValueRef idx =
+        LLVMBuildSelect(l->b, nan, LLVMConstInt(l->i64, KN_EXC_FLOAT_NAN_INT, 0),
+                        LLVMBuildSelect(l->b, inf, LLVMConstInt(l->i64, KN_EXC_FLOAT_INF_INT, 0),
+                                        LLVMConstInt(l->i64, KN_EXC_FLOAT_INT_RANGE, 0), ""),
+                        "");
+    LLVMValueRef min =
+        LLVMBuildFCmp(l->b, LLVMRealOEQ, v, kn_lower_const_f(l, from, -ldexp(1.0, 63)), "");
+    kn_lower_raise_index_if(l, LLVMBuildNot(l->b, min, ""), idx, NULL, 0);
+    LLVMBuildBr(l->b, ok);
+    LLVMPositionBuilderAtEnd(l->b, ok);
+    return LLVMBuildFPToSI(l->b, v, l->i64, "");
+}
+
 static LLVMValueRef
 float_to(L *l, LLVMValueRef v, const KnType *from, const KnType *to)
 {
@@ -53,7 +119,7 @@ float_to(L *l, LLVMValueRef v, const KnType *from, const KnType *to)
     case KN_TY_BOOL:
         return LLVMBuildFCmp(l->b, LLVMRealUNE, v, LLVMConstNull(LLVMTypeOf(v)), "");
     case KN_TY_INT:
-        return to->is_signed ? LLVMBuildFPToSI(l->b, v, tt, "") : LLVMBuildFPToUI(l->b, v, tt, "");
+        return kn_lower_float_to_int(l, v, from, to);
     case KN_TY_FLOAT:
         if (to->bits < from->bits)
             return LLVMBuildFPTrunc(l->b, v, tt, "");
@@ -182,19 +248,25 @@ int_floordiv_nz(L *l, LLVMValueRef a, LLVMValueRef b, const KnType *t, int mod)
     return LLVMBuildSelect(l->b, is_m1, LLVMBuildNeg(l->b, a, ""), q, "");
 }
 
+/* a << b and a >> b, defined for every count: a count of the type's width or more (as an
+ * unsigned number) gives 0, or -1 for >> of a negative signed value, as NumPy's npy_lshift and
+ * npy_rshift and as CPython's int64 result wrapped to the width (LLVM's shift would be poison,
+ * and x86 takes the count modulo the width). A negative count raises ValueError for scalars,
+ * as CPython; in array operations it counts as a large one, as NumPy. */
 static LLVMValueRef
 int_shift(L *l, KnBinop op, LLVMValueRef a, LLVMValueRef b, const KnType *t)
 {
     LLVMTypeRef ty = LLVMTypeOf(a);
-    if (t->is_signed)
+    unsigned width = LLVMGetIntTypeWidth(ty);
+    if (t->is_signed && !l->in_ufunc)
         kn_lower_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, b, LLVMConstNull(ty), ""),
                           KN_EXC_NEG_SHIFT);
-    LLVMValueRef big = LLVMBuildICmp(l->b, LLVMIntUGE, b, LLVMConstInt(ty, 64, 0), "");
+    LLVMValueRef big = LLVMBuildICmp(l->b, LLVMIntUGE, b, LLVMConstInt(ty, width, 0), "");
+    LLVMValueRef cnt = LLVMBuildSelect(l->b, big, LLVMConstInt(ty, width - 1, 0), b, "");
     if (op == KN_BIN_LSHIFT)
-        return LLVMBuildSelect(l->b, big, LLVMConstNull(ty), LLVMBuildShl(l->b, a, b, ""), "");
+        return LLVMBuildSelect(l->b, big, LLVMConstNull(ty), LLVMBuildShl(l->b, a, cnt, ""), "");
     if (!t->is_signed)
-        return LLVMBuildSelect(l->b, big, LLVMConstNull(ty), LLVMBuildLShr(l->b, a, b, ""), "");
-    LLVMValueRef cnt = LLVMBuildSelect(l->b, big, LLVMConstInt(ty, 63, 0), b, "");
+        return LLVMBuildSelect(l->b, big, LLVMConstNull(ty), LLVMBuildLShr(l->b, a, cnt, ""), "");
     return LLVMBuildAShr(l->b, a, cnt, "");
 }
 
@@ -348,6 +420,14 @@ cplx_binop(L *l, KnBinop op, LLVMValueRef a, LLVMValueRef b, const KnType *t)
         return cplx_helper(l, "kn_rt_cdiv", a, b, t);
     }
     case KN_BIN_POW:
+        if (l->c->error_model_python && !l->in_ufunc) { /* 0j ** -1, 0j ** 1j: as CPython */
+            LLVMValueRef z = LLVMConstNull(LLVMTypeOf(br));
+            LLVMValueRef a0 = LLVMBuildAnd(l->b, LLVMBuildFCmp(l->b, LLVMRealOEQ, ar, z, ""),
+                                           LLVMBuildFCmp(l->b, LLVMRealOEQ, ai, z, ""), "");
+            LLVMValueRef bad = LLVMBuildOr(l->b, LLVMBuildFCmp(l->b, LLVMRealUNE, bi, z, ""),
+                                           LLVMBuildFCmp(l->b, LLVMRealOLT, br, z, ""), "");
+            kn_lower_raise_if(l, LLVMBuildAnd(l->b, a0, bad, ""), KN_EXC_COMPLEX_ZERO_POW);
+        }
         return cplx_helper(l, "kn_rt_cpow", a, b, t);
     default:
         return NULL;
@@ -366,6 +446,14 @@ kn_lower_binop(L *l, KnBinop op, LLVMValueRef a, LLVMValueRef b, const KnType *o
     case KN_TY_INT:
         return int_binop(l, op, a, b, operand);
     case KN_TY_FLOAT:
+        if (op == KN_BIN_POW && is_intlike(tb) && l->c->error_model_python && !l->in_ufunc) {
+            /* 0.0 ** -1 raises ZeroDivisionError, as CPython and Numba (0.0 ** -1.0 is inf) */
+            LLVMValueRef z = LLVMConstNull(LLVMTypeOf(a));
+            kn_lower_raise_if(l,
+                              LLVMBuildAnd(l->b, LLVMBuildFCmp(l->b, LLVMRealOEQ, a, z, ""),
+                                           LLVMBuildFCmp(l->b, LLVMRealOLT, b, z, ""), ""),
+                              KN_EXC_ZERO_NEG_POW);
+        }
         return float_binop(l, op, a, b, operand, is_intlike(ta) && is_intlike(tb));
     case KN_TY_COMPLEX:
         return cplx_binop(l, op, a, b, operand);

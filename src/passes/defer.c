@@ -174,8 +174,8 @@ quiet(const KnCompilation *c, const KnInstr *in)
     case KN_OP_BINOP: /* a / b under error_model='numpy' does not raise either */
         return is_scalar(in->type) &&
                (!kn_pass_binop_raises(in) || (in->aux == KN_BIN_TRUEDIV && !c->error_model_python));
-    case KN_OP_CALL:
-        return impl && is_scalar(in->type) &&
+    case KN_OP_CALL: /* int(x) of a float checks its value (kn_pass_call_raises) */
+        return impl && is_scalar(in->type) && !kn_pass_float_to_pyint(in) &&
                (impl->kind == KN_CALL_CONST ||
                 (impl->kind == KN_CALL_BUILTIN && impl->builtin < KN_BI_NP_EMPTY &&
                  impl->builtin != KN_BI_PRINT && impl->builtin != KN_BI_DIVMOD &&

@@ -18,10 +18,38 @@ kn_pass_binop_raises(const KnInstr *in)
     case KN_BIN_OR:
     case KN_BIN_XOR:
         return 0;
-    case KN_BIN_POW: /* float ** float never raises; int ** int checks the exponent */
-        return !in->type || in->type->kind != KN_TY_FLOAT;
+    case KN_BIN_POW: {
+        /* float ** float never raises; int ** int checks the exponent; 0.0 ** negative int and
+         * 0j ** negative or complex raise ZeroDivisionError; a constant exponent >= 0 never */
+        const KnInstr *e = in->args[1];
+        int int_exp = e->type && (e->type->kind == KN_TY_INT || e->type->kind == KN_TY_BOOL);
+        if (int_exp && e->op == KN_OP_CONST && e->imm.i >= 0)
+            return 0;
+        return !in->type || in->type->kind != KN_TY_FLOAT || int_exp;
+    }
     default:
         return 1;
+    }
+}
+
+/* int(x), math.floor/ceil/trunc(x) and round(x) (one argument) of a float raise for nan, inf and
+ * values past int64 (lower/scalar.c, kn_lower_float_to_pyint) */
+int
+kn_pass_float_to_pyint(const KnInstr *in)
+{
+    const KnCallImpl *impl = in->impl;
+    if (in->op != KN_OP_CALL || !impl || impl->kind != KN_CALL_BUILTIN)
+        return 0;
+    switch (impl->builtin) {
+    case KN_BI_INT:
+    case KN_BI_ROUND:
+    case KN_BI_MATH_FLOOR:
+    case KN_BI_MATH_CEIL:
+    case KN_BI_MATH_TRUNC:
+        return in->nargs >= 2 && in->args[1]->type && in->args[1]->type->kind == KN_TY_FLOAT &&
+               in->type && in->type->kind == KN_TY_INT;
+    default:
+        return 0;
     }
 }
 
@@ -47,6 +75,12 @@ call_raises(const KnCompilation *c, const KnInstr *in)
         case KN_BI_RANGE:
         case KN_BI_MATH_ISQRT:
             return 1;
+        case KN_BI_INT:
+        case KN_BI_ROUND:
+        case KN_BI_MATH_FLOOR:
+        case KN_BI_MATH_CEIL:
+        case KN_BI_MATH_TRUNC:
+            return kn_pass_float_to_pyint(in);
         default:
             return impl->builtin >= KN_BI_NP_EMPTY;
         }

@@ -125,6 +125,29 @@ kn_rt_cdiv(double ar, double ai, double br, double bi, double *out)
     }
 }
 
+/* x ** n for an integer n >= 0 by repeated squaring, products as CPython's c_prod */
+static void
+cpow_unsigned(double xr, double xi, long n, double *out)
+{
+    double rr = 1.0, ri = 0.0, pr = xr, pi = xi;
+    for (long mask = 1; mask > 0 && n >= mask; mask <<= 1) {
+        if (n & mask) {
+            double t = rr * pr - ri * pi;
+            ri = rr * pi + ri * pr;
+            rr = t;
+        }
+        double t = pr * pr - pi * pi;
+        pi = pr * pi + pi * pr;
+        pr = t;
+    }
+    out[0] = rr;
+    out[1] = ri;
+}
+
+/* Complex power as CPython's complex_pow: an integral real exponent of magnitude <= 100 goes by
+ * repeated multiplication (and one division for a negative one), so (1-1j)**2 is exactly -2j;
+ * others by polar form. 0 to a negative or complex power is NumPy's nan+nanj here (Python
+ * raises ZeroDivisionError before calling this). */
 void
 kn_rt_cpow(double ar, double ai, double br, double bi, double *out)
 {
@@ -134,8 +157,16 @@ kn_rt_cpow(double ar, double ai, double br, double bi, double *out)
         return;
     }
     if (ar == 0.0 && ai == 0.0) {
-        out[0] = 0.0;
-        out[1] = 0.0;
+        int zero = bi == 0.0 && br > 0.0;
+        out[0] = zero ? 0.0 : NAN;
+        out[1] = zero ? 0.0 : NAN;
+        return;
+    }
+    if (bi == 0.0 && br == floor(br) && fabs(br) <= 100.0) {
+        long n = (long)br;
+        cpow_unsigned(ar, ai, n < 0 ? -n : n, out);
+        if (n < 0)
+            kn_rt_cdiv(1.0, 0.0, out[0], out[1], out);
         return;
     }
     double vabs = hypot(ar, ai), len = pow(vabs, br), at = atan2(ai, ar), phase = at * br;

@@ -37,6 +37,11 @@ enum {
     KN_EXC_UNPACK,              /* x, y = array of another length */
     KN_EXC_RESHAPE,             /* cannot reshape array of size ... */
     KN_EXC_SETITEM_SHAPE,       /* could not broadcast input array into the target */
+    KN_EXC_FLOAT_INF_INT,       /* int(float('inf')): OverflowError */
+    KN_EXC_FLOAT_NAN_INT,       /* int(float('nan')): ValueError */
+    KN_EXC_FLOAT_INT_RANGE,     /* int(1e300): beyond int64 (OverflowError of our own) */
+    KN_EXC_ZERO_NEG_POW,        /* 0.0 ** -1.0 */
+    KN_EXC_COMPLEX_ZERO_POW,    /* 0j ** -1 */
     KN_EXC__FIXED
 };
 
