@@ -51,6 +51,10 @@ fixed_exceptions(PyObject *table)
         [KN_EXC_UNPACK] = NULL,
         [KN_EXC_RESHAPE] = NULL,
         [KN_EXC_SETITEM_SHAPE] = NULL,
+        [KN_EXC_ARRAY_TOO_BIG] = "__import__('numpy').empty(2**62, 'i8')",
+        [KN_EXC_ARANGE_NAN] = "__import__('numpy').arange(0.0, float('nan'))",
+        [KN_EXC_ARANGE_SIZE] = "__import__('numpy').arange(0.0, float('inf'))",
+        [KN_EXC_LINSPACE_NUM] = NULL,
     };
     PyObject *globals = PyDict_New();
     if (!globals)
@@ -70,6 +74,7 @@ fixed_exceptions(PyObject *table)
                 {KN_EXC_BROADCAST, "operands could not be broadcast together"},
                 {KN_EXC_ARRAY_INDEX, "index {} is out of bounds for axis {} with size {}"},
                 {KN_EXC_UNPACK, "expected {} values to unpack, got {}"},
+                {KN_EXC_LINSPACE_NUM, "Number of samples, {}, must be non-negative."},
             };
             const char *msg = "error in compiled code";
             for (int k = 0; k < KN_ARRAY_LEN(own); k++)

@@ -1152,6 +1152,10 @@ reshape(L *l, KnInstr *in, LLVMValueRef a, const KnType *t)
     }
     LLVMValueRef bad = LLVMBuildOr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, total, nitems, ""),
                                    LLVMBuildICmp(l->b, LLVMIntUGT, unknowns, i64c(l, 1), ""), "");
+    /* a negative length, or a product that overflows, cannot match by wrapping around */
+    LLVMValueRef count, err;
+    kn_lower_size_check(l, shape, vt->ndim, itemsize(t->dtype), &count, &err);
+    bad = LLVMBuildOr(l->b, bad, LLVMBuildICmp(l->b, LLVMIntNE, err, i64c(l, 0), ""), "");
     kn_lower_raise_if(l, bad, KN_EXC_RESHAPE);
     LLVMValueRef s = i64c(l, itemsize(t->dtype));
     for (int d = vt->ndim - 1; d >= 0; d--) {
@@ -1159,6 +1163,13 @@ reshape(L *l, KnInstr *in, LLVMValueRef a, const KnType *t)
         s = LLVMBuildMul(l->b, s, shape[d], "");
     }
     return kn_lower_array_rebuild(l, a, vt, shape, strides);
+}
+
+static LLVMValueRef
+real_part_kernel(L *l, KnInstr *in, LLVMValueRef *e)
+{
+    KN_UNUSED(in);
+    return LLVMBuildExtractValue(l->b, e[0], 0, "");
 }
 
 LLVMValueRef
@@ -1189,8 +1200,12 @@ kn_lower_array_method(L *l, KnInstr *in, const char *name, LLVMValueRef a, const
         kn_lower_visit_axes(l, a, t, field(l, a, F_DATA), 0, flat_copy_step, &fc);
         return r;
     }
-    /* astype */
+    /* astype; complex to a real dtype keeps the real part (NumPy warns, compiled code cannot) */
     Operand ops[1] = {{a, t, NULL, {0}}};
+    const KnType *to = in->type->dtype;
+    if (t->dtype->kind == KN_TY_COMPLEX && to->kind != KN_TY_COMPLEX && to->kind != KN_TY_BOOL)
+        return kn_lower_elementwise_into(l, in, ops, 1, real_part_kernel, NULL, in->type,
+                                         kn_type_float(t->dtype->bits / 2));
     return kn_lower_elementwise_into(l, in, ops, 1, kn_lower_copy_kernel, NULL, in->type, t->dtype);
 }
 

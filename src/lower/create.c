@@ -13,18 +13,53 @@ kn_lower_array_alloc(L *l, const KnType *t, LLVMValueRef *shape)
     return kn_lower_array_new(l, t, shape, 1);
 }
 
-/* the same; with own == 0 the caller releases it (a value made on one branch only) */
+/* NumPy's size check of a new shape, in its order: axis by axis, a negative length is error 1
+ * ("negative dimensions are not allowed"), and error 2 ("array is too big") when the product of
+ * the itemsize and the nonzero lengths so far passes INT64_MAX (so (0, 2**63-1) is too big, as
+ * in NumPy). Gives the byte count (0 on an error) and the item count; *err is an i64. */
+LLVMValueRef
+kn_lower_size_check(L *l, LLVMValueRef *shape, int ndim, int isz, LLVMValueRef *nitems,
+                    LLVMValueRef *err)
+{
+    LLVMValueRef nbytes = i64c(l, isz), n = i64c(l, 1), e = i64c(l, 0), zero = i64c(l, 0);
+    LLVMTypeRef i64 = l->i64;
+    for (int k = 0; k < ndim; k++) {
+        LLVMValueRef d = shape[k];
+        LLVMValueRef factor =
+            LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, d, zero, ""), i64c(l, 1), d, "");
+        LLVMValueRef args[2] = {nbytes, factor};
+        LLVMValueRef r = kn_lower_intrinsic(l, "llvm.smul.with.overflow", &i64, 1, args, 2);
+        LLVMValueRef over = LLVMBuildExtractValue(l->b, r, 1, "");
+        LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, d, zero, "");
+        LLVMValueRef now = LLVMBuildSelect(l->b, neg, i64c(l, 1),
+                                           LLVMBuildSelect(l->b, over, i64c(l, 2), zero, ""), "");
+        e = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, e, zero, ""), now, e, "");
+        nbytes = LLVMBuildExtractValue(l->b, r, 0, "");
+        n = LLVMBuildMul(l->b, n, d, "");
+    }
+    LLVMValueRef ok = LLVMBuildICmp(l->b, LLVMIntEQ, e, zero, "");
+    *nitems = LLVMBuildSelect(l->b, ok, n, zero, "");
+    *err = e;
+    /* a zero length makes the byte count 0 */
+    LLVMValueRef empty = LLVMBuildICmp(l->b, LLVMIntEQ, *nitems, zero, "");
+    return LLVMBuildSelect(l->b, LLVMBuildOr(l->b, empty, LLVMBuildNot(l->b, ok, ""), ""), zero,
+                           nbytes, "");
+}
+
+/* the same; with own == 0 the caller releases it (a value made on one branch only). The size
+ * is checked as NumPy does (kn_lower_size_check), and a failed malloc is a MemoryError. */
 LLVMValueRef
 kn_lower_array_new(L *l, const KnType *t, LLVMValueRef *shape, int own)
 {
-    LLVMValueRef nitems = i64c(l, 1), bad = LLVMConstInt(l->i1, 0, 0);
-    for (int k = 0; k < t->ndim; k++) {
-        bad = LLVMBuildOr(l->b, bad, LLVMBuildICmp(l->b, LLVMIntSLT, shape[k], i64c(l, 0), ""), "");
-        nitems = LLVMBuildMul(l->b, nitems, shape[k], "");
-    }
-    kn_lower_raise_if(l, bad, KN_EXC_NEGATIVE_DIMS);
     int isz = itemsize(t->dtype);
-    LLVMValueRef nbytes = LLVMBuildMul(l->b, nitems, i64c(l, isz), "");
+    LLVMValueRef nitems, err;
+    LLVMValueRef nbytes = kn_lower_size_check(l, shape, t->ndim, isz, &nitems, &err);
+    if (t->ndim) {
+        kn_lower_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, err, i64c(l, 1), ""),
+                          KN_EXC_NEGATIVE_DIMS);
+        kn_lower_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, err, i64c(l, 2), ""),
+                          KN_EXC_ARRAY_TOO_BIG);
+    }
     LLVMTypeRef p = l->i64;
     LLVMValueRef mi = kn_lower_extern(l, "kn_rt_meminfo_alloc", l->ptr, &p, 1, &nbytes);
     kn_lower_raise_if(l, LLVMBuildIsNull(l->b, mi, ""), KN_EXC_NO_MEMORY);
@@ -132,6 +167,10 @@ kn_lower_arange(L *l, KnInstr *in)
             l, "llvm.ceil", (LLVMTypeRef[]){l->f64}, 1,
             (LLVMValueRef[]){LLVMBuildFDiv(l->b, LLVMBuildFSub(l->b, stop, start, ""), step, "")},
             1);
+        /* NumPy: a NaN length cannot be computed, one past INT64_MAX is too big */
+        kn_lower_raise_if(l, LLVMBuildFCmp(l->b, LLVMRealUNO, q, q, ""), KN_EXC_ARANGE_NAN);
+        kn_lower_raise_if(l, LLVMBuildFCmp(l->b, LLVMRealOGE, q, LLVMConstReal(l->f64, 0x1p63), ""),
+                          KN_EXC_ARANGE_SIZE);
         n = LLVMBuildFPToSI(l->b, q, l->i64, "");
         n = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, n, i64c(l, 0), ""), i64c(l, 0), n,
                             "");
@@ -196,7 +235,8 @@ linspace(L *l, KnInstr *in)
     LLVMValueRef stop = kn_lower_convert(l, l->vals[a1->id], a1->type, &kn_type_float64);
     LLVMValueRef n =
         num ? kn_lower_convert(l, l->vals[num->id], num->type, &kn_type_int64) : i64c(l, 50);
-    kn_lower_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, n, i64c(l, 0), ""), KN_EXC_NEGATIVE_DIMS);
+    kn_lower_raise_if_args(l, LLVMBuildICmp(l->b, LLVMIntSLT, n, i64c(l, 0), ""),
+                           KN_EXC_LINSPACE_NUM, &n, 1);
     LLVMValueRef a = kn_lower_array_alloc(l, in->type, &n);
     KnInstr *ep = kn_typing_arg(in, 3, "endpoint");
     LLVMValueRef endpoint = ep ? l->vals[ep->id] : LLVMConstInt(l->i1, 1, 0);

@@ -37,6 +37,10 @@ enum {
     KN_EXC_UNPACK,              /* x, y = array of another length */
     KN_EXC_RESHAPE,             /* cannot reshape array of size ... */
     KN_EXC_SETITEM_SHAPE,       /* could not broadcast input array into the target */
+    KN_EXC_ARRAY_TOO_BIG,       /* np.empty(2**61): the byte count overflows */
+    KN_EXC_ARANGE_NAN,          /* np.arange(0.0, nan) */
+    KN_EXC_ARANGE_SIZE,         /* np.arange(0.0, inf) */
+    KN_EXC_LINSPACE_NUM,        /* np.linspace(0, 1, -1) */
     KN_EXC__FIXED
 };
 

@@ -287,7 +287,7 @@ kn_typing_index_result(KnCompilation *c, KnSpan span, KnType *a, KnType *idx)
         err(c, span, "too many indices for %s: %d", a->name, ints + slices);
         return NULL;
     }
-    if (ints == a->ndim && !slices && !nones)
+    if (ints == a->ndim && !slices && !nones && !ell) /* a[...] of a 0-d array is a view */
         return a->dtype;
     char layout = a->layout == 'C' && only_leading_ints && !slices && !nones ? 'C' : 'A';
     return kn_type_array(c->types, a->dtype, a->ndim - ints + nones, layout, a->readonly);
