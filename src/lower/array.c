@@ -698,6 +698,75 @@ kn_lower_elementwise_into(L *l, KnInstr *in, Operand *ops, int nops, Kernel kern
     return result;
 }
 
+/* ---- Python ints taken as an array's dtype (NumPy 2, NEP 50) ---- */
+
+/* Does this int64 scalar stand for a Python int? kiln types Python ints as int64, as it does
+ * NumPy's int64 scalars; an element read straight from an array is the latter (NumPy converts
+ * it like any other value, wrapping), anything else is taken to be a Python int. */
+static int
+python_int(const KnInstr *arg)
+{
+    if (arg->type != &kn_type_int64)
+        return 0;
+    return !(arg->op == KN_OP_GETITEM && arg->args[0]->type &&
+             arg->args[0]->type->kind == KN_TY_ARRAY);
+}
+
+/* A Python int used as integer dtype d (a weak scalar: uint8 array + 300) must fit d, or it is
+ * NumPy 2's OverflowError "Python integer 300 out of bounds for uint8". One check per
+ * operation, before its loop (a constant folds). below_ok/above_ok: a value below d's minimum /
+ * above its maximum is allowed (np.clip's lower and upper bounds). */
+void
+kn_lower_check_python_int(L *l, KnInstr *arg, const KnType *d, int below_ok, int above_ok)
+{
+    if (!python_int(arg) || d->kind != KN_TY_INT || (d->bits == 64 && d->is_signed))
+        return;
+    static const int signed_exc[] = {KN_EXC_INT_BOUNDS_I8, KN_EXC_INT_BOUNDS_I16,
+                                     KN_EXC_INT_BOUNDS_I32};
+    static const int unsigned_exc[] = {KN_EXC_INT_BOUNDS_U8, KN_EXC_INT_BOUNDS_U16,
+                                       KN_EXC_INT_BOUNDS_U32, KN_EXC_INT_BOUNDS_U64};
+    int k = d->bits == 8 ? 0 : d->bits == 16 ? 1 : d->bits == 32 ? 2 : 3;
+    long long lo = d->is_signed ? -(1LL << (d->bits - 1)) : 0;
+    long long hi = d->is_signed    ? (1LL << (d->bits - 1)) - 1
+                   : d->bits == 64 ? INT64_MAX
+                                   : (long long)((1ULL << d->bits) - 1);
+    LLVMValueRef v = l->vals[arg->id], bad = LLVMConstInt(l->i1, 0, 0);
+    if (!below_ok)
+        bad = LLVMBuildOr(l->b, bad, LLVMBuildICmp(l->b, LLVMIntSLT, v, i64c(l, lo), ""), "");
+    if (!above_ok)
+        bad = LLVMBuildOr(l->b, bad, LLVMBuildICmp(l->b, LLVMIntSGT, v, i64c(l, hi), ""), "");
+    kn_lower_raise_if_args(l, bad, d->is_signed ? signed_exc[k] : unsigned_exc[k], &v, 1);
+}
+
+/* the Python ints among a node's operands, checked against the dtype they are taken as; for a
+ * fused tree, every node's (leaves: the fused instruction's arguments) */
+static void
+check_python_ints(L *l, KnInstr *node, KnInstr *fused)
+{
+    KnCallImpl *impl = node->impl;
+    int first = node->op == KN_OP_CALL ? 1 : 0;
+    int id = node->op == KN_OP_CALL && impl ? impl->builtin : -1;
+    for (int i = first; i < node->nargs; i++) {
+        KnInstr *a = node->args[i];
+        int leaf = !fused;
+        for (int k = 0; fused && k < fused->nargs; k++)
+            leaf |= fused->args[k] == a;
+        if (!leaf) {
+            check_python_ints(l, a, fused);
+            continue;
+        }
+        if (!impl || !impl->operand || node->op == KN_OP_CMP || node->op == KN_OP_UNOP ||
+            id == KN_BI_NP_WHERE)
+            continue; /* comparisons take any int (cmp_kernel); np.where converts as NumPy's */
+        if (a->type->kind == KN_TY_ARRAY)
+            continue;
+        if (node->op == KN_OP_CALL && node->aux)
+            continue; /* keywords (out=): the in-place path checks its own operands */
+        int below_ok = id == KN_BI_NP_CLIP && i == 2, above_ok = id == KN_BI_NP_CLIP && i == 3;
+        kn_lower_check_python_int(l, a, impl->operand, below_ok, above_ok);
+    }
+}
+
 /* ---- kernels ---- */
 
 static const KnType *
@@ -740,8 +809,24 @@ static LLVMValueRef
 cmp_kernel(L *l, KnInstr *in, LLVMValueRef *e)
 {
     KnCallImpl *impl = in->impl;
-    return kn_lower_cmp(l, (KnCmp)in->aux, e[0], e[1], elem_type(in->args[0]->type),
-                        elem_type(in->args[1]->type), impl->operand);
+    const KnType *ta = elem_type(in->args[0]->type), *tb = elem_type(in->args[1]->type);
+    if (impl->operand->kind == KN_TY_INT && ta->kind == KN_TY_INT && tb->kind == KN_TY_INT &&
+        ta != tb && (python_int(in->args[0]) || python_int(in->args[1]))) {
+        /* an integer array against a Python int of any value (uint8 < 300, int8 > -129): NumPy 2
+         * compares the values exactly; both fit in 128 bits */
+        static const LLVMIntPredicate pred[] = {
+            [KN_CMP_EQ] = LLVMIntEQ,  [KN_CMP_NE] = LLVMIntNE,  [KN_CMP_LT] = LLVMIntSLT,
+            [KN_CMP_LE] = LLVMIntSLE, [KN_CMP_GT] = LLVMIntSGT, [KN_CMP_GE] = LLVMIntSGE,
+        };
+        LLVMTypeRef w = LLVMInt128TypeInContext(l->ctx);
+        LLVMValueRef a =
+            ta->is_signed ? LLVMBuildSExt(l->b, e[0], w, "") : LLVMBuildZExt(l->b, e[0], w, "");
+        LLVMValueRef b =
+            tb->is_signed ? LLVMBuildSExt(l->b, e[1], w, "") : LLVMBuildZExt(l->b, e[1], w, "");
+        if (in->aux <= KN_CMP_GE)
+            return LLVMBuildICmp(l->b, pred[in->aux], a, b, "");
+    }
+    return kn_lower_cmp(l, (KnCmp)in->aux, e[0], e[1], ta, tb, impl->operand);
 }
 
 static LLVMValueRef
@@ -820,6 +905,7 @@ kn_lower_array_binop(L *l, KnInstr *in)
     Operand ops[2] = {{l->vals[in->args[0]->id], in->args[0]->type, NULL, {0}},
                       {l->vals[in->args[1]->id], in->args[1]->type, NULL, {0}}};
     KnCallImpl *impl = in->impl;
+    check_python_ints(l, in, NULL);
     if (in->op == KN_OP_BINOP && impl->inplace) {
         LLVMValueRef dest = ops[0].v;
         /* a += a[::-1]: b may share a's memory */
@@ -855,13 +941,23 @@ extreme(L *l, int is_max, int nan_wins, LLVMValueRef a, LLVMValueRef b, const Kn
     KnCmp cmp = is_max ? (nan_wins ? KN_CMP_GT : KN_CMP_GE) : (nan_wins ? KN_CMP_LT : KN_CMP_LE);
     LLVMValueRef better = kn_lower_cmp(l, cmp, a, b, t, t, t);
     LLVMValueRef r = LLVMBuildSelect(l->b, better, a, b, "");
-    if (t->kind != KN_TY_FLOAT)
+    LLVMValueRef anan = any_nan(l, a, t), bnan = any_nan(l, b, t);
+    if (!anan)
         return r;
-    LLVMValueRef anan = LLVMBuildFCmp(l->b, LLVMRealUNO, a, a, "");
-    LLVMValueRef bnan = LLVMBuildFCmp(l->b, LLVMRealUNO, b, b, "");
     if (nan_wins)
         return LLVMBuildSelect(l->b, anan, a, LLVMBuildSelect(l->b, bnan, b, r, ""), "");
     return LLVMBuildSelect(l->b, anan, b, LLVMBuildSelect(l->b, bnan, a, r, ""), "");
+}
+
+/* an int64 value clamped into integer dtype d's range (still an int64) */
+static LLVMValueRef
+clamp_to(L *l, LLVMValueRef v, const KnType *d)
+{
+    long long lo = d->is_signed ? -(1LL << (d->bits - 1)) : 0;
+    long long hi = d->is_signed    ? (1LL << (d->bits - 1)) - 1
+                   : d->bits == 64 ? INT64_MAX
+                                   : (long long)((1ULL << d->bits) - 1);
+    return smin(l, smax(l, v, i64c(l, lo)), i64c(l, hi));
 }
 
 static LLVMValueRef
@@ -874,7 +970,11 @@ ufunc_kernel(L *l, KnInstr *in, LLVMValueRef *e)
     int nin = kn_typing_ufunc_nin(id);
     for (int i = 0; i < nin; i++) {
         t[i] = elem_type(in->args[i + 1]->type);
-        x[i] = id == KN_BI_NP_WHERE && i == 0 ? e[i] : kn_lower_convert(l, e[i], t[i], op);
+        LLVMValueRef v = e[i];
+        if (id == KN_BI_NP_CLIP && i > 0 && t[i] == &kn_type_int64 && op->kind == KN_TY_INT &&
+            op != &kn_type_int64) /* a Python int bound past the dtype's range bounds nothing */
+            v = clamp_to(l, v, op);
+        x[i] = id == KN_BI_NP_WHERE && i == 0 ? v : kn_lower_convert(l, v, t[i], op);
     }
     LLVMValueRef zero = LLVMConstNull(kn_lower_type(l, op));
     switch (id) {
@@ -939,6 +1039,13 @@ ufunc_kernel(L *l, KnInstr *in, LLVMValueRef *e)
         return extreme(l, id == KN_BI_NP_FMAX, 0, x[0], x[1], op);
     case KN_BI_NP_POWER: {
         l->in_ufunc = 1;
+        if (op->kind == KN_TY_INT && op->bits < 64) { /* as binop_kernel_body: 64 bits, wrap */
+            const KnType *wide = op->is_signed ? &kn_type_int64 : &kn_type_uint64;
+            LLVMValueRef r = kn_lower_binop(l, KN_BIN_POW, kn_lower_convert(l, x[0], op, wide),
+                                            kn_lower_convert(l, x[1], op, wide), wide, wide, wide);
+            l->in_ufunc = 0;
+            return kn_lower_convert(l, r, wide, op);
+        }
         LLVMValueRef r = kn_lower_binop(l, KN_BIN_POW, x[0], x[1], op, op, op);
         l->in_ufunc = 0;
         return r;
@@ -973,6 +1080,11 @@ kn_lower_array_ufunc(L *l, KnInstr *in)
     }
     if (!any_array && !impl->inplace)
         return kn_lower_convert(l, ufunc_kernel(l, in, e), impl->result, in->type);
+    for (int i = 0; i < nin; i++) /* as check_python_ints, with or without out= */
+        if (ops[i].t->kind != KN_TY_ARRAY && impl->builtin != KN_BI_NP_WHERE)
+            kn_lower_check_python_int(l, in->args[i + 1], impl->operand,
+                                      impl->builtin == KN_BI_NP_CLIP && i == 1,
+                                      impl->builtin == KN_BI_NP_CLIP && i == 2);
     if (impl->inplace) {
         KnInstr *out = kn_typing_arg(in, nin, "out");
         LLVMValueRef dest = l->vals[out->id];
@@ -1078,6 +1190,7 @@ kn_lower_array_setitem(L *l, KnInstr *in)
     LLVMValueRef a = l->vals[in->args[0]->id], v = l->vals[in->args[2]->id];
     IndexPart parts[32];
     int np = index_parts(l, l->vals[in->args[1]->id], in->args[1]->type, parts);
+    kn_lower_check_python_int(l, in->args[2], t->dtype, 0, 0); /* a[0] = 300 of uint8 */
     if (target->kind != KN_TY_ARRAY) {
         store_elem(l, t->dtype, kn_lower_convert(l, v, vt, t->dtype), elem_ptr(l, a, t, parts, np));
         return;
@@ -1247,6 +1360,7 @@ LLVMValueRef
 kn_lower_fused(L *l, KnInstr *in)
 {
     Operand ops[8];
+    check_python_ints(l, in->imm.ptr, in);
     for (int i = 0; i < in->nargs && i < 8; i++)
         ops[i] = (Operand){l->vals[in->args[i]->id], in->args[i]->type, NULL, {0}};
     return kn_lower_elementwise_into(l, in, ops, in->nargs, fused_kernel, NULL, in->type,

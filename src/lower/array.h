@@ -87,6 +87,21 @@ offset_ptr(L *l, LLVMValueRef base, LLVMValueRef off)
     return LLVMBuildInBoundsGEP2(l->b, l->i8, base, &off, 1, "");
 }
 
+/* is v NaN: a float that is, a complex with a NaN part (NumPy propagates both); NULL for the
+ * other types, which have no NaN */
+static inline LLVMValueRef
+any_nan(L *l, LLVMValueRef v, const KnType *t)
+{
+    if (t->kind == KN_TY_FLOAT)
+        return LLVMBuildFCmp(l->b, LLVMRealUNO, v, v, "");
+    if (t->kind != KN_TY_COMPLEX)
+        return NULL;
+    LLVMValueRef re = LLVMBuildExtractValue(l->b, v, 0, ""),
+                 im = LLVMBuildExtractValue(l->b, v, 1, "");
+    return LLVMBuildOr(l->b, LLVMBuildFCmp(l->b, LLVMRealUNO, re, re, ""),
+                       LLVMBuildFCmp(l->b, LLVMRealUNO, im, im, ""), "");
+}
+
 /* loops over 0..n-1 (array.c) */
 void kn_lower_loop_begin(L *l, Loop *lp, LLVMValueRef n);
 LLVMValueRef kn_lower_loop_index(L *l, Loop *lp);

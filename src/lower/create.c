@@ -128,6 +128,7 @@ kn_lower_array_creation(L *l, KnInstr *in, int id)
         kn_lower_array_fill(l, a, t, LLVMConstInt(l->i64, 1, 0), &kn_type_int64);
     } else if (id == KN_BI_NP_FULL || id == KN_BI_NP_FULL_LIKE) {
         KnInstr *v = kn_typing_arg(in, 1, "fill_value");
+        kn_lower_check_python_int(l, v, d, 0, 0); /* np.full_like(uint8 array, -1) */
         kn_lower_array_fill(l, a, t, l->vals[v->id], v->type);
     }
     return a;

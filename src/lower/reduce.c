@@ -25,15 +25,16 @@ reduce_step(L *l, LLVMValueRef p, void *ctx)
         /* NumPy propagates NaN: a NaN element wins */
         KnCmp op = r->name[1] == 'i' ? KN_CMP_LT : KN_CMP_GT;
         LLVMValueRef better = kn_lower_cmp(l, op, x, acc, r->acc_t, r->acc_t, r->acc_t);
-        if (r->acc_t->kind == KN_TY_FLOAT)
-            better = LLVMBuildOr(l->b, better, LLVMBuildFCmp(l->b, LLVMRealUNO, x, x, ""), "");
+        LLVMValueRef xnan = any_nan(l, x, r->acc_t);
+        if (xnan)
+            better = LLVMBuildOr(l->b, better, xnan, "");
         LLVMValueRef first = LLVMBuildLoad2(l->b, l->i1, r->first, "");
         nv = LLVMBuildSelect(l->b, LLVMBuildOr(l->b, first, better, ""), x, acc, "");
-        if (r->acc_t->kind == KN_TY_FLOAT) /* keep a NaN once seen */
-            nv = LLVMBuildSelect(l->b,
-                                 LLVMBuildAnd(l->b, LLVMBuildNot(l->b, first, ""),
-                                              LLVMBuildFCmp(l->b, LLVMRealUNO, acc, acc, ""), ""),
-                                 acc, nv, "");
+        if (xnan) /* keep a NaN once seen (floats, and complex with a NaN part) */
+            nv = LLVMBuildSelect(
+                l->b,
+                LLVMBuildAnd(l->b, LLVMBuildNot(l->b, first, ""), any_nan(l, acc, r->acc_t), ""),
+                acc, nv, "");
         LLVMBuildStore(l->b, LLVMConstInt(l->i1, 0, 0), r->first);
     } else {
         nv = kn_lower_binop(l, KN_BIN_ADD, acc, x, r->acc_t, r->acc_t, r->acc_t);
@@ -182,9 +183,9 @@ scan_step(L *l, LLVMValueRef p, void *ctx)
         LLVMValueRef first = LLVMBuildLoad2(l->b, l->i1, s->first, "");
         KnCmp op = s->name[3] == 'm' && s->name[4] == 'i' ? KN_CMP_LT : KN_CMP_GT;
         LLVMValueRef better = kn_lower_cmp(l, op, x, acc, s->elem_t, s->elem_t, s->elem_t);
-        if (s->elem_t->kind == KN_TY_FLOAT) {
-            LLVMValueRef accnan = LLVMBuildFCmp(l->b, LLVMRealUNO, acc, acc, "");
-            LLVMValueRef xnan = LLVMBuildFCmp(l->b, LLVMRealUNO, x, x, "");
+        LLVMValueRef xnan = any_nan(l, x, s->elem_t);
+        if (xnan) {
+            LLVMValueRef accnan = any_nan(l, acc, s->elem_t);
             better = LLVMBuildAnd(l->b, LLVMBuildNot(l->b, accnan, ""),
                                   LLVMBuildOr(l->b, better, xnan, ""), "");
         }

@@ -255,6 +255,12 @@ kn_typing_array_getattr(KnCompilation *c, KnInstr *in, KnType *t)
 /* What an index selects from an array of type a: the result type (an element, or a view). The
  * components are ints (take one position of an axis), slices (keep the axis, strided), None
  * (a new axis of length 1) and at most one Ellipsis (as many full slices as needed). */
+static int
+elem_kind(const KnType *t)
+{
+    return t->kind == KN_TY_ARRAY ? t->dtype->kind : t->kind;
+}
+
 KnType *
 kn_typing_index_result(KnCompilation *c, KnSpan span, KnType *a, KnType *idx)
 {
@@ -319,6 +325,16 @@ kn_typing_setitem(KnCompilation *c, KnInstr *in)
     if (v->kind == KN_TY_ARRAY && (target->kind != KN_TY_ARRAY || v->ndim > target->ndim))
         return err(c, in->args[2]->span, "cannot store %s into %s", v->name,
                    target->kind == KN_TY_ARRAY ? target->name : "a single element");
+    /* a[i] -= b of bool elements (the frontend's getitem, binop, setitem of one base and
+     * index): NumPy's bool scalars do not subtract, as `a -= b` of bool arrays */
+    KnInstr *val = in->args[2];
+    if (val->op == KN_OP_BINOP && val->aux == KN_BIN_SUB && val->args[0]->op == KN_OP_GETITEM &&
+        val->args[0]->args[0] == in->args[0] && val->args[0]->args[1] == in->args[1] &&
+        a->dtype->kind == KN_TY_BOOL && val->args[1]->type &&
+        elem_kind(val->args[1]->type) == KN_TY_BOOL)
+        return err(c, val->span,
+                   "numpy boolean subtract, the '-' operator, is not supported: "
+                   "use '^' or np.logical_xor");
     impl_of(c, in)->operand = target; /* the element or view being assigned */
     return 0;
 }
