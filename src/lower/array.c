@@ -934,11 +934,15 @@ libm_pair(L *l, const char *name, LLVMValueRef a, LLVMValueRef b, const KnType *
 }
 
 /* maximum/minimum propagate NaN; fmax/fmin ignore it. On a tie (-0.0 and 0.0) NumPy's
- * maximum/minimum return the second operand and fmax/fmin the first. */
+ * maximum/minimum return the second operand and fmax/fmin the first; for complex values
+ * (ordered by real part, then imaginary part; a NaN in either part is a NaN) both return the
+ * first. */
 static LLVMValueRef
 extreme(L *l, int is_max, int nan_wins, LLVMValueRef a, LLVMValueRef b, const KnType *t)
 {
-    KnCmp cmp = is_max ? (nan_wins ? KN_CMP_GT : KN_CMP_GE) : (nan_wins ? KN_CMP_LT : KN_CMP_LE);
+    int first_on_tie = !nan_wins || t->kind == KN_TY_COMPLEX; /* NumPy's complex loops */
+    KnCmp cmp =
+        is_max ? (first_on_tie ? KN_CMP_GE : KN_CMP_GT) : (first_on_tie ? KN_CMP_LE : KN_CMP_LT);
     LLVMValueRef better = kn_lower_cmp(l, cmp, a, b, t, t, t);
     LLVMValueRef r = LLVMBuildSelect(l->b, better, a, b, "");
     LLVMValueRef anan = any_nan(l, a, t), bnan = any_nan(l, b, t);
@@ -1190,7 +1194,6 @@ kn_lower_array_setitem(L *l, KnInstr *in)
     LLVMValueRef a = l->vals[in->args[0]->id], v = l->vals[in->args[2]->id];
     IndexPart parts[32];
     int np = index_parts(l, l->vals[in->args[1]->id], in->args[1]->type, parts);
-    kn_lower_check_python_int(l, in->args[2], t->dtype, 0, 0); /* a[0] = 300 of uint8 */
     if (target->kind != KN_TY_ARRAY) {
         store_elem(l, t->dtype, kn_lower_convert(l, v, vt, t->dtype), elem_ptr(l, a, t, parts, np));
         return;
@@ -1265,6 +1268,11 @@ reshape(L *l, KnInstr *in, LLVMValueRef a, const KnType *t)
     }
     LLVMValueRef bad = LLVMBuildOr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, total, nitems, ""),
                                    LLVMBuildICmp(l->b, LLVMIntUGT, unknowns, i64c(l, 1), ""), "");
+    /* NumPy: -1 cannot stand for a length when the other lengths multiply to 0 */
+    bad = LLVMBuildOr(l->b, bad,
+                      LLVMBuildAnd(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, known, i64c(l, 0), ""),
+                                   LLVMBuildICmp(l->b, LLVMIntNE, unknowns, i64c(l, 0), ""), ""),
+                      "");
     /* a negative length, or a product that overflows, cannot match by wrapping around */
     LLVMValueRef count, err;
     kn_lower_size_check(l, shape, vt->ndim, itemsize(t->dtype), &count, &err);

@@ -500,7 +500,6 @@ lower_array_method(L *l, KnInstr *in)
     if (!strcmp(m, "nonzero"))
         return kn_lower_nonzero(l, a, self->type, in->type);
     if (!strcmp(m, "fill")) {
-        kn_lower_check_python_int(l, in->args[1], self->type->dtype, 0, 0); /* a.fill(300) */
         kn_lower_array_fill(l, a, self->type, arg(l, in, 0), argt(in, 0));
         return LLVMConstInt(l->i8, 0, 0);
     }

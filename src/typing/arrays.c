@@ -578,9 +578,8 @@ ufunc_elem(KnCompilation *c, KnInstr *in, int id, KnType **args, KnType **operan
     case KN_BI_NP_FMAX:
     case KN_BI_NP_FMIN:
     case KN_BI_NP_POWER: {
+        /* complex: NumPy's lexicographic order, a NaN part propagating (lower/array.c) */
         KnType *p = kn_typing_elementwise_operand(args[0], args[1]);
-        if (p->kind == KN_TY_COMPLEX && id != KN_BI_NP_POWER)
-            return NULL;
         if (id == KN_BI_NP_POWER && p->kind == KN_TY_BOOL)
             p = &kn_type_int8;
         *operand = p;
