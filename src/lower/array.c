@@ -760,8 +760,6 @@ check_python_ints(L *l, KnInstr *node, KnInstr *fused)
             continue; /* comparisons take any int (cmp_kernel); np.where converts as NumPy's */
         if (a->type->kind == KN_TY_ARRAY)
             continue;
-        if (node->op == KN_OP_CALL && node->aux)
-            continue; /* keywords (out=): the in-place path checks its own operands */
         int below_ok = id == KN_BI_NP_CLIP && i == 2, above_ok = id == KN_BI_NP_CLIP && i == 3;
         kn_lower_check_python_int(l, a, impl->operand, below_ok, above_ok);
     }
