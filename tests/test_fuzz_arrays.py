@@ -328,6 +328,16 @@ def test_arange_length_nan_and_too_big():
         npcheck(arange_f, stop)
 
 
+def arange_3(a, b, c):
+    return np.arange(a, b, c).size
+
+
+def test_int_arange_lengths_past_int64():
+    for args in [(-2 ** 63, 2 ** 63 - 1, 1), (2 ** 63 - 1, -2 ** 63, -1), (0, 2 ** 62, 1),
+                 (-2 ** 63, 2 ** 63 - 1, 2 ** 62), (5, 0, 1), (0, 10, 0)]:
+        npcheck(arange_3, *args)
+
+
 def test_linspace_negative_num_message():
     npcheck(linspace_n, -1)
 

@@ -161,6 +161,9 @@ kn_lower_arange(L *l, KnInstr *in)
         r = LLVMBuildInsertValue(l->b, r, stop, 1, "");
         r = LLVMBuildInsertValue(l->b, r, step, 2, "");
         n = kn_lower_range_len(l, r);
+        /* a length past INT64_MAX (it is computed unsigned): NumPy's "Maximum allowed size" */
+        kn_lower_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, n, i64c(l, 0), ""),
+                          KN_EXC_ARANGE_SIZE);
     } else {
         kn_lower_raise_if(l, LLVMBuildFCmp(l->b, LLVMRealOEQ, step, LLVMConstReal(l->f64, 0.0), ""),
                           KN_EXC_TRUEDIV_ZERO);
