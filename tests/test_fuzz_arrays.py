@@ -480,6 +480,13 @@ def test_maximum_minimum_propagate_nan(dt):
         npcheck(f, b, a)
 
 
+def test_maximum_minimum_of_complex_scalars():
+    for x, y in [(1 + 1j, 1 + 2j), (complex(NAN, 0), 1j), (1j, complex(0, NAN)), (2j, 2j),
+                 (complex(-0.0, 0.0), complex(0.0, 0.0))]:
+        for f in (cmaximum, cminimum, cfmax, cfmin):
+            npcheck(f, x, y)
+
+
 def test_complex_max_nan_repro():
     c = np.array([[1 + 1j, complex(NAN, 0), 2 + 0j], [3j, 1 + 0j, 2j]])
     npcheck(cmax, c)

@@ -700,6 +700,16 @@ kn_lower_elementwise_into(L *l, KnInstr *in, Operand *ops, int nops, Kernel kern
 
 /* ---- Python ints taken as an array's dtype (NumPy 2, NEP 50) ---- */
 
+/* the values of integer dtype d that an int64 can hold (all of uint64's non-negative ones) */
+static void
+int_range(const KnType *d, long long *lo, long long *hi)
+{
+    *lo = d->is_signed ? -(1LL << (d->bits - 1)) : 0;
+    *hi = d->is_signed    ? (1LL << (d->bits - 1)) - 1
+          : d->bits == 64 ? INT64_MAX
+                          : (long long)((1ULL << d->bits) - 1);
+}
+
 /* Does this int64 scalar stand for a Python int? kiln types Python ints as int64, as it does
  * NumPy's int64 scalars; an element read straight from an array is the latter (NumPy converts
  * it like any other value, wrapping), anything else is taken to be a Python int. */
@@ -726,10 +736,8 @@ kn_lower_check_python_int(L *l, KnInstr *arg, const KnType *d, int below_ok, int
     static const int unsigned_exc[] = {KN_EXC_INT_BOUNDS_U8, KN_EXC_INT_BOUNDS_U16,
                                        KN_EXC_INT_BOUNDS_U32, KN_EXC_INT_BOUNDS_U64};
     int k = d->bits == 8 ? 0 : d->bits == 16 ? 1 : d->bits == 32 ? 2 : 3;
-    long long lo = d->is_signed ? -(1LL << (d->bits - 1)) : 0;
-    long long hi = d->is_signed    ? (1LL << (d->bits - 1)) - 1
-                   : d->bits == 64 ? INT64_MAX
-                                   : (long long)((1ULL << d->bits) - 1);
+    long long lo, hi;
+    int_range(d, &lo, &hi);
     LLVMValueRef v = l->vals[arg->id], bad = LLVMConstInt(l->i1, 0, 0);
     if (!below_ok)
         bad = LLVMBuildOr(l->b, bad, LLVMBuildICmp(l->b, LLVMIntSLT, v, i64c(l, lo), ""), "");
@@ -955,10 +963,8 @@ extreme(L *l, int is_max, int nan_wins, LLVMValueRef a, LLVMValueRef b, const Kn
 static LLVMValueRef
 clamp_to(L *l, LLVMValueRef v, const KnType *d)
 {
-    long long lo = d->is_signed ? -(1LL << (d->bits - 1)) : 0;
-    long long hi = d->is_signed    ? (1LL << (d->bits - 1)) - 1
-                   : d->bits == 64 ? INT64_MAX
-                                   : (long long)((1ULL << d->bits) - 1);
+    long long lo, hi;
+    int_range(d, &lo, &hi);
     return smin(l, smax(l, v, i64c(l, lo)), i64c(l, hi));
 }
 

@@ -252,15 +252,16 @@ kn_typing_array_getattr(KnCompilation *c, KnInstr *in, KnType *t)
     return err(c, in->span, "%s has no attribute '%s' (in kiln yet)", t->name, a);
 }
 
-/* What an index selects from an array of type a: the result type (an element, or a view). The
- * components are ints (take one position of an axis), slices (keep the axis, strided), None
- * (a new axis of length 1) and at most one Ellipsis (as many full slices as needed). */
+/* the kind of a scalar, or of an array's elements */
 static int
 elem_kind(const KnType *t)
 {
     return t->kind == KN_TY_ARRAY ? t->dtype->kind : t->kind;
 }
 
+/* What an index selects from an array of type a: the result type (an element, or a view). The
+ * components are ints (take one position of an axis), slices (keep the axis, strided), None
+ * (a new axis of length 1) and at most one Ellipsis (as many full slices as needed). */
 KnType *
 kn_typing_index_result(KnCompilation *c, KnSpan span, KnType *a, KnType *idx)
 {
