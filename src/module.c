@@ -56,6 +56,17 @@ fixed_exceptions(PyObject *table)
         [KN_EXC_FLOAT_INT_RANGE] = NULL,
         [KN_EXC_ZERO_NEG_POW] = "0.0 ** -1.0",
         [KN_EXC_COMPLEX_ZERO_POW] = "0j ** -1",
+        [KN_EXC_ARRAY_TOO_BIG] = "__import__('numpy').empty(2**62, 'i8')",
+        [KN_EXC_ARANGE_NAN] = "__import__('numpy').arange(0.0, float('nan'))",
+        [KN_EXC_ARANGE_SIZE] = "__import__('numpy').arange(0.0, float('inf'))",
+        [KN_EXC_LINSPACE_NUM] = NULL,
+        [KN_EXC_INT_BOUNDS_I8] = NULL,
+        [KN_EXC_INT_BOUNDS_I16] = NULL,
+        [KN_EXC_INT_BOUNDS_I32] = NULL,
+        [KN_EXC_INT_BOUNDS_U8] = NULL,
+        [KN_EXC_INT_BOUNDS_U16] = NULL,
+        [KN_EXC_INT_BOUNDS_U32] = NULL,
+        [KN_EXC_INT_BOUNDS_U64] = NULL,
     };
     PyObject *globals = PyDict_New();
     if (!globals)
@@ -76,14 +87,24 @@ fixed_exceptions(PyObject *table)
                 {KN_EXC_ARRAY_INDEX, "index {} is out of bounds for axis {} with size {}"},
                 {KN_EXC_UNPACK, "expected {} values to unpack, got {}"},
                 {KN_EXC_FLOAT_INT_RANGE, "float too large to convert to a 64-bit integer"},
+                {KN_EXC_LINSPACE_NUM, "Number of samples, {}, must be non-negative."},
+                {KN_EXC_INT_BOUNDS_I8, "Python integer {} out of bounds for int8"},
+                {KN_EXC_INT_BOUNDS_I16, "Python integer {} out of bounds for int16"},
+                {KN_EXC_INT_BOUNDS_I32, "Python integer {} out of bounds for int32"},
+                {KN_EXC_INT_BOUNDS_U8, "Python integer {} out of bounds for uint8"},
+                {KN_EXC_INT_BOUNDS_U16, "Python integer {} out of bounds for uint16"},
+                {KN_EXC_INT_BOUNDS_U32, "Python integer {} out of bounds for uint32"},
+                {KN_EXC_INT_BOUNDS_U64, "Python integer {} out of bounds for uint64"},
             };
             const char *msg = "error in compiled code";
             for (int k = 0; k < KN_ARRAY_LEN(own); k++)
                 if (own[k].index == i)
                     msg = own[k].message;
-            PyObject *cls = i == KN_EXC_ARRAY_INDEX       ? PyExc_IndexError
-                            : i == KN_EXC_FLOAT_INT_RANGE ? PyExc_OverflowError
-                                                          : PyExc_ValueError;
+            PyObject *cls = i == KN_EXC_ARRAY_INDEX ? PyExc_IndexError
+                            : i == KN_EXC_FLOAT_INT_RANGE ||
+                                    (i >= KN_EXC_INT_BOUNDS_I8 && i <= KN_EXC_INT_BOUNDS_U64)
+                                ? PyExc_OverflowError
+                                : PyExc_ValueError;
             entry = Py_BuildValue("(O(s))", cls, msg);
         } else {
             PyObject *r = PyRun_String(code[i], Py_eval_input, globals, globals);

@@ -155,6 +155,43 @@ kn_box_type_num(const KnType *t)
     }
 }
 
+/* Which ndarray subclasses compiled code may take: np.memmap is a plain buffer (the data on
+ * disk, mapped), so it is taken as an array, as Numba does; any other subclass (np.matrix,
+ * np.ma.MaskedArray, user classes) gives its elements a meaning that compiled code would drop
+ * (a mask, matrix products), so it is a TypeError naming the class, never silently an ndarray.
+ * 0: fine; -1: the error is set. */
+static int
+check_subclass(PyObject *o)
+{
+    static PyObject *memmap; /* numpy.memmap, looked up once, held for the process */
+    PyTypeObject *tp = Py_TYPE(o);
+    if (tp == &PyArray_Type)
+        return 0;
+    if (!memmap) {
+        PyObject *np = PyImport_ImportModule("numpy");
+        memmap = np ? PyObject_GetAttrString(np, "memmap") : NULL;
+        Py_XDECREF(np);
+        if (!memmap)
+            return -1;
+    }
+    int is_memmap = PyObject_IsInstance(o, memmap);
+    if (is_memmap < 0)
+        return -1;
+    if (is_memmap && (PyObject *)tp == memmap)
+        return 0;
+    PyObject *mod =
+        strchr(tp->tp_name, '.') ? NULL : PyObject_GetAttrString((PyObject *)tp, "__module__");
+    PyErr_Clear();
+    PyErr_Format(PyExc_TypeError,
+                 "kiln does not support ndarray subclasses such as %s%s%s: compiled code would "
+                 "ignore what the subclass adds (pass np.asarray(x) to compute on the plain "
+                 "array)",
+                 mod && PyUnicode_Check(mod) ? PyUnicode_AsUTF8(mod) : "",
+                 mod && PyUnicode_Check(mod) ? "." : "", tp->tp_name);
+    Py_XDECREF(mod);
+    return -1;
+}
+
 /* array(dtype, ndim, layout) of an ndarray: the layout from its contiguity flags. */
 static KnType *
 typeof_array(KnState *s, PyArrayObject *a)
@@ -227,7 +264,7 @@ kn_box_typeof(KnState *s, PyObject *o)
     if (PyFloat_Check(o))
         return &kn_type_float64;
     if (PyArray_Check(o))
-        return typeof_array(s, (PyArrayObject *)o);
+        return check_subclass(o) < 0 ? NULL : typeof_array(s, (PyArrayObject *)o);
     PyErr_Format(PyExc_TypeError, "kiln cannot determine the type of %R (of type %s)", o,
                  tp->tp_name);
     return NULL;
@@ -298,6 +335,8 @@ unbox_array(KnType *t, PyObject *o, char *dst)
         PyErr_Format(PyExc_TypeError, "expected %s, got %R", t->name, o);
         return -1;
     }
+    if (check_subclass(o) < 0)
+        return -1;
     PyArrayObject *a = (PyArrayObject *)o;
     KnArrayStruct *s = (KnArrayStruct *)dst;
     s->meminfo = NULL;

@@ -7,14 +7,14 @@
  * (STORE increfs the new one and decrefs the old); returns and raises release everything
  * (lower.c). Element access computes data + sum(index * stride), with C-layout strides derived
  * from the shape so LLVM can vectorize loops over contiguous arrays. Elementwise operations
- * broadcast at run time and loop over the result's axes; reductions loop over every element. */
-#include "lower/internal.h"
+ * broadcast at run time and loop over the result's axes. New arrays are made in create.c,
+ * reductions and scans live in reduce.c; array.h holds what the three share. */
+#include "lower/array.h"
 
 #include <llvm-c/DebugInfo.h>
 
 #include <stdio.h>
 
-enum { F_MEMINFO, F_PARENT, F_NITEMS, F_ITEMSIZE, F_DATA, F_SHAPE, F_STRIDES };
 
 LLVMTypeRef
 kn_lower_array_type(L *l, const KnType *t)
@@ -24,47 +24,12 @@ kn_lower_array_type(L *l, const KnType *t)
     return LLVMStructTypeInContext(l->ctx, fs, 7, 0);
 }
 
-static LLVMValueRef
-field(L *l, LLVMValueRef a, unsigned f)
-{
-    return LLVMBuildExtractValue(l->b, a, f, "");
-}
-
-static LLVMValueRef
-dim(L *l, LLVMValueRef a, unsigned f, int k)
-{
-    return LLVMBuildExtractValue(l->b, field(l, a, f), (unsigned)k, "");
-}
-
 LLVMValueRef
 kn_lower_array_shape(L *l, LLVMValueRef a, int k)
 {
     return dim(l, a, F_SHAPE, k);
 }
 
-static LLVMValueRef
-i64c(L *l, long long v)
-{
-    return LLVMConstInt(l->i64, (unsigned long long)v, 1);
-}
-
-static int
-itemsize(const KnType *d)
-{
-    return d->kind == KN_TY_BOOL ? 1 : (int)kn_type_size(d);
-}
-
-/* Stride of axis k: from the shape for C-contiguous arrays (known to LLVM), else stored. */
-static LLVMValueRef
-stride(L *l, LLVMValueRef a, const KnType *t, int k)
-{
-    if (t->layout != 'C')
-        return dim(l, a, F_STRIDES, k);
-    LLVMValueRef s = i64c(l, itemsize(t->dtype));
-    for (int j = t->ndim - 1; j > k; j--)
-        s = LLVMBuildMul(l->b, s, dim(l, a, F_SHAPE, j), "");
-    return s;
-}
 
 static LLVMValueRef smax(L *l, LLVMValueRef a, LLVMValueRef b);
 static LLVMValueRef smin(L *l, LLVMValueRef a, LLVMValueRef b);
@@ -186,8 +151,8 @@ kn_lower_decref(L *l, LLVMValueRef v, const KnType *t)
 /* Another reference to the array in v, as a value of its own: the block releases each owned
  * value once (kn_lower_own keeps one entry per value), so a result that is also an operand
  * (a += b, out=, np.asarray(a), a.real) must be a distinct value. */
-static LLVMValueRef
-new_reference(L *l, LLVMValueRef v, const KnType *t)
+LLVMValueRef
+kn_lower_new_reference(L *l, LLVMValueRef v, const KnType *t)
 {
     LLVMValueRef r = LLVMBuildInsertValue(l->b, v, field(l, v, F_MEMINFO), F_MEMINFO, "");
     kn_lower_incref(l, r, t);
@@ -195,30 +160,6 @@ new_reference(L *l, LLVMValueRef v, const KnType *t)
 }
 
 /* ---- elements ---- */
-
-static LLVMValueRef
-load_elem(L *l, const KnType *d, LLVMValueRef p)
-{
-    if (d->kind == KN_TY_BOOL) {
-        LLVMValueRef b = LLVMBuildLoad2(l->b, l->i8, p, "");
-        return LLVMBuildICmp(l->b, LLVMIntNE, b, LLVMConstInt(l->i8, 0, 0), "");
-    }
-    return LLVMBuildLoad2(l->b, kn_lower_type(l, d), p, "");
-}
-
-static void
-store_elem(L *l, const KnType *d, LLVMValueRef v, LLVMValueRef p)
-{
-    if (d->kind == KN_TY_BOOL)
-        v = LLVMBuildZExt(l->b, v, l->i8, "");
-    LLVMBuildStore(l->b, v, p);
-}
-
-static LLVMValueRef
-offset_ptr(L *l, LLVMValueRef base, LLVMValueRef off)
-{
-    return LLVMBuildInBoundsGEP2(l->b, l->i8, base, &off, 1, "");
-}
 
 
 /* ---- views: indexing with ints, slices, None and Ellipsis ---- */
@@ -413,9 +354,6 @@ kn_lower_array_const_slice(L *l, KnInstr *in)
 }
 
 
-static LLVMValueRef rebuild(L *l, LLVMValueRef a, const KnType *vt, LLVMValueRef *shape,
-                            LLVMValueRef *strides);
-
 /* a.real / a.imag: a strided view of a complex array's parts; of a real array, the array or
  * (imag) a new array of zeros */
 static LLVMValueRef
@@ -428,7 +366,7 @@ real_imag(L *l, KnInstr *in, LLVMValueRef a, const KnType *t, int imag)
         strides[k] = stride(l, a, t, k);
     }
     if (t->dtype->kind == KN_TY_COMPLEX) {
-        LLVMValueRef v = rebuild(l, a, vt, shape, strides);
+        LLVMValueRef v = kn_lower_array_rebuild(l, a, vt, shape, strides);
         int half = itemsize(t->dtype) / 2;
         v = LLVMBuildInsertValue(l->b, v, i64c(l, half), F_ITEMSIZE, "");
         if (imag)
@@ -437,7 +375,7 @@ real_imag(L *l, KnInstr *in, LLVMValueRef a, const KnType *t, int imag)
         return v;
     }
     if (!imag) {
-        return new_reference(l, a, t);
+        return kn_lower_new_reference(l, a, t);
     }
     LLVMValueRef z = kn_lower_array_alloc(l, vt, shape);
     LLVMValueRef nbytes =
@@ -475,63 +413,9 @@ kn_lower_array_getattr(L *l, KnInstr *in)
     return LLVMBuildMul(l->b, field(l, a, F_NITEMS), i64c(l, itemsize(t->dtype)), "");
 }
 
-/* ---- allocation ---- */
-
-static LLVMValueRef array_alloc(L *l, const KnType *t, LLVMValueRef *shape, int own);
-
-/* A new C-contiguous array of type t with the given shape; registered as an owned temp. */
-LLVMValueRef
-kn_lower_array_alloc(L *l, const KnType *t, LLVMValueRef *shape)
-{
-    return array_alloc(l, t, shape, 1);
-}
-
-/* the same; with own == 0 the caller releases it (a value made on one branch only) */
-static LLVMValueRef
-array_alloc(L *l, const KnType *t, LLVMValueRef *shape, int own)
-{
-    LLVMValueRef nitems = i64c(l, 1), bad = LLVMConstInt(l->i1, 0, 0);
-    for (int k = 0; k < t->ndim; k++) {
-        bad = LLVMBuildOr(l->b, bad, LLVMBuildICmp(l->b, LLVMIntSLT, shape[k], i64c(l, 0), ""), "");
-        nitems = LLVMBuildMul(l->b, nitems, shape[k], "");
-    }
-    kn_lower_raise_if(l, bad, KN_EXC_NEGATIVE_DIMS);
-    int isz = itemsize(t->dtype);
-    LLVMValueRef nbytes = LLVMBuildMul(l->b, nitems, i64c(l, isz), "");
-    LLVMTypeRef p = l->i64;
-    LLVMValueRef mi = kn_lower_extern(l, "kn_rt_meminfo_alloc", l->ptr, &p, 1, &nbytes);
-    kn_lower_raise_if(l, LLVMBuildIsNull(l->b, mi, ""), KN_EXC_NO_MEMORY);
-    /* KnMemInfo is {refcount, data, size}: data is the second pointer-sized field */
-    LLVMValueRef one = i64c(l, 1);
-    LLVMValueRef data =
-        LLVMBuildLoad2(l->b, l->ptr, LLVMBuildInBoundsGEP2(l->b, l->i64, mi, &one, 1, ""), "");
-    LLVMValueRef v = LLVMGetUndef(kn_lower_array_type(l, t));
-    v = LLVMBuildInsertValue(l->b, v, mi, F_MEMINFO, "");
-    v = LLVMBuildInsertValue(l->b, v, LLVMConstNull(l->ptr), F_PARENT, "");
-    v = LLVMBuildInsertValue(l->b, v, nitems, F_NITEMS, "");
-    v = LLVMBuildInsertValue(l->b, v, i64c(l, isz), F_ITEMSIZE, "");
-    v = LLVMBuildInsertValue(l->b, v, data, F_DATA, "");
-    LLVMValueRef sh = LLVMGetUndef(LLVMArrayType2(l->i64, (uint64_t)t->ndim)), st = sh;
-    LLVMValueRef s = i64c(l, isz);
-    for (int i = 0; i < t->ndim; i++) { /* C order, or Fortran order for an 'F' type */
-        int k = t->layout == 'F' ? i : t->ndim - 1 - i;
-        sh = LLVMBuildInsertValue(l->b, sh, shape[k], (unsigned)k, "");
-        st = LLVMBuildInsertValue(l->b, st, s, (unsigned)k, "");
-        s = LLVMBuildMul(l->b, s, shape[k], "");
-    }
-    v = LLVMBuildInsertValue(l->b, v, sh, F_SHAPE, "");
-    v = LLVMBuildInsertValue(l->b, v, st, F_STRIDES, "");
-    if (own)
-        kn_lower_own(l, v, t);
-    return v;
-}
 
 /* ---- loops ---- */
 
-typedef struct Loop {
-    LLVMBasicBlockRef head, body, exit;
-    LLVMValueRef counter; /* alloca i64 */
-} Loop;
 
 /* Mark a loop's back edge `llvm.loop.unroll.runtime.disable` and `llvm.loop.interleave.count`
  * 1. kiln's own loops (elementwise, reductions, copies) are vectorized by LLVM; runtime
@@ -555,8 +439,8 @@ plain_loop(L *l, LLVMValueRef backedge)
                     LLVMMetadataAsValue(l->ctx, id));
 }
 
-static void
-loop_begin(L *l, Loop *lp, LLVMValueRef n)
+void
+kn_lower_loop_begin(L *l, Loop *lp, LLVMValueRef n)
 {
     lp->counter = kn_lower_entry_alloca(l, l->i64, "k");
     LLVMBuildStore(l->b, i64c(l, 0), lp->counter);
@@ -570,14 +454,14 @@ loop_begin(L *l, Loop *lp, LLVMValueRef n)
     LLVMPositionBuilderAtEnd(l->b, lp->body);
 }
 
-static LLVMValueRef
-loop_index(L *l, Loop *lp)
+LLVMValueRef
+kn_lower_loop_index(L *l, Loop *lp)
 {
     return LLVMBuildLoad2(l->b, l->i64, lp->counter, "");
 }
 
-static void
-loop_end(L *l, Loop *lp)
+void
+kn_lower_loop_end(L *l, Loop *lp)
 {
     LLVMValueRef k = LLVMBuildLoad2(l->b, l->i64, lp->counter, "");
     LLVMBuildStore(l->b, LLVMBuildAdd(l->b, k, i64c(l, 1), ""), lp->counter);
@@ -585,15 +469,6 @@ loop_end(L *l, Loop *lp)
     LLVMPositionBuilderAtEnd(l->b, lp->exit);
 }
 
-/* An operand of an elementwise operation: an array (broadcast to the result) or a scalar. */
-typedef struct Operand {
-    LLVMValueRef v;
-    const KnType *t;
-    LLVMValueRef ptr;      /* alloca: the current element pointer while looping */
-    LLVMValueRef step[32]; /* bytes to advance per index of each result axis (0: broadcast) */
-} Operand;
-
-typedef LLVMValueRef (*Kernel)(L *l, KnInstr *in, LLVMValueRef *elems);
 
 /* The broadcast shape of the operands, right-aligned; raises ValueError on a mismatch. */
 static void
@@ -651,7 +526,7 @@ loop_axes(L *l, KnInstr *in, Operand *ops, int nops, Operand *res, LLVMValueRef 
     for (int i = 0; i < nall; i++)
         saved[i] = LLVMBuildLoad2(l->b, l->ptr, all[i]->ptr, "");
     Loop lp;
-    loop_begin(l, &lp, shape[k]);
+    kn_lower_loop_begin(l, &lp, shape[k]);
     loop_axes(l, in, ops, nops, res, shape, ndim, k + 1, kernel);
     for (int i = 0; i < nall; i++) {
         LLVMValueRef p = LLVMBuildLoad2(l->b, l->ptr, all[i]->ptr, "");
@@ -659,13 +534,13 @@ loop_axes(L *l, KnInstr *in, Operand *ops, int nops, Operand *res, LLVMValueRef 
     }
     /* inner axes advanced the pointers: reset to the start of this axis plus k's step */
     if (k + 1 < ndim) {
-        LLVMValueRef idx = LLVMBuildAdd(l->b, loop_index(l, &lp), i64c(l, 1), "");
+        LLVMValueRef idx = LLVMBuildAdd(l->b, kn_lower_loop_index(l, &lp), i64c(l, 1), "");
         for (int i = 0; i < nall; i++)
             LLVMBuildStore(l->b,
                            offset_ptr(l, saved[i], LLVMBuildMul(l->b, idx, all[i]->step[k], "")),
                            all[i]->ptr);
     }
-    loop_end(l, &lp);
+    kn_lower_loop_end(l, &lp);
 }
 
 /* steps of an operand over the result's axes */
@@ -730,8 +605,8 @@ flat_loop(L *l, KnInstr *in, Operand *ops, int nops, LLVMValueRef result, const 
           Kernel kernel)
 {
     Loop lp;
-    loop_begin(l, &lp, field(l, result, F_NITEMS));
-    LLVMValueRef i = loop_index(l, &lp), elems[8];
+    kn_lower_loop_begin(l, &lp, field(l, result, F_NITEMS));
+    LLVMValueRef i = kn_lower_loop_index(l, &lp), elems[8];
     for (int k = 0; k < nops; k++) {
         const KnType *t = ops[k].t;
         if (t->kind != KN_TY_ARRAY) {
@@ -746,7 +621,7 @@ flat_loop(L *l, KnInstr *in, Operand *ops, int nops, LLVMValueRef result, const 
     LLVMTypeRef rtt = rt->dtype->kind == KN_TY_BOOL ? l->i8 : kn_lower_type(l, rt->dtype);
     store_elem(l, rt->dtype, r,
                LLVMBuildInBoundsGEP2(l->b, rtt, field(l, result, F_DATA), &i, 1, ""));
-    loop_end(l, &lp);
+    kn_lower_loop_end(l, &lp);
 }
 
 /* The operands must broadcast to the destination's shape (setitem, out=). */
@@ -767,21 +642,19 @@ check_broadcast_to(L *l, Operand *ops, int nops, LLVMValueRef *shape, int ndim)
     kn_lower_raise_if(l, bad, KN_EXC_SETITEM_SHAPE);
 }
 
-static LLVMValueRef elementwise_into(L *l, KnInstr *in, Operand *ops, int nops, Kernel kernel,
-                                     LLVMValueRef dest, const KnType *dt, const KnType *ktype);
 
 /* result = kernel(operands...) elementwise, with broadcasting; returns the new (owned) array */
 static LLVMValueRef
 elementwise(L *l, KnInstr *in, Operand *ops, int nops, Kernel kernel)
 {
-    return elementwise_into(l, in, ops, nops, kernel, NULL, in->type, in->type->dtype);
+    return kn_lower_elementwise_into(l, in, ops, nops, kernel, NULL, in->type, in->type->dtype);
 }
 
 /* The same into an existing array `dest` of type dt (NULL: a new one of type dt). The kernel
  * returns values of dtype ktype, converted to dt's dtype on store. */
-static LLVMValueRef
-elementwise_into(L *l, KnInstr *in, Operand *ops, int nops, Kernel kernel, LLVMValueRef dest,
-                 const KnType *dt, const KnType *ktype)
+LLVMValueRef
+kn_lower_elementwise_into(L *l, KnInstr *in, Operand *ops, int nops, Kernel kernel,
+                          LLVMValueRef dest, const KnType *dt, const KnType *ktype)
 {
     const KnType *rt = dt;
     int ndim = rt->ndim;
@@ -823,6 +696,81 @@ elementwise_into(L *l, KnInstr *in, Operand *ops, int nops, Kernel kernel, LLVMV
     LLVMPositionBuilderAtEnd(l->b, done);
     l->kernel_type = saved;
     return result;
+}
+
+/* ---- Python ints taken as an array's dtype (NumPy 2, NEP 50) ---- */
+
+/* the values of integer dtype d that an int64 can hold (all of uint64's non-negative ones) */
+static void
+int_range(const KnType *d, long long *lo, long long *hi)
+{
+    *lo = d->is_signed ? -(1LL << (d->bits - 1)) : 0;
+    *hi = d->is_signed    ? (1LL << (d->bits - 1)) - 1
+          : d->bits == 64 ? INT64_MAX
+                          : (long long)((1ULL << d->bits) - 1);
+}
+
+/* Does this int64 scalar stand for a Python int? kiln types Python ints as int64, as it does
+ * NumPy's int64 scalars; an element read straight from an array is the latter (NumPy converts
+ * it like any other value, wrapping), anything else is taken to be a Python int. */
+static int
+python_int(const KnInstr *arg)
+{
+    if (arg->type != &kn_type_int64)
+        return 0;
+    return !(arg->op == KN_OP_GETITEM && arg->args[0]->type &&
+             arg->args[0]->type->kind == KN_TY_ARRAY);
+}
+
+/* A Python int used as integer dtype d (a weak scalar: uint8 array + 300) must fit d, or it is
+ * NumPy 2's OverflowError "Python integer 300 out of bounds for uint8". One check per
+ * operation, before its loop (a constant folds). below_ok/above_ok: a value below d's minimum /
+ * above its maximum is allowed (np.clip's lower and upper bounds). */
+void
+kn_lower_check_python_int(L *l, KnInstr *arg, const KnType *d, int below_ok, int above_ok)
+{
+    if (!python_int(arg) || d->kind != KN_TY_INT || (d->bits == 64 && d->is_signed))
+        return;
+    static const int signed_exc[] = {KN_EXC_INT_BOUNDS_I8, KN_EXC_INT_BOUNDS_I16,
+                                     KN_EXC_INT_BOUNDS_I32};
+    static const int unsigned_exc[] = {KN_EXC_INT_BOUNDS_U8, KN_EXC_INT_BOUNDS_U16,
+                                       KN_EXC_INT_BOUNDS_U32, KN_EXC_INT_BOUNDS_U64};
+    int k = d->bits == 8 ? 0 : d->bits == 16 ? 1 : d->bits == 32 ? 2 : 3;
+    long long lo, hi;
+    int_range(d, &lo, &hi);
+    LLVMValueRef v = l->vals[arg->id], bad = LLVMConstInt(l->i1, 0, 0);
+    if (!below_ok)
+        bad = LLVMBuildOr(l->b, bad, LLVMBuildICmp(l->b, LLVMIntSLT, v, i64c(l, lo), ""), "");
+    if (!above_ok)
+        bad = LLVMBuildOr(l->b, bad, LLVMBuildICmp(l->b, LLVMIntSGT, v, i64c(l, hi), ""), "");
+    kn_lower_raise_if_args(l, bad, d->is_signed ? signed_exc[k] : unsigned_exc[k], &v, 1);
+}
+
+/* the Python ints among a node's operands, checked against the dtype they are taken as; for a
+ * fused tree, every node's (leaves: the fused instruction's arguments) */
+static void
+check_python_ints(L *l, KnInstr *node, KnInstr *fused)
+{
+    KnCallImpl *impl = node->impl;
+    int first = node->op == KN_OP_CALL ? 1 : 0;
+    int id = node->op == KN_OP_CALL && impl ? impl->builtin : -1;
+    for (int i = first; i < node->nargs; i++) {
+        KnInstr *a = node->args[i];
+        int leaf = !fused;
+        for (int k = 0; fused && k < fused->nargs; k++)
+            leaf |= fused->args[k] == a;
+        if (!leaf) {
+            check_python_ints(l, a, fused);
+            continue;
+        }
+        if (!impl || !impl->operand || node->op == KN_OP_CMP || node->op == KN_OP_UNOP ||
+            id == KN_BI_NP_WHERE)
+            continue; /* comparisons take any int (cmp_kernel); np.where converts as NumPy's */
+        if (a->type->kind == KN_TY_ARRAY)
+            continue;
+        int below_ok = id == KN_BI_NP_CLIP && i == 2, above_ok = id == KN_BI_NP_CLIP && i == 3;
+        kn_lower_check_python_int(l, a, impl->operand, below_ok, above_ok);
+    }
 }
 
 /* ---- kernels ---- */
@@ -867,8 +815,24 @@ static LLVMValueRef
 cmp_kernel(L *l, KnInstr *in, LLVMValueRef *e)
 {
     KnCallImpl *impl = in->impl;
-    return kn_lower_cmp(l, (KnCmp)in->aux, e[0], e[1], elem_type(in->args[0]->type),
-                        elem_type(in->args[1]->type), impl->operand);
+    const KnType *ta = elem_type(in->args[0]->type), *tb = elem_type(in->args[1]->type);
+    if (impl->operand->kind == KN_TY_INT && ta->kind == KN_TY_INT && tb->kind == KN_TY_INT &&
+        ta != tb && (python_int(in->args[0]) || python_int(in->args[1]))) {
+        /* an integer array against a Python int of any value (uint8 < 300, int8 > -129): NumPy 2
+         * compares the values exactly; both fit in 128 bits */
+        static const LLVMIntPredicate pred[] = {
+            [KN_CMP_EQ] = LLVMIntEQ,  [KN_CMP_NE] = LLVMIntNE,  [KN_CMP_LT] = LLVMIntSLT,
+            [KN_CMP_LE] = LLVMIntSLE, [KN_CMP_GT] = LLVMIntSGT, [KN_CMP_GE] = LLVMIntSGE,
+        };
+        LLVMTypeRef w = LLVMInt128TypeInContext(l->ctx);
+        LLVMValueRef a =
+            ta->is_signed ? LLVMBuildSExt(l->b, e[0], w, "") : LLVMBuildZExt(l->b, e[0], w, "");
+        LLVMValueRef b =
+            tb->is_signed ? LLVMBuildSExt(l->b, e[1], w, "") : LLVMBuildZExt(l->b, e[1], w, "");
+        if (in->aux <= KN_CMP_GE)
+            return LLVMBuildICmp(l->b, pred[in->aux], a, b, "");
+    }
+    return kn_lower_cmp(l, (KnCmp)in->aux, e[0], e[1], ta, tb, impl->operand);
 }
 
 static LLVMValueRef
@@ -887,7 +851,6 @@ unop_kernel(L *l, KnInstr *in, LLVMValueRef *e)
     return e[0];
 }
 
-static LLVMValueRef copy_kernel(L *l, KnInstr *in, LLVMValueRef *e);
 
 /* If operand op may share memory with dest (may_share), copy it into a new C array first, as
  * NumPy buffers it; op->v becomes the copy on that path. Returns what to release after the
@@ -905,9 +868,9 @@ copy_if_shared(L *l, KnInstr *in, Operand *op, LLVMValueRef dest, const KnType *
     for (int k = 0; k < jt->ndim; k++)
         shape[k] = dim(l, op->v, F_SHAPE, k);
     const KnType *tmp_t = kn_type_array(l->c->types, jt->dtype, jt->ndim, 'C', 0);
-    LLVMValueRef tmp = array_alloc(l, tmp_t, shape, 0);
+    LLVMValueRef tmp = kn_lower_array_new(l, tmp_t, shape, 0);
     Operand src[1] = {*op};
-    elementwise_into(l, in, src, 1, copy_kernel, tmp, tmp_t, jt->dtype);
+    kn_lower_elementwise_into(l, in, src, 1, kn_lower_copy_kernel, tmp, tmp_t, jt->dtype);
     LLVMBasicBlockRef copied = LLVMGetInsertBlock(l->b);
     LLVMBuildBr(l->b, join_bb);
     LLVMPositionBuilderAtEnd(l->b, join_bb);
@@ -936,7 +899,7 @@ elementwise_into_unaliased(L *l, KnInstr *in, Operand *ops, int nops, Kernel ker
     for (int i = 0; i < nops && nrelease < 3; i++)
         if (ops[i].t->kind == KN_TY_ARRAY && ops[i].v != dest)
             release[nrelease++] = copy_if_shared(l, in, &ops[i], dest, dt);
-    elementwise_into(l, in, ops, nops, kernel, dest, dt, ktype);
+    kn_lower_elementwise_into(l, in, ops, nops, kernel, dest, dt, ktype);
     for (int i = 0, r = 0; i < nops && r < nrelease; i++)
         if (ops[i].t->kind == KN_TY_ARRAY && ops[i].v != dest)
             kn_lower_decref(l, release[r++], ops[i].t);
@@ -948,11 +911,12 @@ kn_lower_array_binop(L *l, KnInstr *in)
     Operand ops[2] = {{l->vals[in->args[0]->id], in->args[0]->type, NULL, {0}},
                       {l->vals[in->args[1]->id], in->args[1]->type, NULL, {0}}};
     KnCallImpl *impl = in->impl;
+    check_python_ints(l, in, NULL);
     if (in->op == KN_OP_BINOP && impl->inplace) {
         LLVMValueRef dest = ops[0].v;
         /* a += a[::-1]: b may share a's memory */
         elementwise_into_unaliased(l, in, ops, 2, binop_kernel, dest, in->type, in->type->dtype);
-        return new_reference(l, dest, in->type);
+        return kn_lower_new_reference(l, dest, in->type);
     }
     return elementwise(l, in, ops, 2, in->op == KN_OP_CMP ? cmp_kernel : binop_kernel);
 }
@@ -976,20 +940,32 @@ libm_pair(L *l, const char *name, LLVMValueRef a, LLVMValueRef b, const KnType *
 }
 
 /* maximum/minimum propagate NaN; fmax/fmin ignore it. On a tie (-0.0 and 0.0) NumPy's
- * maximum/minimum return the second operand and fmax/fmin the first. */
+ * maximum/minimum return the second operand and fmax/fmin the first; for complex values
+ * (ordered by real part, then imaginary part; a NaN in either part is a NaN) both return the
+ * first. */
 static LLVMValueRef
 extreme(L *l, int is_max, int nan_wins, LLVMValueRef a, LLVMValueRef b, const KnType *t)
 {
-    KnCmp cmp = is_max ? (nan_wins ? KN_CMP_GT : KN_CMP_GE) : (nan_wins ? KN_CMP_LT : KN_CMP_LE);
+    int first_on_tie = !nan_wins || t->kind == KN_TY_COMPLEX; /* NumPy's complex loops */
+    KnCmp cmp =
+        is_max ? (first_on_tie ? KN_CMP_GE : KN_CMP_GT) : (first_on_tie ? KN_CMP_LE : KN_CMP_LT);
     LLVMValueRef better = kn_lower_cmp(l, cmp, a, b, t, t, t);
     LLVMValueRef r = LLVMBuildSelect(l->b, better, a, b, "");
-    if (t->kind != KN_TY_FLOAT)
+    LLVMValueRef anan = any_nan(l, a, t), bnan = any_nan(l, b, t);
+    if (!anan)
         return r;
-    LLVMValueRef anan = LLVMBuildFCmp(l->b, LLVMRealUNO, a, a, "");
-    LLVMValueRef bnan = LLVMBuildFCmp(l->b, LLVMRealUNO, b, b, "");
     if (nan_wins)
         return LLVMBuildSelect(l->b, anan, a, LLVMBuildSelect(l->b, bnan, b, r, ""), "");
     return LLVMBuildSelect(l->b, anan, b, LLVMBuildSelect(l->b, bnan, a, r, ""), "");
+}
+
+/* an int64 value clamped into integer dtype d's range (still an int64) */
+static LLVMValueRef
+clamp_to(L *l, LLVMValueRef v, const KnType *d)
+{
+    long long lo, hi;
+    int_range(d, &lo, &hi);
+    return smin(l, smax(l, v, i64c(l, lo)), i64c(l, hi));
 }
 
 static LLVMValueRef
@@ -1002,7 +978,11 @@ ufunc_kernel(L *l, KnInstr *in, LLVMValueRef *e)
     int nin = kn_typing_ufunc_nin(id);
     for (int i = 0; i < nin; i++) {
         t[i] = elem_type(in->args[i + 1]->type);
-        x[i] = id == KN_BI_NP_WHERE && i == 0 ? e[i] : kn_lower_convert(l, e[i], t[i], op);
+        LLVMValueRef v = e[i];
+        if (id == KN_BI_NP_CLIP && i > 0 && t[i] == &kn_type_int64 && op->kind == KN_TY_INT &&
+            op != &kn_type_int64) /* a Python int bound past the dtype's range bounds nothing */
+            v = clamp_to(l, v, op);
+        x[i] = id == KN_BI_NP_WHERE && i == 0 ? v : kn_lower_convert(l, v, t[i], op);
     }
     LLVMValueRef zero = LLVMConstNull(kn_lower_type(l, op));
     switch (id) {
@@ -1067,6 +1047,13 @@ ufunc_kernel(L *l, KnInstr *in, LLVMValueRef *e)
         return extreme(l, id == KN_BI_NP_FMAX, 0, x[0], x[1], op);
     case KN_BI_NP_POWER: {
         l->in_ufunc = 1;
+        if (op->kind == KN_TY_INT && op->bits < 64) { /* as binop_kernel_body: 64 bits, wrap */
+            const KnType *wide = op->is_signed ? &kn_type_int64 : &kn_type_uint64;
+            LLVMValueRef r = kn_lower_binop(l, KN_BIN_POW, kn_lower_convert(l, x[0], op, wide),
+                                            kn_lower_convert(l, x[1], op, wide), wide, wide, wide);
+            l->in_ufunc = 0;
+            return kn_lower_convert(l, r, wide, op);
+        }
         LLVMValueRef r = kn_lower_binop(l, KN_BIN_POW, x[0], x[1], op, op, op);
         l->in_ufunc = 0;
         return r;
@@ -1101,17 +1088,22 @@ kn_lower_array_ufunc(L *l, KnInstr *in)
     }
     if (!any_array && !impl->inplace)
         return kn_lower_convert(l, ufunc_kernel(l, in, e), impl->result, in->type);
+    for (int i = 0; i < nin; i++) /* as check_python_ints, with or without out= */
+        if (ops[i].t->kind != KN_TY_ARRAY && impl->builtin != KN_BI_NP_WHERE)
+            kn_lower_check_python_int(l, in->args[i + 1], impl->operand,
+                                      impl->builtin == KN_BI_NP_CLIP && i == 1,
+                                      impl->builtin == KN_BI_NP_CLIP && i == 2);
     if (impl->inplace) {
         KnInstr *out = kn_typing_arg(in, nin, "out");
         LLVMValueRef dest = l->vals[out->id];
         elementwise_into_unaliased(l, in, ops, nin, ufunc_kernel, dest, out->type, impl->result);
-        return new_reference(l, dest, out->type);
+        return kn_lower_new_reference(l, dest, out->type);
     }
-    return elementwise_into(l, in, ops, nin, ufunc_kernel, NULL, in->type, impl->result);
+    return kn_lower_elementwise_into(l, in, ops, nin, ufunc_kernel, NULL, in->type, impl->result);
 }
 
-static LLVMValueRef
-copy_kernel(L *l, KnInstr *in, LLVMValueRef *e)
+LLVMValueRef
+kn_lower_copy_kernel(L *l, KnInstr *in, LLVMValueRef *e)
 {
     KN_UNUSED(in);
     KN_UNUSED(l);
@@ -1122,139 +1114,40 @@ LLVMValueRef
 kn_lower_array_copy(L *l, KnInstr *in, LLVMValueRef a, const KnType *t)
 {
     Operand ops[1] = {{a, t, NULL, {0}}};
-    return elementwise(l, in, ops, 1, copy_kernel);
+    return elementwise(l, in, ops, 1, kn_lower_copy_kernel);
 }
 
-/* ---- creation ---- */
-
-static int
-shape_of(L *l, KnInstr *arg, LLVMValueRef *shape)
-{
-    const KnType *t = arg->type;
-    LLVMValueRef v = l->vals[arg->id];
-    if (t->kind != KN_TY_TUPLE) {
-        shape[0] = kn_lower_convert(l, v, t, &kn_type_int64);
-        return 1;
-    }
-    for (int i = 0; i < t->n; i++)
-        shape[i] = kn_lower_convert(l, LLVMBuildExtractValue(l->b, v, (unsigned)i, ""), t->items[i],
-                                    &kn_type_int64);
-    return t->n;
-}
 
 static void
 fill(L *l, LLVMValueRef a, const KnType *t, LLVMValueRef v)
 {
     Loop lp;
-    loop_begin(l, &lp, field(l, a, F_NITEMS));
-    LLVMValueRef i = loop_index(l, &lp);
+    kn_lower_loop_begin(l, &lp, field(l, a, F_NITEMS));
+    LLVMValueRef i = kn_lower_loop_index(l, &lp);
     LLVMTypeRef et = t->dtype->kind == KN_TY_BOOL ? l->i8 : kn_lower_type(l, t->dtype);
     store_elem(l, t->dtype, v, LLVMBuildInBoundsGEP2(l->b, et, field(l, a, F_DATA), &i, 1, ""));
-    loop_end(l, &lp);
+    kn_lower_loop_end(l, &lp);
 }
 
-LLVMValueRef
-kn_lower_array_creation(L *l, KnInstr *in, int id)
-{
-    const KnType *t = in->type;
-    LLVMValueRef shape[32];
-    int like = id == KN_BI_NP_EMPTY_LIKE || id == KN_BI_NP_ZEROS_LIKE || id == KN_BI_NP_ONES_LIKE ||
-               id == KN_BI_NP_FULL_LIKE;
-    KnInstr *first = kn_typing_arg(in, 0, like ? "a" : "shape");
-    if (like) {
-        for (int k = 0; k < t->ndim; k++)
-            shape[k] = dim(l, l->vals[first->id], F_SHAPE, k);
-    } else {
-        shape_of(l, first, shape);
-    }
-    LLVMValueRef a = kn_lower_array_alloc(l, t, shape);
-    const KnType *d = t->dtype;
-    if (id == KN_BI_NP_ZEROS || id == KN_BI_NP_ZEROS_LIKE) {
-        LLVMValueRef nbytes = LLVMBuildMul(l->b, field(l, a, F_NITEMS), i64c(l, itemsize(d)), "");
-        LLVMBuildMemSet(l->b, field(l, a, F_DATA), LLVMConstInt(l->i8, 0, 0), nbytes, 64);
-    } else if (id == KN_BI_NP_ONES || id == KN_BI_NP_ONES_LIKE) {
-        fill(l, a, t, kn_lower_convert(l, LLVMConstInt(l->i64, 1, 0), &kn_type_int64, d));
-    } else if (id == KN_BI_NP_FULL || id == KN_BI_NP_FULL_LIKE) {
-        KnInstr *v = kn_typing_arg(in, 1, "fill_value");
-        fill(l, a, t, kn_lower_convert(l, l->vals[v->id], v->type, d));
-    }
-    return a;
-}
 
-LLVMValueRef
-kn_lower_arange(L *l, KnInstr *in)
-{
-    int npos = in->nargs - 1 - in->aux;
-    const KnType *d = in->type->dtype;
-    const KnType *calc =
-        d->kind == KN_TY_FLOAT || d->kind == KN_TY_COMPLEX ? &kn_type_float64 : &kn_type_int64;
-    LLVMValueRef start = kn_lower_convert(l, LLVMConstInt(l->i64, 0, 0), &kn_type_int64, calc);
-    LLVMValueRef step = kn_lower_convert(l, LLVMConstInt(l->i64, 1, 0), &kn_type_int64, calc), stop;
-    KnInstr *a0 = in->args[1];
-    if (npos == 1) {
-        stop = kn_lower_convert(l, l->vals[a0->id], a0->type, calc);
-    } else {
-        start = kn_lower_convert(l, l->vals[a0->id], a0->type, calc);
-        stop = kn_lower_convert(l, l->vals[in->args[2]->id], in->args[2]->type, calc);
-        if (npos == 3)
-            step = kn_lower_convert(l, l->vals[in->args[3]->id], in->args[3]->type, calc);
-    }
-    LLVMValueRef n;
-    if (calc == &kn_type_int64) {
-        kn_lower_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, step, i64c(l, 0), ""),
-                          KN_EXC_TRUEDIV_ZERO); /* NumPy */
-        LLVMValueRef r = LLVMGetUndef(kn_lower_type(l, &kn_type_range));
-        r = LLVMBuildInsertValue(l->b, r, start, 0, "");
-        r = LLVMBuildInsertValue(l->b, r, stop, 1, "");
-        r = LLVMBuildInsertValue(l->b, r, step, 2, "");
-        n = kn_lower_range_len(l, r);
-    } else {
-        kn_lower_raise_if(l, LLVMBuildFCmp(l->b, LLVMRealOEQ, step, LLVMConstReal(l->f64, 0.0), ""),
-                          KN_EXC_TRUEDIV_ZERO);
-        LLVMValueRef q = kn_lower_intrinsic(
-            l, "llvm.ceil", (LLVMTypeRef[]){l->f64}, 1,
-            (LLVMValueRef[]){LLVMBuildFDiv(l->b, LLVMBuildFSub(l->b, stop, start, ""), step, "")},
-            1);
-        n = kn_lower_float_to_int(l, q, &kn_type_float64, &kn_type_int64); /* never poison */
-        n = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, n, i64c(l, 0), ""), i64c(l, 0), n,
-                            "");
-    }
-    LLVMValueRef a = kn_lower_array_alloc(l, in->type, &n);
-    Loop lp;
-    loop_begin(l, &lp, n);
-    LLVMValueRef i = loop_index(l, &lp);
-    LLVMValueRef v;
-    if (calc == &kn_type_float64)
-        v = LLVMBuildFAdd(
-            l->b, start,
-            LLVMBuildFMul(l->b, kn_lower_convert(l, i, &kn_type_int64, calc), step, ""), "");
-    else
-        v = LLVMBuildAdd(l->b, start, LLVMBuildMul(l->b, i, step, ""), "");
-    LLVMTypeRef et = d->kind == KN_TY_BOOL ? l->i8 : kn_lower_type(l, d);
-    store_elem(l, d, kn_lower_convert(l, v, calc, d),
-               LLVMBuildInBoundsGEP2(l->b, et, field(l, a, F_DATA), &i, 1, ""));
-    loop_end(l, &lp);
-    return a;
-}
-
-/* ---- reductions ---- */
+/* ---- visiting every element ---- */
 
 /* Visit every element of a (any layout) in C order: fn(l, element pointer, ctx). */
-typedef void (*Visit)(L *l, LLVMValueRef ptr, void *ctx);
 
-static void
-visit_axes(L *l, LLVMValueRef a, const KnType *t, LLVMValueRef base, int k, Visit fn, void *ctx)
+void
+kn_lower_visit_axes(L *l, LLVMValueRef a, const KnType *t, LLVMValueRef base, int k, Visit fn,
+                    void *ctx)
 {
     if (k == t->ndim) {
         fn(l, base, ctx);
         return;
     }
     Loop lp;
-    loop_begin(l, &lp, dim(l, a, F_SHAPE, k));
-    LLVMValueRef p =
-        offset_ptr(l, base, LLVMBuildMul(l->b, loop_index(l, &lp), stride(l, a, t, k), ""));
-    visit_axes(l, a, t, p, k + 1, fn, ctx);
-    loop_end(l, &lp);
+    kn_lower_loop_begin(l, &lp, dim(l, a, F_SHAPE, k));
+    LLVMValueRef p = offset_ptr(
+        l, base, LLVMBuildMul(l->b, kn_lower_loop_index(l, &lp), stride(l, a, t, k), ""));
+    kn_lower_visit_axes(l, a, t, p, k + 1, fn, ctx);
+    kn_lower_loop_end(l, &lp);
 }
 
 typedef struct FlatCopy {
@@ -1272,316 +1165,6 @@ flat_copy_step(L *l, LLVMValueRef p, void *ctx)
     LLVMBuildStore(l->b, offset_ptr(l, dst, step), f->cursor);
 }
 
-typedef struct Reduce {
-    const char *name;
-    const KnType *acc_t;
-    LLVMValueRef acc;   /* alloca */
-    LLVMValueRef first; /* alloca i1: no element seen yet (min/max) */
-    const KnType *elem_t;
-} Reduce;
-
-static void
-reduce_step(L *l, LLVMValueRef p, void *ctx)
-{
-    Reduce *r = ctx;
-    LLVMValueRef e = load_elem(l, r->elem_t, p);
-    LLVMTypeRef at = kn_lower_type(l, r->acc_t);
-    LLVMValueRef acc = LLVMBuildLoad2(l->b, at, r->acc, "");
-    LLVMValueRef x = kn_lower_convert(l, e, r->elem_t, r->acc_t), nv;
-    if (!strcmp(r->name, "prod")) {
-        nv = kn_lower_binop(l, KN_BIN_MUL, acc, x, r->acc_t, r->acc_t, r->acc_t);
-    } else if (!strcmp(r->name, "min") || !strcmp(r->name, "max")) {
-        /* NumPy propagates NaN: a NaN element wins */
-        KnCmp op = r->name[1] == 'i' ? KN_CMP_LT : KN_CMP_GT;
-        LLVMValueRef better = kn_lower_cmp(l, op, x, acc, r->acc_t, r->acc_t, r->acc_t);
-        if (r->acc_t->kind == KN_TY_FLOAT)
-            better = LLVMBuildOr(l->b, better, LLVMBuildFCmp(l->b, LLVMRealUNO, x, x, ""), "");
-        LLVMValueRef first = LLVMBuildLoad2(l->b, l->i1, r->first, "");
-        nv = LLVMBuildSelect(l->b, LLVMBuildOr(l->b, first, better, ""), x, acc, "");
-        if (r->acc_t->kind == KN_TY_FLOAT) /* keep a NaN once seen */
-            nv = LLVMBuildSelect(l->b,
-                                 LLVMBuildAnd(l->b, LLVMBuildNot(l->b, first, ""),
-                                              LLVMBuildFCmp(l->b, LLVMRealUNO, acc, acc, ""), ""),
-                                 acc, nv, "");
-        LLVMBuildStore(l->b, LLVMConstInt(l->i1, 0, 0), r->first);
-    } else {
-        nv = kn_lower_binop(l, KN_BIN_ADD, acc, x, r->acc_t, r->acc_t, r->acc_t);
-    }
-    LLVMBuildStore(l->b, nv, r->acc);
-}
-
-/* sum/prod/min/max/mean over the elements visited: the accumulator's start and its end */
-static void
-reduce_begin(L *l, Reduce *r)
-{
-    LLVMBuildStore(l->b, LLVMConstInt(l->i1, 1, 0), r->first);
-    int one = !strcmp(r->name, "prod");
-    LLVMBuildStore(l->b, kn_lower_convert(l, i64c(l, one), &kn_type_int64, r->acc_t), r->acc);
-}
-
-static LLVMValueRef
-reduce_end(L *l, Reduce *r, int mean, LLVMValueRef count)
-{
-    LLVMValueRef v = LLVMBuildLoad2(l->b, kn_lower_type(l, r->acc_t), r->acc, "");
-    if (mean) {
-        LLVMValueRef n = kn_lower_convert(l, count, &kn_type_int64, r->acc_t);
-        l->in_ufunc = 1; /* the mean of nothing is nan, as NumPy's */
-        v = kn_lower_binop(l, KN_BIN_TRUEDIV, v, n, r->acc_t, r->acc_t, r->acc_t);
-        l->in_ufunc = 0;
-    }
-    return v;
-}
-
-static Reduce
-reduce_new(L *l, const char *name, const KnType *acc_t, const KnType *elem_t)
-{
-    Reduce r = {!strcmp(name, "mean") ? "sum" : name, acc_t, NULL, NULL, elem_t};
-    r.acc = kn_lower_entry_alloca(l, kn_lower_type(l, acc_t), "acc");
-    r.first = kn_lower_entry_alloca(l, l->i1, "first");
-    return r;
-}
-
-/* A reduction along axis k, one output element per position of the other axes: the hooks
- * start an element's accumulator, take one element (a Visit), and give the result. */
-typedef struct AxisHooks {
-    void (*begin)(L *l, void *ctx);
-    Visit step;
-    LLVMValueRef (*end)(L *l, void *ctx, LLVMValueRef count);
-} AxisHooks;
-
-static LLVMValueRef
-along_axis(L *l, const KnType *ot, LLVMValueRef a, const KnType *t, int k, int empty_exc,
-           const AxisHooks *h, void *ctx)
-{
-    LLVMValueRef oshape[32];
-    for (int j = 0; j < ot->ndim; j++)
-        oshape[j] = dim(l, a, F_SHAPE, j < k ? j : j + 1);
-    LLVMValueRef out = kn_lower_array_alloc(l, ot, oshape);
-    if (empty_exc >= 0)
-        kn_lower_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, dim(l, a, F_SHAPE, k), i64c(l, 0), ""),
-                          empty_exc);
-    Loop lp;
-    loop_begin(l, &lp, field(l, out, F_NITEMS));
-    /* the flat output index, unravelled (C order) into the input's other axes */
-    LLVMValueRef o = loop_index(l, &lp), rem = o, base = field(l, a, F_DATA);
-    for (int j = ot->ndim - 1; j >= 0; j--) {
-        LLVMValueRef idx = LLVMBuildSRem(l->b, rem, oshape[j], "");
-        rem = LLVMBuildSDiv(l->b, rem, oshape[j], "");
-        base = offset_ptr(l, base, LLVMBuildMul(l->b, idx, stride(l, a, t, j < k ? j : j + 1), ""));
-    }
-    h->begin(l, ctx);
-    Loop inner;
-    loop_begin(l, &inner, dim(l, a, F_SHAPE, k));
-    h->step(l,
-            offset_ptr(l, base, LLVMBuildMul(l->b, loop_index(l, &inner), stride(l, a, t, k), "")),
-            ctx);
-    loop_end(l, &inner);
-    LLVMValueRef v = h->end(l, ctx, dim(l, a, F_SHAPE, k));
-    LLVMTypeRef et = ot->dtype->kind == KN_TY_BOOL ? l->i8 : kn_lower_type(l, ot->dtype);
-    store_elem(l, ot->dtype, v, LLVMBuildInBoundsGEP2(l->b, et, field(l, out, F_DATA), &o, 1, ""));
-    loop_end(l, &lp);
-    return out;
-}
-
-typedef struct ReduceAxis {
-    Reduce r;
-    int mean;
-} ReduceAxis;
-
-static void
-reduce_axis_begin(L *l, void *ctx)
-{
-    reduce_begin(l, &((ReduceAxis *)ctx)->r);
-}
-
-static void
-reduce_axis_step(L *l, LLVMValueRef p, void *ctx)
-{
-    reduce_step(l, p, &((ReduceAxis *)ctx)->r);
-}
-
-static LLVMValueRef
-reduce_axis_end(L *l, void *ctx, LLVMValueRef count)
-{
-    ReduceAxis *ra = ctx;
-    return reduce_end(l, &ra->r, ra->mean, count);
-}
-
-static LLVMValueRef
-reduce_axis(L *l, KnInstr *in, const char *name, LLVMValueRef a, const KnType *t, int k)
-{
-    KnCallImpl *impl = in->impl;
-    ReduceAxis ra = {reduce_new(l, name, impl->result, t->dtype), !strcmp(name, "mean")};
-    static const AxisHooks hooks = {reduce_axis_begin, reduce_axis_step, reduce_axis_end};
-    int minmax = !strcmp(name, "min") || !strcmp(name, "max");
-    return along_axis(l, in->type, a, t, k, minmax ? KN_EXC_EMPTY_REDUCTION : -1, &hooks, &ra);
-}
-
-/* argmin/argmax (the first extreme; a NaN is the extreme), any/all, cumsum/cumprod */
-typedef struct Scan {
-    const char *name;
-    const KnType *elem_t, *acc_t;
-    LLVMValueRef acc, first, index, best, cursor;
-} Scan;
-
-static void
-scan_step(L *l, LLVMValueRef p, void *ctx)
-{
-    Scan *s = ctx;
-    LLVMValueRef x = load_elem(l, s->elem_t, p);
-    LLVMTypeRef at = kn_lower_type(l, s->acc_t);
-    LLVMValueRef acc = LLVMBuildLoad2(l->b, at, s->acc, "");
-    LLVMValueRef i = LLVMBuildLoad2(l->b, l->i64, s->index, "");
-    if (!strcmp(s->name, "any") || !strcmp(s->name, "all")) {
-        LLVMValueRef tx = kn_lower_truth(l, x, s->elem_t);
-        LLVMBuildStore(l->b,
-                       s->name[1] == 'n' ? LLVMBuildOr(l->b, acc, tx, "")
-                                         : LLVMBuildAnd(l->b, acc, tx, ""),
-                       s->acc);
-    } else if (!strcmp(s->name, "cumsum") || !strcmp(s->name, "cumprod")) {
-        LLVMValueRef xv = kn_lower_convert(l, x, s->elem_t, s->acc_t);
-        LLVMValueRef nv = kn_lower_binop(l, s->name[3] == 's' ? KN_BIN_ADD : KN_BIN_MUL, acc, xv,
-                                         s->acc_t, s->acc_t, s->acc_t);
-        LLVMBuildStore(l->b, nv, s->acc);
-        LLVMValueRef dst = LLVMBuildLoad2(l->b, l->ptr, s->cursor, "");
-        store_elem(l, s->acc_t, nv, dst);
-        LLVMBuildStore(l->b, offset_ptr(l, dst, i64c(l, itemsize(s->acc_t))), s->cursor);
-    } else { /* argmin, argmax */
-        LLVMValueRef first = LLVMBuildLoad2(l->b, l->i1, s->first, "");
-        KnCmp op = s->name[3] == 'm' && s->name[4] == 'i' ? KN_CMP_LT : KN_CMP_GT;
-        LLVMValueRef better = kn_lower_cmp(l, op, x, acc, s->elem_t, s->elem_t, s->elem_t);
-        if (s->elem_t->kind == KN_TY_FLOAT) {
-            LLVMValueRef accnan = LLVMBuildFCmp(l->b, LLVMRealUNO, acc, acc, "");
-            LLVMValueRef xnan = LLVMBuildFCmp(l->b, LLVMRealUNO, x, x, "");
-            better = LLVMBuildAnd(l->b, LLVMBuildNot(l->b, accnan, ""),
-                                  LLVMBuildOr(l->b, better, xnan, ""), "");
-        }
-        better = LLVMBuildOr(l->b, first, better, "");
-        LLVMBuildStore(l->b, LLVMBuildSelect(l->b, better, x, acc, ""), s->acc);
-        LLVMValueRef best = LLVMBuildLoad2(l->b, l->i64, s->best, "");
-        LLVMBuildStore(l->b, LLVMBuildSelect(l->b, better, i, best, ""), s->best);
-        LLVMBuildStore(l->b, LLVMConstInt(l->i1, 0, 0), s->first);
-    }
-    LLVMBuildStore(l->b, LLVMBuildAdd(l->b, i, i64c(l, 1), ""), s->index);
-}
-
-static Scan
-scan_new(L *l, const char *name, const KnType *elem_t, const KnType *acc_t)
-{
-    Scan s = {name, elem_t, acc_t, NULL, NULL, NULL, NULL, NULL};
-    s.acc = kn_lower_entry_alloca(l, kn_lower_type(l, acc_t), "acc");
-    s.first = kn_lower_entry_alloca(l, l->i1, "first");
-    s.index = kn_lower_entry_alloca(l, l->i64, "i");
-    s.best = kn_lower_entry_alloca(l, l->i64, "best");
-    return s;
-}
-
-/* start a scan: nothing seen yet; the accumulator at 1 for cumprod and all, else 0 */
-static void
-scan_begin(L *l, void *ctx)
-{
-    Scan *s = ctx;
-    LLVMBuildStore(l->b, LLVMConstInt(l->i1, 1, 0), s->first);
-    LLVMBuildStore(l->b, i64c(l, 0), s->index);
-    LLVMBuildStore(l->b, i64c(l, 0), s->best);
-    long long init = !strcmp(s->name, "cumprod") || !strcmp(s->name, "all");
-    LLVMBuildStore(l->b, kn_lower_convert(l, i64c(l, init), &kn_type_int64, s->acc_t), s->acc);
-}
-
-/* the result of any/all (the accumulator) or argmin/argmax (the best index) */
-static LLVMValueRef
-scan_result(L *l, void *ctx, LLVMValueRef count)
-{
-    Scan *s = ctx;
-    KN_UNUSED(count);
-    if (!strcmp(s->name, "any") || !strcmp(s->name, "all")) /* not argmin of a bool array */
-        return LLVMBuildLoad2(l->b, l->i1, s->acc, "");
-    return LLVMBuildLoad2(l->b, l->i64, s->best, "");
-}
-
-static LLVMValueRef
-scan(L *l, KnInstr *in, const char *name, LLVMValueRef a, const KnType *t)
-{
-    KnCallImpl *impl = in->impl;
-    int cum = !strncmp(name, "cum", 3), logical = !strcmp(name, "any") || !strcmp(name, "all");
-    Scan s = scan_new(l, name, t->dtype, cum ? impl->operand : logical ? &kn_type_bool : t->dtype);
-    scan_begin(l, &s);
-    LLVMValueRef out = NULL;
-    if (cum) {
-        LLVMValueRef n = field(l, a, F_NITEMS);
-        out = kn_lower_array_alloc(l, in->type, &n);
-        s.cursor = kn_lower_entry_alloca(l, l->ptr, "dst");
-        LLVMBuildStore(l->b, field(l, out, F_DATA), s.cursor);
-    } else if (!logical) {
-        kn_lower_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, field(l, a, F_NITEMS), i64c(l, 0), ""),
-                          KN_EXC_EMPTY_ARG_REDUCTION);
-    }
-    visit_axes(l, a, t, field(l, a, F_DATA), 0, scan_step, &s);
-    return cum ? out : scan_result(l, &s, NULL);
-}
-
-/* argmin/argmax/any/all along axis k */
-static LLVMValueRef
-scan_axis(L *l, KnInstr *in, const char *name, LLVMValueRef a, const KnType *t, int k)
-{
-    int logical = !strcmp(name, "any") || !strcmp(name, "all");
-    Scan s = scan_new(l, name, t->dtype, logical ? &kn_type_bool : t->dtype);
-    static const AxisHooks hooks = {scan_begin, scan_step, scan_result};
-    return along_axis(l, in->type, a, t, k, logical ? -1 : KN_EXC_EMPTY_ARG_REDUCTION, &hooks, &s);
-}
-
-static LLVMValueRef reduction(L *l, KnInstr *in, const char *name, LLVMValueRef a, const KnType *t);
-
-/* keepdims=True: the reduction computed as without it (its type is impl->reduced; in->type is
- * swapped for the call), then given back its axes: a scalar goes into a new array of ones, an
- * array along axis k becomes a view with a length-1 axis inserted there. */
-LLVMValueRef
-kn_lower_reduction(L *l, KnInstr *in, const char *name, LLVMValueRef a, const KnType *t)
-{
-    KnCallImpl *impl = in->impl;
-    if (!impl || !impl->reduced)
-        return reduction(l, in, name, a, t);
-    KnType *kept = in->type, *red = impl->reduced;
-    in->type = red;
-    LLVMValueRef r = reduction(l, in, name, a, t);
-    in->type = kept;
-    LLVMValueRef shape[32], strides[32];
-    if (red->kind != KN_TY_ARRAY) {
-        for (int d = 0; d < kept->ndim; d++)
-            shape[d] = i64c(l, 1);
-        LLVMValueRef out = kn_lower_array_alloc(l, kept, shape);
-        store_elem(l, kept->dtype, r, field(l, out, F_DATA));
-        return out;
-    }
-    int k = (int)impl->value;
-    for (int d = 0, j = 0; d < kept->ndim; d++)
-        shape[d] = d == k ? i64c(l, 1) : dim(l, r, F_SHAPE, j++);
-    LLVMValueRef step = i64c(l, itemsize(kept->dtype));
-    for (int d = kept->ndim - 1; d >= 0; d--) { /* C strides of the kept shape */
-        strides[d] = step;
-        step = LLVMBuildMul(l->b, step, shape[d], "");
-    }
-    return rebuild(l, r, kept, shape, strides);
-}
-
-static LLVMValueRef
-reduction(L *l, KnInstr *in, const char *name, LLVMValueRef a, const KnType *t)
-{
-    KnCallImpl *impl = in->impl;
-    int scanning = !strncmp(name, "arg", 3) || !strcmp(name, "any") || !strcmp(name, "all");
-    if (impl && impl->value >= 0 && in->type->kind == KN_TY_ARRAY)
-        return scanning ? scan_axis(l, in, name, a, t, (int)impl->value)
-                        : reduce_axis(l, in, name, a, t, (int)impl->value);
-    if (scanning || !strncmp(name, "cum", 3))
-        return scan(l, in, name, a, t);
-    Reduce r = reduce_new(l, name, in->type, t->dtype);
-    reduce_begin(l, &r);
-    if (!strcmp(name, "min") || !strcmp(name, "max"))
-        kn_lower_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, field(l, a, F_NITEMS), i64c(l, 0), ""),
-                          KN_EXC_EMPTY_REDUCTION);
-    visit_axes(l, a, t, field(l, a, F_DATA), 0, reduce_step, &r);
-    return reduce_end(l, &r, !strcmp(name, "mean"), field(l, a, F_NITEMS));
-}
 
 typedef struct FillCtx {
     const KnType *d;
@@ -1604,7 +1187,7 @@ kn_lower_array_fill(L *l, LLVMValueRef a, const KnType *t, LLVMValueRef v, const
         return;
     }
     FillCtx f = {t->dtype, x};
-    visit_axes(l, a, t, field(l, a, F_DATA), 0, fill_step, &f);
+    kn_lower_visit_axes(l, a, t, field(l, a, F_DATA), 0, fill_step, &f);
 }
 
 void
@@ -1626,15 +1209,16 @@ kn_lower_array_setitem(L *l, KnInstr *in)
     } else {
         /* a[1:] = a[:-1]: the value may share memory with the target */
         Operand ops[1] = {{v, vt, NULL, {0}}};
-        elementwise_into_unaliased(l, in, ops, 1, copy_kernel, view, target, vt->dtype);
+        elementwise_into_unaliased(l, in, ops, 1, kn_lower_copy_kernel, view, target, vt->dtype);
     }
 }
 
 /* ---- transpose, reshape, ravel, flatten, astype ---- */
 
 /* a view with the given shape and strides over a's data */
-static LLVMValueRef
-rebuild(L *l, LLVMValueRef a, const KnType *vt, LLVMValueRef *shape, LLVMValueRef *strides)
+LLVMValueRef
+kn_lower_array_rebuild(L *l, LLVMValueRef a, const KnType *vt, LLVMValueRef *shape,
+                       LLVMValueRef *strides)
 {
     LLVMValueRef v = LLVMGetUndef(kn_lower_array_type(l, vt));
     v = LLVMBuildInsertValue(l->b, v, field(l, a, F_MEMINFO), F_MEMINFO, "");
@@ -1688,13 +1272,29 @@ reshape(L *l, KnInstr *in, LLVMValueRef a, const KnType *t)
     }
     LLVMValueRef bad = LLVMBuildOr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, total, nitems, ""),
                                    LLVMBuildICmp(l->b, LLVMIntUGT, unknowns, i64c(l, 1), ""), "");
+    /* NumPy: -1 cannot stand for a length when the other lengths multiply to 0 */
+    bad = LLVMBuildOr(l->b, bad,
+                      LLVMBuildAnd(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, known, i64c(l, 0), ""),
+                                   LLVMBuildICmp(l->b, LLVMIntNE, unknowns, i64c(l, 0), ""), ""),
+                      "");
+    /* a negative length, or a product that overflows, cannot match by wrapping around */
+    LLVMValueRef count, err;
+    kn_lower_size_check(l, shape, vt->ndim, itemsize(t->dtype), &count, &err);
+    bad = LLVMBuildOr(l->b, bad, LLVMBuildICmp(l->b, LLVMIntNE, err, i64c(l, 0), ""), "");
     kn_lower_raise_if(l, bad, KN_EXC_RESHAPE);
     LLVMValueRef s = i64c(l, itemsize(t->dtype));
     for (int d = vt->ndim - 1; d >= 0; d--) {
         strides[d] = s;
         s = LLVMBuildMul(l->b, s, shape[d], "");
     }
-    return rebuild(l, a, vt, shape, strides);
+    return kn_lower_array_rebuild(l, a, vt, shape, strides);
+}
+
+static LLVMValueRef
+real_part_kernel(L *l, KnInstr *in, LLVMValueRef *e)
+{
+    KN_UNUSED(in);
+    return LLVMBuildExtractValue(l->b, e[0], 0, "");
 }
 
 LLVMValueRef
@@ -1706,14 +1306,14 @@ kn_lower_array_method(L *l, KnInstr *in, const char *name, LLVMValueRef a, const
             shape[d] = dim(l, a, F_SHAPE, t->ndim - 1 - d);
             strides[d] = stride(l, a, t, t->ndim - 1 - d);
         }
-        return rebuild(l, a, in->type, shape, strides);
+        return kn_lower_array_rebuild(l, a, in->type, shape, strides);
     }
     if (!strcmp(name, "reshape"))
         return reshape(l, in, a, t);
     if (!strcmp(name, "ravel") && t->layout == 'C') {
         shape[0] = field(l, a, F_NITEMS);
         strides[0] = i64c(l, itemsize(t->dtype));
-        return rebuild(l, a, in->type, shape, strides);
+        return kn_lower_array_rebuild(l, a, in->type, shape, strides);
     }
     if (!strcmp(name, "ravel") || !strcmp(name, "flatten")) {
         /* a copy in C order: allocate, then walk a's elements */
@@ -1722,205 +1322,18 @@ kn_lower_array_method(L *l, KnInstr *in, const char *name, LLVMValueRef a, const
         LLVMValueRef cursor = kn_lower_entry_alloca(l, l->ptr, "dst");
         LLVMBuildStore(l->b, field(l, r, F_DATA), cursor);
         FlatCopy fc = {t->dtype, cursor};
-        visit_axes(l, a, t, field(l, a, F_DATA), 0, flat_copy_step, &fc);
+        kn_lower_visit_axes(l, a, t, field(l, a, F_DATA), 0, flat_copy_step, &fc);
         return r;
     }
-    /* astype */
+    /* astype; complex to a real dtype keeps the real part (NumPy warns, compiled code cannot) */
     Operand ops[1] = {{a, t, NULL, {0}}};
-    return elementwise_into(l, in, ops, 1, copy_kernel, NULL, in->type, t->dtype);
+    const KnType *to = in->type->dtype;
+    if (t->dtype->kind == KN_TY_COMPLEX && to->kind != KN_TY_COMPLEX && to->kind != KN_TY_BOOL)
+        return kn_lower_elementwise_into(l, in, ops, 1, real_part_kernel, NULL, in->type,
+                                         kn_type_float(t->dtype->bits / 2));
+    return kn_lower_elementwise_into(l, in, ops, 1, kn_lower_copy_kernel, NULL, in->type, t->dtype);
 }
 
-/* ---- np.nonzero, a.nonzero(), np.where(condition) ---- */
-
-typedef struct Nonzero {
-    const KnType *d;
-    LLVMValueRef count;     /* alloca i64: true elements seen */
-    LLVMValueRef flat;      /* alloca i64: C-order position of the element (fill pass) */
-    LLVMValueRef data[32];  /* the index arrays' data (fill pass; NULL: count pass) */
-    LLVMValueRef inner[32]; /* product of the shape after axis k */
-    LLVMValueRef shape[32];
-    int ndim;
-} Nonzero;
-
-static void
-nonzero_step(L *l, LLVMValueRef p, void *ctx)
-{
-    Nonzero *z = ctx;
-    LLVMValueRef truth = kn_lower_truth(l, load_elem(l, z->d, p), z->d);
-    LLVMValueRef n = LLVMBuildLoad2(l->b, l->i64, z->count, "");
-    if (z->data[0]) {
-        LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "nonzero");
-        LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "next");
-        LLVMValueRef j = LLVMBuildLoad2(l->b, l->i64, z->flat, "");
-        LLVMBuildStore(l->b, LLVMBuildAdd(l->b, j, i64c(l, 1), ""), z->flat);
-        LLVMBuildCondBr(l->b, truth, yes, next);
-        LLVMPositionBuilderAtEnd(l->b, yes);
-        for (int k = 0; k < z->ndim; k++) { /* unravel j: (j / inner[k]) % shape[k] */
-            LLVMValueRef q = LLVMBuildUDiv(l->b, j, z->inner[k], "");
-            LLVMValueRef ik = k ? LLVMBuildURem(l->b, q, z->shape[k], "") : q;
-            store_elem(l, &kn_type_int64, ik,
-                       offset_ptr(l, z->data[k], LLVMBuildMul(l->b, n, i64c(l, 8), "")));
-        }
-        LLVMBuildStore(l->b, LLVMBuildAdd(l->b, n, i64c(l, 1), ""), z->count);
-        LLVMBuildBr(l->b, next);
-        LLVMPositionBuilderAtEnd(l->b, next);
-        return;
-    }
-    LLVMBuildStore(l->b, LLVMBuildAdd(l->b, n, LLVMBuildZExt(l->b, truth, l->i64, ""), ""),
-                   z->count);
-}
-
-/* Two passes over a in C order: count the true elements, then write each one's indices into
- * a.ndim new int64 arrays of that length; the result is the tuple of them. */
-LLVMValueRef
-kn_lower_nonzero(L *l, LLVMValueRef a, const KnType *t, const KnType *rt)
-{
-    Nonzero z = {.d = t->dtype, .ndim = t->ndim};
-    z.count = kn_lower_entry_alloca(l, l->i64, "count");
-    z.flat = kn_lower_entry_alloca(l, l->i64, "flat");
-    LLVMBuildStore(l->b, i64c(l, 0), z.count);
-    visit_axes(l, a, t, field(l, a, F_DATA), 0, nonzero_step, &z);
-    LLVMValueRef n = LLVMBuildLoad2(l->b, l->i64, z.count, "");
-    LLVMValueRef r = LLVMGetUndef(kn_lower_type(l, rt)), inner = i64c(l, 1);
-    for (int k = t->ndim - 1; k >= 0; k--) {
-        LLVMValueRef idx = kn_lower_array_alloc(l, rt->items[k], &n);
-        r = LLVMBuildInsertValue(l->b, r, idx, (unsigned)k, "");
-        z.data[k] = field(l, idx, F_DATA);
-        z.shape[k] = dim(l, a, F_SHAPE, k);
-        z.inner[k] = inner;
-        inner = LLVMBuildMul(l->b, inner, z.shape[k], "");
-    }
-    LLVMBuildStore(l->b, i64c(l, 0), z.count);
-    LLVMBuildStore(l->b, i64c(l, 0), z.flat);
-    if (t->ndim)
-        visit_axes(l, a, t, field(l, a, F_DATA), 0, nonzero_step, &z);
-    kn_lower_incref(l, r, rt); /* the tuple holds its arrays, as a tuple display does */
-    return r;
-}
-
-/* ---- np.array, np.asarray, np.ascontiguousarray, np.linspace, np.eye, np.identity ---- */
-
-static void
-store_nested(L *l, LLVMValueRef v, const KnType *t, const KnType *d, LLVMValueRef cursor)
-{
-    if (t->kind == KN_TY_TUPLE) {
-        for (int i = 0; i < t->n; i++)
-            store_nested(l, LLVMBuildExtractValue(l->b, v, (unsigned)i, ""), t->items[i], d,
-                         cursor);
-        return;
-    }
-    LLVMValueRef dst = LLVMBuildLoad2(l->b, l->ptr, cursor, "");
-    store_elem(l, d, kn_lower_convert(l, v, t, d), dst);
-    LLVMBuildStore(l->b, offset_ptr(l, dst, i64c(l, itemsize(d))), cursor);
-}
-
-static LLVMValueRef
-array_from_tuple(L *l, KnInstr *in, KnInstr *obj)
-{
-    const KnType *t = in->type, *ot = obj->type;
-    LLVMValueRef shape[32];
-    const KnType *level = ot;
-    for (int k = 0; k < t->ndim; k++) {
-        shape[k] = i64c(l, level->n);
-        level = level->items[0];
-    }
-    LLVMValueRef a = kn_lower_array_alloc(l, t, shape);
-    LLVMValueRef cursor = kn_lower_entry_alloca(l, l->ptr, "dst");
-    LLVMBuildStore(l->b, field(l, a, F_DATA), cursor);
-    store_nested(l, l->vals[obj->id], ot, t->dtype, cursor);
-    return a;
-}
-
-static LLVMValueRef
-linspace(L *l, KnInstr *in)
-{
-    KnInstr *a0 = kn_typing_arg(in, 0, "start"), *a1 = kn_typing_arg(in, 1, "stop");
-    KnInstr *num = kn_typing_arg(in, 2, "num");
-    LLVMValueRef start = kn_lower_convert(l, l->vals[a0->id], a0->type, &kn_type_float64);
-    LLVMValueRef stop = kn_lower_convert(l, l->vals[a1->id], a1->type, &kn_type_float64);
-    LLVMValueRef n =
-        num ? kn_lower_convert(l, l->vals[num->id], num->type, &kn_type_int64) : i64c(l, 50);
-    kn_lower_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, n, i64c(l, 0), ""), KN_EXC_NEGATIVE_DIMS);
-    LLVMValueRef a = kn_lower_array_alloc(l, in->type, &n);
-    KnInstr *ep = kn_typing_arg(in, 3, "endpoint");
-    LLVMValueRef endpoint = ep ? l->vals[ep->id] : LLVMConstInt(l->i1, 1, 0);
-    /* step = (stop - start) / (num - 1) and the last value is stop exactly, as NumPy's; without
-     * the endpoint, step = (stop - start) / num */
-    LLVMValueRef parts =
-        LLVMBuildSelect(l->b, endpoint, LLVMBuildSub(l->b, n, i64c(l, 1), ""), n, "");
-    LLVMValueRef div = LLVMBuildSIToFP(l->b, parts, l->f64, "");
-    LLVMValueRef step = LLVMBuildFDiv(l->b, LLVMBuildFSub(l->b, stop, start, ""), div, "");
-    step = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSGT, n, i64c(l, 1), ""), step,
-                           LLVMConstReal(l->f64, 0.0), ""); /* one value: start */
-    Loop lp;
-    loop_begin(l, &lp, n);
-    LLVMValueRef i = loop_index(l, &lp);
-    LLVMValueRef v = LLVMBuildFAdd(
-        l->b, start, LLVMBuildFMul(l->b, LLVMBuildSIToFP(l->b, i, l->f64, ""), step, ""), "");
-    LLVMValueRef last =
-        LLVMBuildICmp(l->b, LLVMIntEQ, i, LLVMBuildSub(l->b, n, i64c(l, 1), ""), "");
-    LLVMValueRef many = LLVMBuildICmp(l->b, LLVMIntSGT, n, i64c(l, 1), "");
-    LLVMValueRef pin = LLVMBuildAnd(l->b, LLVMBuildAnd(l->b, last, many, ""), endpoint, "");
-    v = LLVMBuildSelect(l->b, pin, stop, v, "");
-    store_elem(l, &kn_type_float64, v,
-               LLVMBuildInBoundsGEP2(l->b, l->f64, field(l, a, F_DATA), &i, 1, ""));
-    loop_end(l, &lp);
-    return a;
-}
-
-static LLVMValueRef
-eye(L *l, KnInstr *in, int id)
-{
-    KnInstr *a0 = kn_typing_arg(in, 0, id == KN_BI_NP_EYE ? "N" : "n");
-    KnInstr *a1 = id == KN_BI_NP_EYE ? kn_typing_arg(in, 1, "M") : NULL;
-    KnInstr *a2 = id == KN_BI_NP_EYE ? kn_typing_arg(in, 2, "k") : NULL;
-    LLVMValueRef shape[2];
-    shape[0] = kn_lower_convert(l, l->vals[a0->id], a0->type, &kn_type_int64);
-    shape[1] = a1 && a1->type->kind != KN_TY_NONE
-                   ? kn_lower_convert(l, l->vals[a1->id], a1->type, &kn_type_int64)
-                   : shape[0];
-    LLVMValueRef k =
-        a2 ? kn_lower_convert(l, l->vals[a2->id], a2->type, &kn_type_int64) : i64c(l, 0);
-    const KnType *t = in->type, *d = t->dtype;
-    LLVMValueRef a = kn_lower_array_alloc(l, t, shape);
-    LLVMValueRef nbytes = LLVMBuildMul(l->b, field(l, a, F_NITEMS), i64c(l, itemsize(d)), "");
-    LLVMBuildMemSet(l->b, field(l, a, F_DATA), LLVMConstInt(l->i8, 0, 0), nbytes, 64);
-    LLVMValueRef one = kn_lower_convert(l, i64c(l, 1), &kn_type_int64, d);
-    Loop lp;
-    loop_begin(l, &lp, shape[0]);
-    LLVMValueRef i = loop_index(l, &lp), j = LLVMBuildAdd(l->b, i, k, "");
-    LLVMValueRef inside = LLVMBuildAnd(l->b, LLVMBuildICmp(l->b, LLVMIntSGE, j, i64c(l, 0), ""),
-                                       LLVMBuildICmp(l->b, LLVMIntSLT, j, shape[1], ""), "");
-    LLVMBasicBlockRef set = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "diag");
-    LLVMBasicBlockRef skip = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "nodiag");
-    LLVMBuildCondBr(l->b, inside, set, skip);
-    LLVMPositionBuilderAtEnd(l->b, set);
-    LLVMValueRef flat = LLVMBuildAdd(l->b, LLVMBuildMul(l->b, i, shape[1], ""), j, "");
-    LLVMTypeRef et = d->kind == KN_TY_BOOL ? l->i8 : kn_lower_type(l, d);
-    store_elem(l, d, one, LLVMBuildInBoundsGEP2(l->b, et, field(l, a, F_DATA), &flat, 1, ""));
-    LLVMBuildBr(l->b, skip);
-    LLVMPositionBuilderAtEnd(l->b, skip);
-    loop_end(l, &lp);
-    return a;
-}
-
-LLVMValueRef
-kn_lower_array_make(L *l, KnInstr *in, int id)
-{
-    if (id == KN_BI_NP_LINSPACE)
-        return linspace(l, in);
-    if (id == KN_BI_NP_EYE || id == KN_BI_NP_IDENTITY)
-        return eye(l, in, id);
-    KnInstr *obj = kn_typing_arg(in, 0, "object");
-    if (obj->type->kind != KN_TY_ARRAY)
-        return array_from_tuple(l, in, obj);
-    LLVMValueRef a = l->vals[obj->id];
-    if (in->type == obj->type && id == KN_BI_NP_ASARRAY) {
-        return new_reference(l, a, in->type);
-    }
-    Operand ops[1] = {{a, obj->type, NULL, {0}}};
-    return elementwise_into(l, in, ops, 1, copy_kernel, NULL, in->type, obj->type->dtype);
-}
 
 /* ---- fused array expressions (passes/fuse.c) ---- */
 
@@ -1959,9 +1372,11 @@ LLVMValueRef
 kn_lower_fused(L *l, KnInstr *in)
 {
     Operand ops[8];
+    check_python_ints(l, in->imm.ptr, in);
     for (int i = 0; i < in->nargs && i < 8; i++)
         ops[i] = (Operand){l->vals[in->args[i]->id], in->args[i]->type, NULL, {0}};
-    return elementwise_into(l, in, ops, in->nargs, fused_kernel, NULL, in->type, in->type->dtype);
+    return kn_lower_elementwise_into(l, in, ops, in->nargs, fused_kernel, NULL, in->type,
+                                     in->type->dtype);
 }
 
 /* ---- a.flags.c_contiguous and friends, from the shape and strides ---- */

@@ -81,6 +81,9 @@ LLVMValueRef kn_lower_array_make(L *l, KnInstr *in, int id); /* np.array, linspa
 LLVMValueRef kn_lower_reduction(L *l, KnInstr *in, const char *name, LLVMValueRef a,
                                 const KnType *t);
 void kn_lower_array_fill(L *l, LLVMValueRef a, const KnType *t, LLVMValueRef v, const KnType *vt);
+/* a Python int (kiln's int64 scalars not read from an array) taken as integer dtype d must
+ * fit it, else NumPy 2's OverflowError; below_ok/above_ok: np.clip's bounds (array.c) */
+void kn_lower_check_python_int(L *l, KnInstr *arg, const KnType *d, int below_ok, int above_ok);
 LLVMValueRef kn_lower_ufunc_scalar(L *l, int id, LLVMValueRef x, const KnType *xt,
                                    const KnType *operand, const KnType *rt);
 

@@ -118,7 +118,9 @@ big_free(void *p, size_t n)
 KnMemInfo *
 kn_rt_meminfo_alloc(int64_t nbytes)
 {
-    size_t n = nbytes > 0 ? (size_t)nbytes : 0;
+    if (nbytes < 0) /* callers check sizes; a negative one is never allocated as 0 bytes */
+        return NULL;
+    size_t n = (size_t)nbytes;
     KnMemInfo *mi;
     if (n >= KN_BIG_BLOCK) {
         mi = malloc(sizeof(KnMemInfo));

@@ -42,6 +42,17 @@ enum {
     KN_EXC_FLOAT_INT_RANGE,     /* int(1e300): beyond int64 (OverflowError of our own) */
     KN_EXC_ZERO_NEG_POW,        /* 0.0 ** -1.0 */
     KN_EXC_COMPLEX_ZERO_POW,    /* 0j ** -1 */
+    KN_EXC_ARRAY_TOO_BIG,       /* np.empty(2**61): the byte count overflows */
+    KN_EXC_ARANGE_NAN,          /* np.arange(0.0, nan) */
+    KN_EXC_ARANGE_SIZE,         /* np.arange(0.0, inf) */
+    KN_EXC_LINSPACE_NUM,        /* np.linspace(0, 1, -1) */
+    KN_EXC_INT_BOUNDS_I8,       /* np.zeros(1, np.int8) + 200: a Python int out of the dtype's */
+    KN_EXC_INT_BOUNDS_I16,      /* range, one entry per dtype, int8 to uint64 (NumPy 2's */
+    KN_EXC_INT_BOUNDS_I32,      /* OverflowError, message with the value) */
+    KN_EXC_INT_BOUNDS_U8,
+    KN_EXC_INT_BOUNDS_U16,
+    KN_EXC_INT_BOUNDS_U32,
+    KN_EXC_INT_BOUNDS_U64,
     KN_EXC__FIXED
 };
 

@@ -252,6 +252,13 @@ kn_typing_array_getattr(KnCompilation *c, KnInstr *in, KnType *t)
     return err(c, in->span, "%s has no attribute '%s' (in kiln yet)", t->name, a);
 }
 
+/* the kind of a scalar, or of an array's elements */
+static int
+elem_kind(const KnType *t)
+{
+    return t->kind == KN_TY_ARRAY ? t->dtype->kind : t->kind;
+}
+
 /* What an index selects from an array of type a: the result type (an element, or a view). The
  * components are ints (take one position of an axis), slices (keep the axis, strided), None
  * (a new axis of length 1) and at most one Ellipsis (as many full slices as needed). */
@@ -287,7 +294,7 @@ kn_typing_index_result(KnCompilation *c, KnSpan span, KnType *a, KnType *idx)
         err(c, span, "too many indices for %s: %d", a->name, ints + slices);
         return NULL;
     }
-    if (ints == a->ndim && !slices && !nones)
+    if (ints == a->ndim && !slices && !nones && !ell) /* a[...] of a 0-d array is a view */
         return a->dtype;
     char layout = a->layout == 'C' && only_leading_ints && !slices && !nones ? 'C' : 'A';
     return kn_type_array(c->types, a->dtype, a->ndim - ints + nones, layout, a->readonly);
@@ -319,6 +326,16 @@ kn_typing_setitem(KnCompilation *c, KnInstr *in)
     if (v->kind == KN_TY_ARRAY && (target->kind != KN_TY_ARRAY || v->ndim > target->ndim))
         return err(c, in->args[2]->span, "cannot store %s into %s", v->name,
                    target->kind == KN_TY_ARRAY ? target->name : "a single element");
+    /* a[i] -= b of bool elements (the frontend's getitem, binop, setitem of one base and
+     * index): NumPy's bool scalars do not subtract, as `a -= b` of bool arrays */
+    KnInstr *val = in->args[2];
+    if (val->op == KN_OP_BINOP && val->aux == KN_BIN_SUB && val->args[0]->op == KN_OP_GETITEM &&
+        val->args[0]->args[0] == in->args[0] && val->args[0]->args[1] == in->args[1] &&
+        a->dtype->kind == KN_TY_BOOL && val->args[1]->type &&
+        elem_kind(val->args[1]->type) == KN_TY_BOOL)
+        return err(c, val->span,
+                   "numpy boolean subtract, the '-' operator, is not supported: "
+                   "use '^' or np.logical_xor");
     impl_of(c, in)->operand = target; /* the element or view being assigned */
     return 0;
 }
@@ -562,9 +579,8 @@ ufunc_elem(KnCompilation *c, KnInstr *in, int id, KnType **args, KnType **operan
     case KN_BI_NP_FMAX:
     case KN_BI_NP_FMIN:
     case KN_BI_NP_POWER: {
+        /* complex: NumPy's lexicographic order, a NaN part propagating (lower/array.c) */
         KnType *p = kn_typing_elementwise_operand(args[0], args[1]);
-        if (p->kind == KN_TY_COMPLEX && id != KN_BI_NP_POWER)
-            return NULL;
         if (id == KN_BI_NP_POWER && p->kind == KN_TY_BOOL)
             p = &kn_type_int8;
         *operand = p;
