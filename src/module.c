@@ -51,6 +51,8 @@ fixed_exceptions(PyObject *table)
         [KN_EXC_UNPACK] = NULL,
         [KN_EXC_RESHAPE] = NULL,
         [KN_EXC_SETITEM_SHAPE] = NULL,
+        [KN_EXC_RECURSION] = NULL,
+        [KN_EXC_INTERRUPT] = NULL,
     };
     PyObject *globals = PyDict_New();
     if (!globals)
@@ -60,23 +62,34 @@ fixed_exceptions(PyObject *table)
         PyObject *entry;
         if (!code[i]) {
             /* messages of our own (NumPy's carry the shapes, which these do not know yet) */
-            static const struct {
+            const struct {
                 int index;
+                PyObject *cls;
                 const char *message;
             } own[] = {
-                {KN_EXC_NEG_POW, "Integers to negative integer powers are not allowed."},
-                {KN_EXC_RESHAPE, "cannot reshape array: the new shape has a different size"},
-                {KN_EXC_SETITEM_SHAPE, "could not broadcast input array into the assigned shape"},
-                {KN_EXC_BROADCAST, "operands could not be broadcast together"},
-                {KN_EXC_ARRAY_INDEX, "index {} is out of bounds for axis {} with size {}"},
-                {KN_EXC_UNPACK, "expected {} values to unpack, got {}"},
+                {KN_EXC_NEG_POW, PyExc_ValueError,
+                 "Integers to negative integer powers are not allowed."},
+                {KN_EXC_RESHAPE, PyExc_ValueError,
+                 "cannot reshape array: the new shape has a different size"},
+                {KN_EXC_SETITEM_SHAPE, PyExc_ValueError,
+                 "could not broadcast input array into the assigned shape"},
+                {KN_EXC_BROADCAST, PyExc_ValueError, "operands could not be broadcast together"},
+                {KN_EXC_ARRAY_INDEX, PyExc_IndexError,
+                 "index {} is out of bounds for axis {} with size {}"},
+                {KN_EXC_UNPACK, PyExc_ValueError, "expected {} values to unpack, got {}"},
+                /* CPython's text; kiln's limit is the thread's stack (docs/internals.md) */
+                {KN_EXC_RECURSION, PyExc_RecursionError, "maximum recursion depth exceeded"},
+                /* only used when Python's SIGINT handler itself raised nothing */
+                {KN_EXC_INTERRUPT, PyExc_KeyboardInterrupt, ""},
             };
             const char *msg = "error in compiled code";
+            PyObject *cls = PyExc_ValueError;
             for (int k = 0; k < KN_ARRAY_LEN(own); k++)
-                if (own[k].index == i)
+                if (own[k].index == i) {
                     msg = own[k].message;
-            PyObject *cls = i == KN_EXC_ARRAY_INDEX ? PyExc_IndexError : PyExc_ValueError;
-            entry = Py_BuildValue("(O(s))", cls, msg);
+                    cls = own[k].cls;
+                }
+            entry = *msg ? Py_BuildValue("(O(s))", cls, msg) : Py_BuildValue("(O())", cls);
         } else {
             PyObject *r = PyRun_String(code[i], Py_eval_input, globals, globals);
             Py_XDECREF(r);
@@ -109,6 +122,7 @@ register_runtime(KnJit *jit, char **err)
 #include "runtime/symbols.def"
 #undef X
         {"kn_rt_print", (void *)kn_rt_print},
+        {"kn_rt_interrupt_flag", (void *)&kn_rt_interrupt_flag},
     };
     return kn_jit_define_symbols(jit, syms, KN_ARRAY_LEN(syms), err);
 }
@@ -196,6 +210,7 @@ state_init(void)
         s->jit = NULL;
     }
     s->jit_error = err;
+    kn_interrupt_install();
     kn_state = s;
     return 0;
 }
