@@ -7,6 +7,7 @@ exception type; kiln's depth limit is the thread's stack, not sys.getrecursionli
 """
 
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -264,6 +265,8 @@ def run_and_interrupt(body, timeout=30):
         proc = subprocess.Popen([sys.executable, "-P", path], stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True, cwd=d)
         try:
+            ready, _, _ = select.select([proc.stdout], [], [], timeout)
+            assert ready, "the child never got ready"
             line = proc.stdout.readline()
             assert line.strip() == "ready", line + proc.stderr.read()
             time.sleep(0.5)
@@ -303,6 +306,38 @@ SIGINT_LOOP = """
 def test_sigint_interrupts_compiled_while_loop(opts):
     out, err, seconds = run_and_interrupt(SIGINT_LOOP.format(opts=opts))
     assert out.strip() == "interrupted", out + err
+    assert seconds < 5.0
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_sigint_passes_up_through_compiled_callers_and_recursion():
+    # the loop runs in a recursive function with a status code, called from another one
+    out, err, seconds = run_and_interrupt("""
+    import numpy as np
+    import kiln
+
+    @kiln.njit
+    def spin(a, depth):
+        if depth > 0:
+            return spin(a + 1.0, depth - 1)
+        i = 0
+        while a[0] > 0:
+            i += 1
+        return i
+
+    @kiln.njit
+    def outer(a):
+        return spin(a, 3) + 1
+
+    outer(np.full(2, -10.0))  # compiled; a[0] is -7 at the loop, which does not run
+    print("ready", flush=True)
+    try:
+        outer(np.ones(2))
+    except KeyboardInterrupt:
+        print("interrupted", kiln.runtime.memory_stats()["mi_alloc"]
+              - kiln.runtime.memory_stats()["mi_free"])
+    """)
+    assert out.split() == ["interrupted", "0"], out + err
     assert seconds < 5.0
 
 
