@@ -17,7 +17,7 @@
 
 volatile int32_t kn_rt_interrupt_flag;
 
-static _Thread_local uintptr_t stack_limit;
+static _Thread_local uintptr_t stack_limit __attribute__((tls_model("initial-exec")));
 
 /* The reserve below the limit: an eighth of the stack, between 16 KiB and 256 KiB (8 MiB
  * main stack: 256 KiB; threading.stack_size(256 KiB): 32 KiB). */
