@@ -195,6 +195,8 @@ static int
 pass_fuse(KnCompilation *c)
 {
     KN_TRY(kn_pass_fuse(c));
+    /* 0 for a function in a recursion cycle means the coded ABI (lower/internal.h): it can
+     * still raise RecursionError, through a code returned with its value */
     c->can_raise = c->force_status || getenv("KILN_STATUS_ALWAYS") ? 1 : kn_pass_can_raise(c);
     kn_pass_defer_division_checks(c);
     if (c->dump & KN_DUMP_TYPED)

@@ -87,7 +87,8 @@ typedef struct KnCompilation {
     int ndeferred;
     void *bitcode; /* jit: the optimized module, kept for inlining into callers (malloc) */
     size_t bitcode_size;
-    int force_status;      /* a mutually recursive caller assumed the status-code ABI */
+    int force_status; /* a mutually recursive caller assumed the status-code ABI */
+    int in_cycle; /* in a recursion cycle: checks its stack at entry, takes a stack limit last */
     int partial_ret_used;  /* a recursive call saw fn->ret_type before typing finished */
     KnType *ret_type_seen; /* the return type that a recursive call saw */
 } KnCompilation;

@@ -67,6 +67,8 @@ fixed_exceptions(PyObject *table)
         [KN_EXC_INT_BOUNDS_U16] = NULL,
         [KN_EXC_INT_BOUNDS_U32] = NULL,
         [KN_EXC_INT_BOUNDS_U64] = NULL,
+        [KN_EXC_RECURSION] = NULL,
+        [KN_EXC_INTERRUPT] = NULL,
     };
     PyObject *globals = PyDict_New();
     if (!globals)
@@ -76,36 +78,52 @@ fixed_exceptions(PyObject *table)
         PyObject *entry;
         if (!code[i]) {
             /* messages of our own (NumPy's carry the shapes, which these do not know yet) */
-            static const struct {
+            const struct {
                 int index;
+                PyObject *cls;
                 const char *message;
             } own[] = {
-                {KN_EXC_NEG_POW, "Integers to negative integer powers are not allowed."},
-                {KN_EXC_RESHAPE, "cannot reshape array: the new shape has a different size"},
-                {KN_EXC_SETITEM_SHAPE, "could not broadcast input array into the assigned shape"},
-                {KN_EXC_BROADCAST, "operands could not be broadcast together"},
-                {KN_EXC_ARRAY_INDEX, "index {} is out of bounds for axis {} with size {}"},
-                {KN_EXC_UNPACK, "expected {} values to unpack, got {}"},
-                {KN_EXC_FLOAT_INT_RANGE, "float too large to convert to a 64-bit integer"},
-                {KN_EXC_LINSPACE_NUM, "Number of samples, {}, must be non-negative."},
-                {KN_EXC_INT_BOUNDS_I8, "Python integer {} out of bounds for int8"},
-                {KN_EXC_INT_BOUNDS_I16, "Python integer {} out of bounds for int16"},
-                {KN_EXC_INT_BOUNDS_I32, "Python integer {} out of bounds for int32"},
-                {KN_EXC_INT_BOUNDS_U8, "Python integer {} out of bounds for uint8"},
-                {KN_EXC_INT_BOUNDS_U16, "Python integer {} out of bounds for uint16"},
-                {KN_EXC_INT_BOUNDS_U32, "Python integer {} out of bounds for uint32"},
-                {KN_EXC_INT_BOUNDS_U64, "Python integer {} out of bounds for uint64"},
+                {KN_EXC_NEG_POW, PyExc_ValueError,
+                 "Integers to negative integer powers are not allowed."},
+                {KN_EXC_RESHAPE, PyExc_ValueError,
+                 "cannot reshape array: the new shape has a different size"},
+                {KN_EXC_SETITEM_SHAPE, PyExc_ValueError,
+                 "could not broadcast input array into the assigned shape"},
+                {KN_EXC_BROADCAST, PyExc_ValueError, "operands could not be broadcast together"},
+                {KN_EXC_ARRAY_INDEX, PyExc_IndexError,
+                 "index {} is out of bounds for axis {} with size {}"},
+                {KN_EXC_UNPACK, PyExc_ValueError, "expected {} values to unpack, got {}"},
+                {KN_EXC_FLOAT_INT_RANGE, PyExc_OverflowError,
+                 "float too large to convert to a 64-bit integer"},
+                {KN_EXC_LINSPACE_NUM, PyExc_ValueError,
+                 "Number of samples, {}, must be non-negative."},
+                {KN_EXC_INT_BOUNDS_I8, PyExc_OverflowError,
+                 "Python integer {} out of bounds for int8"},
+                {KN_EXC_INT_BOUNDS_I16, PyExc_OverflowError,
+                 "Python integer {} out of bounds for int16"},
+                {KN_EXC_INT_BOUNDS_I32, PyExc_OverflowError,
+                 "Python integer {} out of bounds for int32"},
+                {KN_EXC_INT_BOUNDS_U8, PyExc_OverflowError,
+                 "Python integer {} out of bounds for uint8"},
+                {KN_EXC_INT_BOUNDS_U16, PyExc_OverflowError,
+                 "Python integer {} out of bounds for uint16"},
+                {KN_EXC_INT_BOUNDS_U32, PyExc_OverflowError,
+                 "Python integer {} out of bounds for uint32"},
+                {KN_EXC_INT_BOUNDS_U64, PyExc_OverflowError,
+                 "Python integer {} out of bounds for uint64"},
+                /* CPython's text; kiln's limit is the thread's stack (docs/internals.md) */
+                {KN_EXC_RECURSION, PyExc_RecursionError, "maximum recursion depth exceeded"},
+                /* only used when Python's SIGINT handler itself raised nothing */
+                {KN_EXC_INTERRUPT, PyExc_KeyboardInterrupt, ""},
             };
             const char *msg = "error in compiled code";
+            PyObject *cls = PyExc_ValueError;
             for (int k = 0; k < KN_ARRAY_LEN(own); k++)
-                if (own[k].index == i)
+                if (own[k].index == i) {
                     msg = own[k].message;
-            PyObject *cls = i == KN_EXC_ARRAY_INDEX ? PyExc_IndexError
-                            : i == KN_EXC_FLOAT_INT_RANGE ||
-                                    (i >= KN_EXC_INT_BOUNDS_I8 && i <= KN_EXC_INT_BOUNDS_U64)
-                                ? PyExc_OverflowError
-                                : PyExc_ValueError;
-            entry = Py_BuildValue("(O(s))", cls, msg);
+                    cls = own[k].cls;
+                }
+            entry = *msg ? Py_BuildValue("(O(s))", cls, msg) : Py_BuildValue("(O())", cls);
         } else {
             PyObject *r = PyRun_String(code[i], Py_eval_input, globals, globals);
             Py_XDECREF(r);
@@ -138,6 +156,7 @@ register_runtime(KnJit *jit, char **err)
 #include "runtime/symbols.def"
 #undef X
         {"kn_rt_print", (void *)kn_rt_print},
+        {"kn_rt_interrupt_flag", (void *)&kn_rt_interrupt_flag},
     };
     return kn_jit_define_symbols(jit, syms, KN_ARRAY_LEN(syms), err);
 }
@@ -225,6 +244,7 @@ state_init(void)
         s->jit = NULL;
     }
     s->jit_error = err;
+    kn_interrupt_install();
     kn_state = s;
     return 0;
 }

@@ -66,4 +66,11 @@ PyObject *kn_dispatch_stages(PyObject *module, PyObject *args);
 /* kiln._support, imported on first use */
 PyObject *kn_support(void);
 
+/* Ctrl-C in compiled code (interrupt.c). enter/leave bracket a call of compiled code;
+ * kn_interrupt_raise runs Python's signal handlers after a KN_EXC_INTERRUPT status. */
+void kn_interrupt_install(void);
+int kn_interrupt_enter(void);
+void kn_interrupt_leave(int token);
+PyObject *kn_interrupt_raise(void);
+
 #endif

@@ -33,6 +33,7 @@ typedef struct Overload {
     size_t *offsets; /* of each argument in the argument buffer */
     int failed;      /* 1: compiling raised `error` */
     int can_raise;   /* 0: the native function has no status code (its callers check none) */
+    int recursive;   /* in a recursion cycle: the native function takes a stack limit last */
     void *bitcode;   /* the optimized module, for inlining into callers (malloc), or NULL */
     size_t bitcode_size;
     PyObject *error; /* the exception instance, for failed entries */
@@ -365,6 +366,7 @@ run_compile(Dispatcher *d, KnType **args, int n, KnType *declared_ret, Overload 
             ov->offsets[i] = kn_type_arg_offset(args, i);
         ov->var_info = var_info(c);
         ov->can_raise = c->can_raise;
+        ov->recursive = c->in_cycle;
         ov->bitcode = c->bitcode;
         ov->bitcode_size = c->bitcode_size;
         c->bitcode = NULL;
@@ -447,6 +449,13 @@ resolve_call(KnCompilation *c, void *ref, KnType **args, int n, KnSpan span, KnC
             out->symbol = f->c->symbol;
             out->params = NULL;
             out->can_raise = 1;
+            out->recursive = 1;
+            /* every overload from here out to f is in the cycle (all are still typing) */
+            for (KnFrame *g = s->compiling; g; g = g->outer) {
+                g->c->in_cycle = 1;
+                if (g == f)
+                    break;
+            }
             if (f != s->compiling)
                 f->c->force_status = 1; /* a partner calls it before its ABI is known */
             f->c->partial_ret_used = 1;
@@ -491,6 +500,7 @@ resolve_call(KnCompilation *c, void *ref, KnType **args, int n, KnSpan span, KnC
     out->symbol = ov->symbol;
     out->params = ov->args;
     out->can_raise = ov->can_raise;
+    out->recursive = ov->recursive;
     out->bitcode = ov->bitcode;
     out->bitcode_size = ov->bitcode_size;
     return 0;
@@ -621,13 +631,17 @@ invoke(Overload *ov, PyObject *const *args, int nogil)
     }
     KnExcInfo exc = {0, 0, {0}, NULL};
     int status;
+    int token = kn_interrupt_enter();
     if (nogil) {
         Py_BEGIN_ALLOW_THREADS status = ov->entry(ret, &exc, buf);
         Py_END_ALLOW_THREADS
     } else {
         status = ov->entry(ret, &exc, buf);
     }
-    if (status != 0)
+    kn_interrupt_leave(token);
+    if (status != 0 && exc.index == KN_EXC_INTERRUPT)
+        kn_interrupt_raise();
+    else if (status != 0)
         raise_from_table(&exc);
     else
         result = kn_box_box(ov->ret, ret);

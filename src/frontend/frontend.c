@@ -1208,6 +1208,7 @@ while_stmt(FE *fe, PyObject *node)
             *orelse = kn_kir_block_new(&fe->b), *exit = kn_kir_block_new(&fe->b);
     kn_kir_br(&fe->b, sp, head);
     kn_kir_set_block(&fe->b, head);
+    head->polls = 1; /* a loop kiln cannot count: Ctrl-C must be able to stop it */
     KN_TRY(branch(fe, A(node, "test"), sp, body, orelse));
     kn_kir_set_block(&fe->b, body);
     KN_TRY(push_loop(fe, node, exit, head));

@@ -86,6 +86,7 @@ struct KnInstr {
 struct KnBlock {
     int id;
     int reachable;            /* set by typing: only reachable blocks are typed and lowered */
+    int polls;                /* frontend: a `while` head, where lowering polls for Ctrl-C */
     KN_VEC(KnInstr *) instrs; /* the last one is a terminator once the block is sealed */
 };
 
@@ -132,6 +133,7 @@ typedef struct KnCallee {
     const char *symbol; /* native symbol of the callee's overload */
     KnType **params;    /* the overload's parameter types (arguments are converted to them) */
     int can_raise;
+    int recursive;       /* the callee is in a recursion cycle: it takes a stack limit last */
     const void *bitcode; /* the callee's optimized module, for inlining (NULL: link by symbol) */
     size_t bitcode_size;
 } KnCallee;

@@ -65,6 +65,17 @@ copy_attributes(LLVMValueRef from, LLVMValueRef to)
     }
 }
 
+static int
+is_stack_probe(LLVMValueRef i)
+{
+    if (LLVMGetInstructionOpcode(i) != LLVMCall)
+        return 0;
+    LLVMValueRef callee = LLVMGetCalledValue(i);
+    size_t len;
+    const char *name = LLVMIsAFunction(callee) ? LLVMGetValueName2(callee, &len) : "";
+    return !strncmp(name, "llvm.frameaddress", 17);
+}
+
 /* Copy every block and instruction of f into g, unmapped; phis are created empty. */
 static void
 copy_body(Clone *c, LLVMValueRef f, LLVMValueRef g)
@@ -80,6 +91,14 @@ copy_body(Clone *c, LLVMValueRef f, LLVMValueRef g)
         LLVMPositionBuilderAtEnd(c->b, nb);
         for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
             LLVMValueRef n;
+            if (is_stack_probe(i)) {
+                /* the recursion guard's frame address: the highest address in a clone, so
+                 * its check folds away (the guard runs in f, every other level) */
+                LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx);
+                kn_map_put(&c->map, (uint64_t)(uintptr_t)i,
+                           LLVMConstIntToPtr(LLVMConstAllOnes(i64), LLVMTypeOf(i)));
+                continue;
+            }
             if (LLVMGetInstructionOpcode(i) == LLVMPHI) {
                 n = LLVMBuildPhi(c->b, LLVMTypeOf(i), "");
             } else {
@@ -97,6 +116,8 @@ remap_body(Clone *c, LLVMValueRef f)
 {
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+            if (is_stack_probe(i))
+                continue; /* became a constant */
             LLVMValueRef n = mapped(c, i);
             if (LLVMGetInstructionOpcode(i) == LLVMPHI) {
                 unsigned k = LLVMCountIncoming(i);

@@ -605,8 +605,8 @@ static LLVMValueRef
 lower_jitted(L *l, KnInstr *in, KnCallImpl *impl)
 {
     int n = in->nargs - 1;
-    LLVMTypeRef params[66];
-    LLVMValueRef args[66];
+    LLVMTypeRef params[67];
+    LLVMValueRef args[67];
     LLVMTypeRef rt = kn_lower_type(l, in->type);
     int self = !strcmp(impl->callee.symbol, l->c->symbol);
     if (self ? l->direct : !impl->callee.can_raise) {
@@ -616,7 +616,14 @@ lower_jitted(L *l, KnInstr *in, KnCallImpl *impl)
             params[i] = kn_lower_type(l, pt);
             args[i] = kn_lower_convert(l, arg(l, in, i), argt(in, i), pt);
         }
-        return kn_lower_extern(l, impl->callee.symbol, rt, params, n, args);
+        if (!impl->callee.recursive)
+            return kn_lower_extern(l, impl->callee.symbol, rt, params, n, args);
+        /* a callee in a recursion cycle: it takes the stack limit, returns {value, code} */
+        params[n] = l->i64;
+        args[n++] = kn_lower_callee_limit(l);
+        return kn_lower_coded_result(
+            l,
+            kn_lower_extern(l, impl->callee.symbol, kn_lower_coded_type(l, rt), params, n, args));
     }
     LLVMValueRef ret = kn_lower_entry_alloca(l, rt, "cret");
     params[0] = params[1] = l->ptr;
@@ -626,6 +633,10 @@ lower_jitted(L *l, KnInstr *in, KnCallImpl *impl)
         const KnType *pt = impl->callee.params ? impl->callee.params[i] : argt(in, i);
         params[i + 2] = kn_lower_type(l, pt);
         args[i + 2] = kn_lower_convert(l, arg(l, in, i), argt(in, i), pt);
+    }
+    if (impl->callee.recursive) {
+        params[n + 2] = l->i64;
+        args[n++ + 2] = kn_lower_callee_limit(l);
     }
     LLVMValueRef st = kn_lower_extern(l, impl->callee.symbol, l->i32, params, n + 2, args);
     /* status != 0: the callee recorded an exception; pass it up */

@@ -15,6 +15,7 @@ typedef struct L {
     LLVMValueRef fn;      /* the native function being built */
     LLVMValueRef ret_ptr; /* its first parameter */
     LLVMValueRef exc_ptr; /* its second parameter */
+    LLVMValueRef limit;   /* in a recursion cycle: the stack limit (i64, its last parameter) */
     LLVMValueRef *vars;   /* alloca per variable (NULL for untyped ones) */
     LLVMValueRef *vals;   /* value per instruction id */
     LLVMBasicBlockRef *blocks;
@@ -102,6 +103,21 @@ LLVMValueRef kn_lower_extern(L *l, const char *name, LLVMTypeRef ret, LLVMTypeRe
                              int nparams, LLVMValueRef *args);
 LLVMValueRef kn_lower_const_f(L *l, const KnType *t, double v);
 LLVMValueRef kn_lower_entry_alloca(L *l, LLVMTypeRef t, const char *name);
+/* Runaway recursion and Ctrl-C (lower.c). A function in a recursion cycle that cannot raise
+ * otherwise ("coded": l->direct with l->limit) returns {value, i8 code} instead of taking a
+ * status: code 0 is a return, code k raises exception KN_EXC_RECURSION + k - 1. It stays free
+ * of memory effects, so LLVM still merges its repeated calls (fib). */
+int kn_lower_coded(const L *l);
+LLVMTypeRef kn_lower_coded_type(L *l, LLVMTypeRef value);
+/* Raise exception `exc_index` (KN_EXC_RECURSION or KN_EXC_INTERRUPT) when cond holds, in any
+ * ABI that can raise. */
+void kn_lower_raise_code_if(L *l, LLVMValueRef cond, int exc_index);
+/* Raise KeyboardInterrupt (KN_EXC_INTERRUPT) when the SIGINT flag is set. */
+void kn_lower_poll_interrupt(L *l);
+/* The stack limit to pass to a callee in a recursion cycle. */
+LLVMValueRef kn_lower_callee_limit(L *l);
+/* After a call of a coded callee: pass a nonzero code up, and return the value. */
+LLVMValueRef kn_lower_coded_result(L *l, LLVMValueRef call);
 LLVMValueRef kn_lower_cplx(L *l, const KnType *t, LLVMValueRef re, LLVMValueRef im);
 
 #endif

@@ -64,8 +64,8 @@ call_raises(const KnCompilation *c, const KnInstr *in)
         return 0;
     case KN_CALL_JITTED:
         if (impl->callee.symbol && c->symbol && !strcmp(impl->callee.symbol, c->symbol))
-            return 0; /* self recursion */
-        return impl->callee.can_raise;
+            return 0;                                            /* self recursion */
+        return impl->callee.can_raise || impl->callee.recursive; /* RecursionError */
     case KN_CALL_METHOD:
         return in->args[0]->args[0]->type->kind == KN_TY_ARRAY;
     case KN_CALL_BUILTIN:
@@ -122,6 +122,8 @@ kn_pass_can_raise(KnCompilation *c)
             return 1;
     for (int b = 0; b < fn->blocks.len; b++) {
         KnBlock *blk = fn->blocks.items[b];
+        if (blk->reachable && blk->polls)
+            return 1; /* a `while` loop: KeyboardInterrupt */
         for (int i = 0; blk->reachable && i < blk->instrs.len; i++)
             if (instr_raises(c, blk->instrs.items[i]))
                 return 1;

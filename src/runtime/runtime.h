@@ -53,6 +53,8 @@ enum {
     KN_EXC_INT_BOUNDS_U16,
     KN_EXC_INT_BOUNDS_U32,
     KN_EXC_INT_BOUNDS_U64,
+    KN_EXC_RECURSION, /* RecursionError: a recursive call ran out of stack */
+    KN_EXC_INTERRUPT, /* SIGINT seen by a poll: the dispatcher runs Python's handler */
     KN_EXC__FIXED
 };
 
@@ -95,6 +97,14 @@ enum {
 };
 void kn_rt_complex_fn(int32_t which, double re, double im, double *out);
 double kn_rt_float_mod(double a, double b);
+
+/* Runaway recursion and Ctrl-C (stack.c). A function in a recursion cycle takes a hidden last
+ * argument, the lowest frame address it may run at; its calls inside the cycle pass the limit
+ * plus KN_RECURSION_LEVEL_BYTES, so that a recursion turned into a loop by LLVM still ends. */
+enum { KN_RECURSION_LEVEL_BYTES = 32 };
+uintptr_t kn_rt_stack_limit(void); /* this thread's first limit (computed once per thread) */
+/* Set (nonzero) by the dispatcher's SIGINT handler; polled by compiled code. */
+extern volatile int32_t kn_rt_interrupt_flag;
 
 /* Reference-counted memory for arrays made in compiled code. */
 typedef struct KnMemInfo {
