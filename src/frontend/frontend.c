@@ -1745,8 +1745,27 @@ params(FE *fe, PyObject *def)
 {
     PyObject *args = A(def, "args");
     PyObject *posonly = A(args, "posonlyargs"), *pos = A(args, "args");
-    if (A(args, "vararg") || A(args, "kwarg") || PyList_GET_SIZE(A(args, "kwonlyargs"))) {
-        UNSUPPORTED(fe, def, "*args, **kwargs and keyword-only parameters are not supported yet");
+    PyObject *kwonly = A(args, "kwonlyargs"), *star;
+    if ((star = A(args, "vararg"))) {
+        UNSUPPORTED(fe, star, "*%s parameters (a variable number of arguments) are not supported "
+                    "yet", str_of(fe, A(star, "arg")));
+        return -1;
+    }
+    if (kwonly && PyList_GET_SIZE(kwonly)) {
+        UNSUPPORTED(fe, PyList_GET_ITEM(kwonly, 0), "keyword-only parameters are not supported yet");
+        return -1;
+    }
+    if ((star = A(args, "kwarg"))) {
+        UNSUPPORTED(fe, star, "**%s parameters (arbitrary keyword arguments) are not supported yet",
+                    str_of(fe, A(star, "arg")));
+        return -1;
+    }
+    Py_ssize_t nposonly = posonly ? PyList_GET_SIZE(posonly) : 0;
+    if (nposonly + (pos ? PyList_GET_SIZE(pos) : 0) > KN_MAX_PARAMS) {
+        Py_ssize_t k = KN_MAX_PARAMS - nposonly; /* the first parameter too many */
+        PyObject *extra = k < 0 ? PyList_GET_ITEM(posonly, KN_MAX_PARAMS) : PyList_GET_ITEM(pos, k);
+        UNSUPPORTED(fe, extra, "functions of more than %d parameters are not supported",
+                    KN_MAX_PARAMS);
         return -1;
     }
     PyObject *lists[2] = {posonly, pos};

@@ -603,13 +603,13 @@ static LLVMValueRef
 lower_jitted(L *l, KnInstr *in, KnCallImpl *impl)
 {
     int n = in->nargs - 1;
-    LLVMTypeRef params[66];
-    LLVMValueRef args[66];
+    LLVMTypeRef params[KN_MAX_PARAMS + 2];
+    LLVMValueRef args[KN_MAX_PARAMS + 2];
     LLVMTypeRef rt = kn_lower_type(l, in->type);
     int self = !strcmp(impl->callee.symbol, l->c->symbol);
     if (self ? l->direct : !impl->callee.can_raise) {
         /* a callee that cannot raise returns its value: no status to check */
-        for (int i = 0; i < n && i < 64; i++) {
+        for (int i = 0; i < n && i < KN_MAX_PARAMS; i++) {
             const KnType *pt = impl->callee.params ? impl->callee.params[i] : argt(in, i);
             params[i] = kn_lower_type(l, pt);
             args[i] = kn_lower_convert(l, arg(l, in, i), argt(in, i), pt);
@@ -620,7 +620,7 @@ lower_jitted(L *l, KnInstr *in, KnCallImpl *impl)
     params[0] = params[1] = l->ptr;
     args[0] = ret;
     args[1] = l->exc_ptr;
-    for (int i = 0; i < n && i < 64; i++) {
+    for (int i = 0; i < n && i < KN_MAX_PARAMS; i++) {
         const KnType *pt = impl->callee.params ? impl->callee.params[i] : argt(in, i);
         params[i + 2] = kn_lower_type(l, pt);
         args[i + 2] = kn_lower_convert(l, arg(l, in, i), argt(in, i), pt);

@@ -675,11 +675,11 @@ lower_instr(L *l, KnInstr *in)
 static LLVMValueRef
 declare_native(L *l, KnFunction *fn, const char *name)
 {
-    LLVMTypeRef params[66];
+    LLVMTypeRef params[KN_MAX_PARAMS + 2];
     int off = l->direct ? 0 : 2;
     params[0] = l->ptr;
     params[1] = l->ptr;
-    for (int i = 0; i < fn->nparams && i < 64; i++)
+    for (int i = 0; i < fn->nparams && i < KN_MAX_PARAMS; i++)
         params[i + off] = kn_lower_type(l, fn->arg_types[i]);
     LLVMTypeRef rt = l->direct ? kn_lower_type(l, fn->ret_type) : l->i32;
     LLVMTypeRef ft = LLVMFunctionType(rt, params, (unsigned)(fn->nparams + off), 0);
@@ -826,7 +826,7 @@ build_wrapper(L *l, LLVMValueRef native)
     LLVMTypeRef ft = LLVMFunctionType(l->i32, params, 3, 0);
     LLVMValueRef w = LLVMAddFunction(l->mod, l->c->wrapper, ft);
     LLVMPositionBuilderAtEnd(l->b, LLVMAppendBasicBlockInContext(l->ctx, w, "entry"));
-    LLVMValueRef args[66];
+    LLVMValueRef args[KN_MAX_PARAMS + 2];
     LLVMTypeRef rt = kn_lower_type(l, fn->ret_type);
     LLVMValueRef ret = LLVMBuildAlloca(l->b, rt, "ret");
     int first = l->direct ? 0 : 2;
@@ -914,9 +914,9 @@ kn_lower_function(KnCompilation *c, LLVMContextRef ctx, const char *triple, cons
     l.f64 = LLVMDoubleTypeInContext(ctx);
     l.ptr = LLVMPointerTypeInContext(ctx, 0);
     l.fmf = llvm_fmf(c->fastmath);
-    if (c->fn->nparams > 64) {
+    if (c->fn->nparams > KN_MAX_PARAMS) { /* the frontend reports it, at the parameter */
         kn_diag_error(&c->diags, KN_DIAG_UNSUPPORTED, c->fn->span,
-                      "functions with more than 64 parameters are not supported");
+                      "functions of more than %d parameters are not supported", KN_MAX_PARAMS);
         goto fail;
     }
     l.has_refs = function_has_refs(c->fn);
