@@ -18,7 +18,7 @@
 from .errors import KilnError, LoweringError, TypingError, UnsupportedError, source_line
 from .types import from_key
 
-__all__ = ["make_error", "from_key", "get_source"]
+__all__ = ["make_error", "from_key", "get_source", "find_definition"]
 
 _KINDS = {"typing": TypingError, "unsupported": UnsupportedError, "lowering": LoweringError}
 
@@ -50,16 +50,37 @@ def _char_column(text, col):
 
 def get_source(func):
     """``(source, filename, first_line, col_offset)`` of a Python function; see the docstring."""
-    import inspect
+    return find_definition(func)[:4]
+
+
+def find_definition(func):
+    """What ``_core`` compiles: ``get_source``'s four items and the ``ast`` node of the function
+    in ``ast.parse(source)`` (a ``FunctionDef``, ``AsyncFunctionDef`` or ``Lambda``).
+
+    The node is checked against the code object Python runs (see ``_pick``): of several lambdas
+    or functions on one line, the one whose code it is; and when the file was rewritten after
+    the function was defined, ``UnsupportedError`` rather than a compile of the new text."""
+    import ast
 
     code = getattr(func, "__code__", None)
     name = getattr(func, "__qualname__", repr(func))
     if code is None:
         raise UnsupportedError(f"{name!r} is not a Python function: kiln compiles from source")
-    if code.co_name != "<lambda>":
-        fast = _fast_source(code)
-        if fast is not None:
-            return fast
+    found = _fast_source(code) if code.co_name != "<lambda>" else None
+    if found is None:
+        found = _inspect_source(func, code, name)
+    source, filename, first_line = found[0], found[1], found[2]
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        raise _changed(func, code, "does not parse") from None
+    node = _pick(ast, tree, source, func, code, first_line - 1)
+    return source, filename, first_line, found[3], node
+
+
+def _inspect_source(func, code, name):
+    import inspect
+
     try:
         if code.co_name == "<lambda>":
             lines, first_line = _lambda_source(inspect, func, code.co_firstlineno)
@@ -72,6 +93,223 @@ def get_source(func):
             f"code's text in linecache under that name as IPython does") from None
     source, col_offset = _dedent(lines)
     return source, code.co_filename, max(first_line, 1), col_offset
+
+
+def _changed(func, code, why):
+    name = getattr(func, "__qualname__", code.co_name)
+    return UnsupportedError(
+        f"the source of {name!r} in {code.co_filename} is not the code Python runs ({why}): "
+        f"the file changed since the function was defined; kiln compiles from source, so "
+        f"reload the module (importlib.reload) or define the function again",
+        code.co_filename, code.co_firstlineno)
+
+
+# Tests may set this to False to take Python 3.10's path (no column positions in code objects).
+_USE_POSITIONS = True
+
+
+def _pick(ast, tree, source, func, code, line_off):
+    """The node of ``tree`` whose compiled code is ``code``.
+
+    Candidates are the functions of that name (or the lambdas) that start on the code's first
+    line. Those whose body does not compile to the same bytecode (``_same_code``) are dropped:
+    none left means the text is not the function's any more. Of several equal ones (two
+    identical lambdas on a line), the one whose span holds the code's instruction positions is
+    taken (Python 3.11+), else the first: they compute the same thing."""
+    is_lambda = code.co_name == "<lambda>"
+    kinds = (ast.Lambda,) if is_lambda else (ast.FunctionDef, ast.AsyncFunctionDef)
+    cands = []
+    for node in ast.walk(tree):
+        if not isinstance(node, kinds) or (not is_lambda and node.name != code.co_name):
+            continue
+        start = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", ())])
+        if start + line_off == code.co_firstlineno:
+            cands.append(node)
+    if not cands:
+        raise _changed(func, code, f"no {'lambda' if is_lambda else 'def ' + code.co_name} "
+                                   f"starts on line {code.co_firstlineno}")
+    qualname = getattr(code, "co_qualname", None) or getattr(func, "__qualname__", "")
+    same = [n for n in cands if _same_code(ast, n, source, func, code, qualname)]
+    if not same:
+        raise _changed(func, code, "its text compiles to different bytecode")
+    if len(same) > 1 and _USE_POSITIONS:
+        inside = [n for n in same if _holds_positions(n, code, line_off)]
+        same = inside or same
+    return same[0]
+
+
+def _holds_positions(node, code, line_off):
+    """Whether every instruction position of ``code`` (3.11+) lies inside ``node``'s span."""
+    positions = getattr(code, "co_positions", None)
+    if positions is None:
+        return False
+    first = (node.lineno + line_off, node.col_offset)
+    last = (node.end_lineno + line_off, node.end_col_offset)
+    seen = False
+    for line, end_line, col, end_col in positions():
+        if line is None or col is None:
+            continue
+        if (line, col) < first or (end_line, end_col) > last:
+            return False
+        seen = True
+    return seen
+
+
+def _same_code(ast, node, source, func, code, qualname):
+    """Whether ``node``, compiled in scopes like the function's, gives ``code``'s bytecode.
+
+    Decorators, defaults and annotations are evaluated outside the function's code, so they are
+    dropped. The scopes come from the qualified name (``outer.<locals>.Cls.f``: a class inside
+    a function); the function's free variables are made locals of the nearest enclosing
+    function, so that they compile as cells, as they did. CPython (3.11+) compiles ``m.f(x)``
+    differently when ``m`` is imported at module level, so the names that are modules in the
+    function's globals are declared imported (then, failing that, none is). Code whose asserts
+    pytest rewrote (names ``@py_assert1``, ``@pytest_ar``) is compared with the text rewritten
+    the same way."""
+    import types
+
+    used = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+    glob = getattr(func, "__globals__", {})
+    modules = sorted(n for n in used if isinstance(glob.get(n), types.ModuleType))
+    rewrite = source if any(n.startswith("@py") for n in code.co_names + code.co_varnames) \
+        else None
+    for imported in ([modules, []] if modules else [[]]):
+        if _compiles_to(ast, node, code, qualname, imported, rewrite):
+            return True
+    return False
+
+
+def _compiles_to(ast, node, code, qualname, imported, rewrite):
+    import copy
+
+    node = copy.deepcopy(node)
+    _strip_outer(ast, node)
+    if isinstance(node, ast.Lambda):
+        stmt = ast.Assign(targets=[ast.Name("__kiln_target__", ast.Store())], value=node)
+    else:
+        stmt = node
+    body = [stmt]
+    scopes = _scopes(qualname)
+    free = [v for v in code.co_freevars if not (v == "__class__" and "class" in scopes)]
+    placed = False
+    for kind, name in reversed(scopes):
+        if kind == "def":
+            if not placed:
+                body = [ast.Assign(targets=[ast.Name(v, ast.Store())],
+                                   value=ast.Constant(None)) for v in free] + body
+                placed = True
+            body = [ast.FunctionDef(name=name, args=_no_args(ast), body=body,
+                                    decorator_list=[], returns=None, type_comment=None)]
+        else:
+            body = [ast.ClassDef(name=name, bases=[], keywords=[], body=body,
+                                 decorator_list=[])]
+    if free and not placed:
+        body = [ast.FunctionDef(name="__kiln_scope__", args=_no_args(ast),
+                                body=[ast.Assign(targets=[ast.Name(v, ast.Store())],
+                                                 value=ast.Constant(None)) for v in free] + body,
+                                decorator_list=[], returns=None, type_comment=None)]
+    body = [ast.Import(names=[ast.alias(name=n)]) for n in imported] + body
+    module = ast.Module(body=body, type_ignores=[])
+    for n in ast.walk(module):  # 3.12+ fields that older versions lack are simply ignored
+        if isinstance(n, (ast.FunctionDef, ast.ClassDef)) and not hasattr(n, "type_params"):
+            n.type_params = []
+    ast.fix_missing_locations(module)
+    if rewrite is not None:
+        try:
+            from _pytest.assertion.rewrite import rewrite_asserts
+
+            rewrite_asserts(module, rewrite.encode("utf-8"))
+        except Exception:  # noqa: BLE001 - no pytest, or another version: no match
+            return False
+    flags = code.co_flags & _future_flags()
+    for optimize in (-1, 0, 1, 2):
+        try:
+            top = compile(module, code.co_filename, "exec", flags=flags, dont_inherit=True,
+                          optimize=optimize)
+        except (SyntaxError, ValueError, TypeError, RecursionError):
+            return False
+        mine = _find_code(top, code.co_name)
+        if mine is not None and _code_equal(mine, code):
+            return True
+    return False
+
+
+def _strip_outer(ast, fn):
+    fn.args.defaults = [ast.Constant(None) for _ in fn.args.defaults]
+    fn.args.kw_defaults = [None if d is None else ast.Constant(None) for d in fn.args.kw_defaults]
+    for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs + \
+            [x for x in (fn.args.vararg, fn.args.kwarg) if x is not None]:
+        a.annotation = None
+    if not isinstance(fn, ast.Lambda):
+        fn.decorator_list = []
+        fn.returns = None
+
+
+def _no_args(ast):
+    return ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[],
+                         kwarg=None, defaults=[])
+
+
+def _scopes(qualname):
+    """[("def" | "class", name)] of the scopes around the function, from its qualified name."""
+    parts = qualname.split(".")[:-1]
+    out = []
+    for i, part in enumerate(parts):
+        if part == "<locals>":
+            continue
+        is_def = i + 1 < len(parts) and parts[i + 1] == "<locals>"
+        out.append(("def" if is_def else "class", part))
+    return out
+
+
+def _future_flags():
+    import __future__
+
+    flags = 0
+    for feature in __future__.all_feature_names:
+        flags |= getattr(__future__, feature).compiler_flag
+    return flags
+
+
+def _find_code(top, name):
+    """The first code object named ``name`` below ``top`` (preorder), skipping the wrappers."""
+    stack = [top]
+    while stack:
+        co = stack.pop(0)
+        for const in co.co_consts:
+            if hasattr(const, "co_code"):
+                if const.co_name == name:
+                    return const
+                stack.append(const)
+    return None
+
+
+_FLAG_BITS = 0x04 | 0x08 | 0x20 | 0x80 | 0x100 | 0x200  # varargs, varkw, generator, coroutines
+
+
+def _code_equal(a, b):
+    if (a.co_code != b.co_code or a.co_names != b.co_names or a.co_varnames != b.co_varnames
+            or a.co_freevars != b.co_freevars or a.co_cellvars != b.co_cellvars
+            or a.co_argcount != b.co_argcount or a.co_kwonlyargcount != b.co_kwonlyargcount
+            or a.co_posonlyargcount != b.co_posonlyargcount
+            or (a.co_flags & _FLAG_BITS) != (b.co_flags & _FLAG_BITS)
+            or len(a.co_consts) != len(b.co_consts)):
+        return False
+    return all(_const_equal(x, y) for x, y in zip(a.co_consts, b.co_consts))
+
+
+def _const_equal(x, y):
+    if hasattr(x, "co_code") or hasattr(y, "co_code"):
+        return hasattr(x, "co_code") and hasattr(y, "co_code") and _code_equal(x, y)
+    if type(x) is not type(y):
+        return False
+    if isinstance(x, (tuple, frozenset)):
+        if isinstance(x, frozenset):
+            x, y = sorted(x, key=repr), sorted(y, key=repr)
+        return len(x) == len(y) and all(_const_equal(p, q) for p, q in zip(x, y))
+    if isinstance(x, (float, complex)):
+        return repr(x) == repr(y)
+    return x == y
 
 
 def _fast_source(code):

@@ -1,8 +1,8 @@
 /* frontend.c - Python source -> untyped KIR.
  *
- * Input: a Python function object. Its source comes from kiln._support.get_source (inspect and
- * linecache, so IPython cells work), is parsed with the ast module, and the FunctionDef (or
- * Lambda) is walked node by node. Output: c->fn, a KIR CFG whose every instruction carries the
+ * Input: a Python function object. Its source and its FunctionDef (or Lambda) node come from
+ * kiln._support.find_definition (inspect and linecache, so IPython cells work; the node is
+ * checked against the code object), and the node is walked. Output: c->fn, a KIR CFG whose every instruction carries the
  * real file position of the expression it came from.
  *
  * Names are resolved as Python does: a name assigned anywhere in the function is a local
@@ -1709,37 +1709,6 @@ setup_closure(FE *fe)
     return 0;
 }
 
-/* Find the FunctionDef or Lambda node of the function in the parsed source. */
-static PyObject *
-find_def(FE *fe, PyObject *tree, int first_lineno)
-{
-    PyObject *body = A(tree, "body");
-    if (body && PyList_GET_SIZE(body)) {
-        PyObject *d = PyList_GET_ITEM(body, 0);
-        if (is(d, "FunctionDef"))
-            return d;
-        if (is(d, "AsyncFunctionDef")) {
-            UNSUPPORTED(fe, d, "async functions (coroutines) are not supported");
-            return NULL;
-        }
-    }
-    /* A lambda: walk the tree for the Lambda on the code object's first line. */
-    PyObject *ast = PyImport_ImportModule("ast");
-    PyObject *walk = ast ? PyObject_CallMethod(ast, "walk", "O", tree) : NULL;
-    PyObject *it = walk ? PyObject_GetIter(walk) : NULL;
-    PyObject *found = NULL, *n;
-    while (it && (n = PyIter_Next(it))) {
-        if (!found && is(n, "Lambda") && Aint(n, "lineno") + fe->line_off == first_lineno)
-            found = n; /* borrowed: the tree holds it */
-        Py_DECREF(n);
-    }
-    Py_XDECREF(it);
-    Py_XDECREF(walk);
-    Py_XDECREF(ast);
-    PyErr_Clear();
-    return found;
-}
-
 static int
 params(FE *fe, PyObject *def)
 {
@@ -1808,13 +1777,15 @@ body(FE *fe, PyObject *def)
     return 0;
 }
 
-/* Parse the source and build the function; -1 with a diagnostic or a Python error. */
+/* Build the function from what kiln._support.find_definition gives: (source, filename,
+ * first_line, col_offset, node), node being the FunctionDef or Lambda already checked against
+ * the code object. -1 with a diagnostic or a Python error. */
 static int
 build(FE *fe, PyObject *src_info)
 {
-    PyObject *source, *filename;
+    PyObject *source, *filename, *def;
     int first_line, col_offset;
-    if (!PyArg_ParseTuple(src_info, "OOii", &source, &filename, &first_line, &col_offset))
+    if (!PyArg_ParseTuple(src_info, "OOiiO", &source, &filename, &first_line, &col_offset, &def))
         return -1;
     fe->line_off = first_line - 1;
     fe->col_off = col_offset;
@@ -1824,37 +1795,21 @@ build(FE *fe, PyObject *src_info)
     fe->b.fn = kn_kir_function_new(&fe->c->arena, qname ? qname : "?", fname ? fname : "?");
     Py_XDECREF(qn);
     fe->c->fn = fe->b.fn;
-    PyObject *ast = PyImport_ImportModule("ast");
-    if (!ast)
+    if (is(def, "AsyncFunctionDef")) {
+        UNSUPPORTED(fe, def, "async functions (coroutines) are not supported");
         return -1;
-    PyObject *tree = PyObject_CallMethod(ast, "parse", "O", source);
-    Py_DECREF(ast);
-    if (!tree)
-        return -1;
-    PyObject *code = PyObject_GetAttrString(fe->func, "__code__");
-    PyObject *fl = code ? PyObject_GetAttrString(code, "co_firstlineno") : NULL;
-    int firstlineno = fl ? (int)PyLong_AsLong(fl) : 0;
-    Py_XDECREF(fl);
-    Py_XDECREF(code);
-    int rc = -1;
-    PyObject *def = find_def(fe, tree, firstlineno);
-    if (!def && fe->c->diags.items.len)
-        goto done;
-    if (!def) {
+    }
+    if (!is(def, "FunctionDef") && !is(def, "Lambda")) {
         PyErr_Format(PyExc_RuntimeError, "kiln: cannot find the definition of %s in its source",
                      fe->b.fn->name);
-        goto done;
+        return -1;
     }
     fe->b.fn->span = span_of(fe, def);
     fe->b.cur = kn_kir_block_new(&fe->b);
-    if (params(fe, def) < 0)
-        goto done;
-    if (is(def, "FunctionDef") && collect_locals(fe, A(def, "body")) < 0)
-        goto done;
-    rc = body(fe, def);
-done:
-    Py_DECREF(tree);
-    return rc;
+    KN_TRY(params(fe, def));
+    if (is(def, "FunctionDef"))
+        KN_TRY(collect_locals(fe, A(def, "body")));
+    return body(fe, def);
 }
 
 int
@@ -1877,7 +1832,7 @@ kn_frontend_build(KnCompilation *c, const KnFrontendEnv *env, PyObject *func)
     fe.locals = PySet_New(NULL);
     if (!fe.locals || setup_closure(&fe) < 0)
         return -1;
-    PyObject *src = PyObject_CallMethod(env->support, "get_source", "O", func);
+    PyObject *src = PyObject_CallMethod(env->support, "find_definition", "O", func);
     int rc = src ? build(&fe, src) : -1;
     Py_XDECREF(src);
     Py_DECREF(fe.locals);
