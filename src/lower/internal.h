@@ -32,6 +32,12 @@ typedef struct L {
     int nowned;
     int cur_block;  /* id of the KIR block being lowered */
     int *last_use;  /* by instruction id: the last block that uses its value */
+    /* by instruction id: for a value owning a reference that is used in a later block (after
+     * an `x if c else y`, `and`/`or` or a chained comparison of the same expression), the
+     * zeroed entry-block slot that holds it instead of the block's owned list; else NULL */
+    LLVMValueRef *slot;
+    const KnInstr **slotted; /* the instructions that have one, nslotted of them */
+    int nslotted;
     KnSpan span;    /* of the instruction being lowered */
     char *borrowed; /* by variable: a parameter only ever holding its argument (no refcount) */
     LLVMValueRef defer_flags[KN_MAX_DEFERRED]; /* i1 allocas for c->deferred */

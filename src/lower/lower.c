@@ -239,6 +239,43 @@ release_due(L *l, int emit)
     l->nowned = w;
 }
 
+/* Release what a value's slot holds (nothing once released: the slot is zeroed). */
+static void
+release_slot(L *l, const KnInstr *in, int zero)
+{
+    LLVMTypeRef t = kn_lower_type(l, in->type);
+    kn_lower_decref(l, LLVMBuildLoad2(l->b, t, l->slot[in->id], ""), in->type);
+    if (zero)
+        LLVMBuildStore(l->b, LLVMConstNull(t), l->slot[in->id]);
+}
+
+/* A value used in later blocks: its reference moves from the owned list into its slot (which
+ * releases what an earlier pass of a loop left there). The blocks between its block and its
+ * last use, in id order, need not be on its paths, so the owned list, which is carried in id
+ * order, cannot hold it: a return there would release a value it never saw. */
+static void
+keep_in_slot(L *l, const KnInstr *in, LLVMValueRef v)
+{
+    for (int i = 0; i < l->nowned; i++)
+        if (l->owned_v[i] == v) { /* registered by the allocator */
+            l->owned_v[i] = l->owned_v[--l->nowned];
+            l->owned_t[i] = l->owned_t[l->nowned];
+            l->owned_until[i] = l->owned_until[l->nowned];
+            break;
+        }
+    release_slot(l, in, 0);
+    LLVMBuildStore(l->b, v, l->slot[in->id]);
+}
+
+/* At the end of a block: release the slotted values whose last use was in it. */
+static void
+release_slots_due(L *l)
+{
+    for (int k = 0; k < l->nslotted; k++)
+        if (l->last_use[l->slotted[k]->id] == l->cur_block)
+            release_slot(l, l->slotted[k], 1);
+}
+
 void
 kn_lower_cleanup(L *l)
 {
@@ -250,6 +287,8 @@ kn_lower_cleanup(L *l)
         if (t && kn_lower_has_refs(t) && !l->borrowed[i])
             kn_lower_decref(l, LLVMBuildLoad2(l->b, kn_lower_type(l, t), l->vars[i], ""), t);
     }
+    for (int k = 0; k < l->nslotted; k++)
+        release_slot(l, l->slotted[k], 0);
     release_temps(l);
 }
 
@@ -626,10 +665,12 @@ lower_instr(L *l, KnInstr *in)
         break;
     case KN_OP_BR:
         release_due(l, 1);
+        release_slots_due(l);
         LLVMBuildBr(l->b, l->blocks[in->targets[0]->id]);
         break;
     case KN_OP_CBR:
         release_due(l, 1);
+        release_slots_due(l);
         LLVMBuildCondBr(l->b, l->vals[in->args[0]->id], l->blocks[in->targets[0]->id],
                         l->blocks[in->targets[1]->id]);
         break;
@@ -660,10 +701,10 @@ lower_instr(L *l, KnInstr *in)
     }
     l->vals[in->id] = v;
     if (l->has_refs && makes_reference(in)) {
-        /* used after an `x if c else y` or `and`/`or` of the same expression: alive until the
-         * block of its last use */
-        int until = l->last_use[in->id] > l->cur_block ? l->last_use[in->id] : l->cur_block;
-        own_until(l, v, in->type, until);
+        if (l->slot[in->id])
+            keep_in_slot(l, in, v);
+        else
+            own_until(l, v, in->type, l->cur_block);
     }
     if (in->op == KN_OP_RET || in->op == KN_OP_RAISE)
         release_due(l, 0);
@@ -718,6 +759,50 @@ find_borrowed(L *l)
         l->borrowed[i] = fn->vars.items[i].is_param && stores[i] == 1 && from_arg[i] == 1;
 }
 
+/* last_use of every value, and a zeroed slot in the entry block for each value owning a
+ * reference that a later block uses (see keep_in_slot). */
+static void
+find_slots(L *l)
+{
+    KnFunction *fn = l->c->fn;
+    size_t n = (size_t)(fn->next_id + 1);
+    l->vals = kn_arena_alloc(&l->c->arena, sizeof(LLVMValueRef) * n);
+    l->last_use = kn_arena_alloc(&l->c->arena, sizeof(int) * n);
+    l->slot = kn_arena_alloc(&l->c->arena, sizeof(LLVMValueRef) * n);
+    for (int b = 0; b < fn->blocks.len; b++) {
+        KnBlock *blk = fn->blocks.items[b];
+        for (int i = 0; blk->reachable && i < blk->instrs.len; i++) {
+            KnInstr *in = blk->instrs.items[i];
+            for (int k = 0; k < in->nargs; k++)
+                if (b > l->last_use[in->args[k]->id])
+                    l->last_use[in->args[k]->id] = b;
+        }
+    }
+    if (!l->has_refs)
+        return;
+    int count = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int b = 0; b < fn->blocks.len; b++) {
+            KnBlock *blk = fn->blocks.items[b];
+            for (int i = 0; blk->reachable && i < blk->instrs.len; i++) {
+                KnInstr *in = blk->instrs.items[i];
+                if (!makes_reference(in) || l->last_use[in->id] <= b)
+                    continue;
+                if (pass == 0) {
+                    count++;
+                    continue;
+                }
+                LLVMTypeRef t = kn_lower_type(l, in->type);
+                l->slot[in->id] = LLVMBuildAlloca(l->b, t, "kept");
+                LLVMBuildStore(l->b, LLVMConstNull(t), l->slot[in->id]);
+                l->slotted[l->nslotted++] = in;
+            }
+        }
+        if (pass == 0)
+            l->slotted = kn_arena_alloc(&l->c->arena, sizeof(KnInstr *) * (size_t)(count + 1));
+    }
+}
+
 static int
 lower_body(L *l)
 {
@@ -742,18 +827,8 @@ lower_body(L *l)
         l->defer_flags[k] = LLVMBuildAlloca(l->b, l->i1, "divided_by_zero");
         LLVMBuildStore(l->b, LLVMConstInt(l->i1, 0, 0), l->defer_flags[k]);
     }
+    find_slots(l);
     LLVMBuildBr(l->b, l->blocks[0]);
-    l->vals = kn_arena_alloc(&l->c->arena, sizeof(LLVMValueRef) * (size_t)(fn->next_id + 1));
-    l->last_use = kn_arena_alloc(&l->c->arena, sizeof(int) * (size_t)(fn->next_id + 1));
-    for (int b = 0; b < fn->blocks.len; b++) {
-        KnBlock *blk = fn->blocks.items[b];
-        for (int i = 0; blk->reachable && i < blk->instrs.len; i++) {
-            KnInstr *in = blk->instrs.items[i];
-            for (int k = 0; k < in->nargs; k++)
-                if (b > l->last_use[in->args[k]->id])
-                    l->last_use[in->args[k]->id] = b;
-        }
-    }
     for (int b = 0; b < fn->blocks.len; b++) {
         KnBlock *blk = fn->blocks.items[b];
         if (!blk->reachable)
