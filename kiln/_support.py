@@ -71,7 +71,7 @@ def find_definition(func):
         found = _inspect_source(func, code, name)
     source, filename, first_line = found[0], found[1], found[2]
     try:
-        tree = ast.parse(source)
+        tree = found[4] if len(found) > 4 else ast.parse(source)
     except SyntaxError:
         raise _changed(func, code, "does not parse") from None
     node = _pick(ast, tree, source, func, code, first_line - 1)
@@ -118,13 +118,18 @@ def _pick(ast, tree, source, func, code, line_off):
     taken (Python 3.11+), else the first: they compute the same thing."""
     is_lambda = code.co_name == "<lambda>"
     kinds = (ast.Lambda,) if is_lambda else (ast.FunctionDef, ast.AsyncFunctionDef)
+    line = code.co_firstlineno - line_off
     cands = []
-    for node in ast.walk(tree):
-        if not isinstance(node, kinds) or (not is_lambda and node.name != code.co_name):
+    stack = [tree]
+    while stack:  # only into nodes that span the line: long functions are not walked whole
+        node = stack.pop()
+        start = _start_line(node)
+        if start is not None and not start <= line <= node.end_lineno:
             continue
-        start = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", ())])
-        if start + line_off == code.co_firstlineno:
+        if isinstance(node, kinds) and start == line and \
+                (is_lambda or node.name == code.co_name):
             cands.append(node)
+        stack.extend(reversed(list(ast.iter_child_nodes(node))))
     if not cands:
         raise _changed(func, code, f"no {'lambda' if is_lambda else 'def ' + code.co_name} "
                                    f"starts on line {code.co_firstlineno}")
@@ -136,6 +141,14 @@ def _pick(ast, tree, source, func, code, line_off):
         inside = [n for n in same if _holds_positions(n, code, line_off)]
         same = inside or same
     return same[0]
+
+
+def _start_line(node):
+    """First line of a node (its first decorator's for a decorated one); None if it has none."""
+    line = getattr(node, "lineno", None)
+    for d in getattr(node, "decorator_list", ()):
+        line = min(line, d.lineno)
+    return line
 
 
 def _holds_positions(node, code, line_off):
@@ -168,7 +181,11 @@ def _same_code(ast, node, source, func, code, qualname):
     the same way."""
     import types
 
-    used = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+    used, stack = set(), [code]
+    while stack:
+        co = stack.pop()
+        used.update(co.co_names)
+        stack.extend(c for c in co.co_consts if hasattr(c, "co_code"))
     glob = getattr(func, "__globals__", {})
     modules = sorted(n for n in used if isinstance(glob.get(n), types.ModuleType))
     rewrite = source if any(n.startswith("@py") for n in code.co_names + code.co_varnames) \
@@ -182,10 +199,14 @@ def _same_code(ast, node, source, func, code, qualname):
 def _compiles_to(ast, node, code, qualname, imported, rewrite):
     import copy
 
-    node = copy.deepcopy(node)
+    # The body is shared with the tree _core walks (compile() does not change it); only the
+    # outer parts that _strip_outer replaces are copied. pytest's rewrite edits the body.
+    node = copy.deepcopy(node) if rewrite is not None else _outer_copy(node)
     _strip_outer(ast, node)
     if isinstance(node, ast.Lambda):
-        stmt = ast.Assign(targets=[ast.Name("__kiln_target__", ast.Store())], value=node)
+        stmt = _placed(ast, ast.Assign(targets=[ast.Name("__kiln_target__", ast.Store())],
+                                       value=ast.Constant(None)))
+        stmt.value = node
     else:
         stmt = node
     body = [stmt]
@@ -195,25 +216,15 @@ def _compiles_to(ast, node, code, qualname, imported, rewrite):
     for kind, name in reversed(scopes):
         if kind == "def":
             if not placed:
-                body = [ast.Assign(targets=[ast.Name(v, ast.Store())],
-                                   value=ast.Constant(None)) for v in free] + body
+                body = _cells(ast, free) + body
                 placed = True
-            body = [ast.FunctionDef(name=name, args=_no_args(ast), body=body,
-                                    decorator_list=[], returns=None, type_comment=None)]
+            body = [_scope(ast, ast.FunctionDef, name, body)]
         else:
-            body = [ast.ClassDef(name=name, bases=[], keywords=[], body=body,
-                                 decorator_list=[])]
+            body = [_scope(ast, ast.ClassDef, name, body)]
     if free and not placed:
-        body = [ast.FunctionDef(name="__kiln_scope__", args=_no_args(ast),
-                                body=[ast.Assign(targets=[ast.Name(v, ast.Store())],
-                                                 value=ast.Constant(None)) for v in free] + body,
-                                decorator_list=[], returns=None, type_comment=None)]
-    body = [ast.Import(names=[ast.alias(name=n)]) for n in imported] + body
+        body = [_scope(ast, ast.FunctionDef, "__kiln_scope__", _cells(ast, free) + body)]
+    body = [_placed(ast, ast.Import(names=[ast.alias(name=n)])) for n in imported] + body
     module = ast.Module(body=body, type_ignores=[])
-    for n in ast.walk(module):  # 3.12+ fields that older versions lack are simply ignored
-        if isinstance(n, (ast.FunctionDef, ast.ClassDef)) and not hasattr(n, "type_params"):
-            n.type_params = []
-    ast.fix_missing_locations(module)
     if rewrite is not None:
         try:
             from _pytest.assertion.rewrite import rewrite_asserts
@@ -234,9 +245,47 @@ def _compiles_to(ast, node, code, qualname, imported, rewrite):
     return False
 
 
+def _outer_copy(node):
+    import copy
+
+    node = copy.copy(node)
+    args = node.args = copy.copy(node.args)
+    for field in ("posonlyargs", "args", "kwonlyargs"):
+        setattr(args, field, [copy.copy(a) for a in getattr(args, field)])
+    for field in ("vararg", "kwarg"):
+        if getattr(args, field) is not None:
+            setattr(args, field, copy.copy(getattr(args, field)))
+    return node
+
+
+def _placed(ast, node):
+    """A wrapper node given positions (before any shared node is put inside it)."""
+    if hasattr(ast, "TypeVar") and isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+        node.type_params = []  # Python 3.12+
+    return ast.fix_missing_locations(node)
+
+
+def _cells(ast, names):
+    return [_placed(ast, ast.Assign(targets=[ast.Name(v, ast.Store())], value=ast.Constant(None)))
+            for v in names]
+
+
+def _scope(ast, kind, name, body):
+    if kind is ast.FunctionDef:
+        node = ast.FunctionDef(name=name, args=_no_args(ast), body=[ast.Pass()],
+                               decorator_list=[], returns=None, type_comment=None)
+    else:
+        node = ast.ClassDef(name=name, bases=[], keywords=[], body=[ast.Pass()],
+                            decorator_list=[])
+    node = _placed(ast, node)
+    node.body = body
+    return node
+
+
 def _strip_outer(ast, fn):
-    fn.args.defaults = [ast.Constant(None) for _ in fn.args.defaults]
-    fn.args.kw_defaults = [None if d is None else ast.Constant(None) for d in fn.args.kw_defaults]
+    fn.args.defaults = [_placed(ast, ast.Constant(None)) for _ in fn.args.defaults]
+    fn.args.kw_defaults = [None if d is None else _placed(ast, ast.Constant(None))
+                           for d in fn.args.kw_defaults]
     for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs + \
             [x for x in (fn.args.vararg, fn.args.kwarg) if x is not None]:
         a.annotation = None
@@ -315,7 +364,8 @@ def _const_equal(x, y):
 def _fast_source(code):
     """The common case without ``inspect`` (whose first use costs milliseconds): the lines from
     ``co_firstlineno`` (the first decorator) to the last line the bytecode covers, extended over
-    continuation lines; ``None`` when that block does not parse, and ``inspect`` decides."""
+    continuation lines, and its parsed tree; ``None`` when that block does not parse, and
+    ``inspect`` decides."""
     import ast
     import linecache
 
@@ -347,7 +397,7 @@ def _fast_source(code):
     if not tree.body or not isinstance(tree.body[0], ast.FunctionDef) \
             or tree.body[0].name != code.co_name:
         return None
-    return source, code.co_filename, first, col_offset
+    return source, code.co_filename, first, col_offset, tree
 
 
 def _lambda_source(inspect, func, lineno):

@@ -7,6 +7,7 @@
  * no variable's type changes, because a loop can widen a variable after its first use (and a
  * recursive call only learns its type once a non-recursive return path has been typed).
  * Errors are diagnostics at the span of the offending expression, never crashes. */
+#include <stdlib.h>
 #include "typing/internal.h"
 
 #include <stdio.h>
@@ -685,10 +686,13 @@ type_instr(KnCompilation *c, KnInstr *in, int *changed)
 static void
 mark_reachable(KnFunction *fn)
 {
-    KnBlock *stack[4096];
-    int sp = 0;
     if (!fn->blocks.len)
         return;
+    /* each block is pushed once: the stack never holds more than all of them */
+    KnBlock **stack = malloc(sizeof(KnBlock *) * (size_t)fn->blocks.len);
+    if (!stack)
+        abort();
+    int sp = 0;
     fn->blocks.items[0]->reachable = 1;
     stack[sp++] = fn->blocks.items[0];
     while (sp) {
@@ -696,12 +700,13 @@ mark_reachable(KnFunction *fn)
         KnInstr *t = kn_kir_terminator(b);
         for (int k = 0; t && k < 2; k++) {
             KnBlock *s = t->targets[k];
-            if (s && !s->reachable && sp < 4096) {
+            if (s && !s->reachable) {
                 s->reachable = 1;
                 stack[sp++] = s;
             }
         }
     }
+    free(stack);
 }
 
 static KnInstr *
