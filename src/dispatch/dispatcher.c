@@ -809,8 +809,7 @@ keys_to_types(PyObject *keys, KnType **out, int *n)
     *n = (int)PySequence_Fast_GET_SIZE(seq);
     if (*n > KN_MAX_PARAMS + 1) {
         Py_DECREF(seq);
-        PyErr_Format(PyExc_TypeError, "kiln: a signature of more than %d types",
-                     KN_MAX_PARAMS + 1);
+        PyErr_Format(PyExc_TypeError, "kiln: a signature of more than %d types", KN_MAX_PARAMS + 1);
         return -1;
     }
     for (int i = 0; i < *n; i++)

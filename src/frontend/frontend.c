@@ -2,8 +2,8 @@
  *
  * Input: a Python function object. Its source and its FunctionDef (or Lambda) node come from
  * kiln._support.find_definition (inspect and linecache, so IPython cells work; the node is
- * checked against the code object), and the node is walked. Output: c->fn, a KIR CFG whose every instruction carries the
- * real file position of the expression it came from.
+ * checked against the code object), and the node is walked. Output: c->fn, a KIR CFG whose every
+ * instruction carries the real file position of the expression it came from.
  *
  * Names are resolved as Python does: a name assigned anywhere in the function is a local
  * variable; other names are closure cells, then globals, then builtins, and those are frozen at
@@ -1716,12 +1716,15 @@ params(FE *fe, PyObject *def)
     PyObject *posonly = A(args, "posonlyargs"), *pos = A(args, "args");
     PyObject *kwonly = A(args, "kwonlyargs"), *star;
     if ((star = A(args, "vararg"))) {
-        UNSUPPORTED(fe, star, "*%s parameters (a variable number of arguments) are not supported "
-                    "yet", str_of(fe, A(star, "arg")));
+        UNSUPPORTED(fe, star,
+                    "*%s parameters (a variable number of arguments) are not supported "
+                    "yet",
+                    str_of(fe, A(star, "arg")));
         return -1;
     }
     if (kwonly && PyList_GET_SIZE(kwonly)) {
-        UNSUPPORTED(fe, PyList_GET_ITEM(kwonly, 0), "keyword-only parameters are not supported yet");
+        UNSUPPORTED(fe, PyList_GET_ITEM(kwonly, 0),
+                    "keyword-only parameters are not supported yet");
         return -1;
     }
     if ((star = A(args, "kwarg"))) {

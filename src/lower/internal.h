@@ -30,8 +30,8 @@ typedef struct L {
     const KnType *owned_t[256];
     int owned_until[256]; /* the block at whose end each is released (its last use) */
     int nowned;
-    int cur_block;  /* id of the KIR block being lowered */
-    int *last_use;  /* by instruction id: the last block that uses its value */
+    int cur_block; /* id of the KIR block being lowered */
+    int *last_use; /* by instruction id: the last block that uses its value */
     /* by instruction id: for a value owning a reference that is used in a later block (after
      * an `x if c else y`, `and`/`or` or a chained comparison of the same expression), the
      * zeroed entry-block slot that holds it instead of the block's owned list; else NULL */

@@ -598,7 +598,8 @@ type_ret(KnCompilation *c, KnInstr *in, int *changed)
                               "cannot unify return types %s and %s", was->name, v->name);
         KnInstr *r = first_ret_of(c, was);
         if (r && is_fall_off(c, r))
-            kn_diag_note(&c->diags, d, r->span, "the function returns None when it runs off its end");
+            kn_diag_note(&c->diags, d, r->span,
+                         "the function returns None when it runs off its end");
         else if (r)
             kn_diag_note(&c->diags, d, r->args[0]->span, "%s is returned here",
                          was == &kn_type_none ? "None" : was->name);
