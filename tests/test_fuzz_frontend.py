@@ -308,10 +308,30 @@ def binop_then_ifexp(a, c):
     return t
 
 
+def tuple_across_ifexp(n, c):
+    s = 0.0
+    for i in range(n):
+        t = (np.ones(3) * i, 2.0 if c else 3.0, np.arange(2.0) if i % 2 else np.zeros(2))
+        s += t[0].sum() * t[1] + t[2].sum()
+    return s
+
+
+def early_return_between(a, n):
+    s = 0.0
+    for i in range(n):
+        if i == 3:
+            return s  # a loop exit lowered between the blocks of the expression below
+        s += may_raise(a * 2.0, (i if i < 2 else 1) if a.sum() > 0 else 0).sum()
+    return s
+
+
 def test_temporary_used_after_conditional_expression_in_loop():
     for func, argsets in ((loop_ifexp, [(0,), (1,), (5,)]),
                           (loop_nested_ifexp, [(0,), (4,), (10,)]),
-                          (loop_short_circuit, [(0, 1), (5, 1), (5, 9), (2, 9)])):
+                          (loop_short_circuit, [(0, 1), (5, 1), (5, 9), (2, 9)]),
+                          (tuple_across_ifexp, [(0, True), (4, True), (5, False)]),
+                          (early_return_between, [(np.ones(2), 2), (np.ones(2), 6),
+                                                  (-np.ones(2), 6)])):
         cfunc = _with_callee(func)
         for args in argsets:
             check(func, *args, cfunc=cfunc)
