@@ -361,3 +361,26 @@ def test_five_thousand_ifs_compile_and_match():
     cf = kiln.njit(f)
     for x in (-1, 0, 1, 17, 4999, 10 ** 6):
         check(f, x, cfunc=cf)
+
+
+def _many_array_lines(n):
+    src = "def array_lines(x, y):\n    a0 = x\n" + "".join(
+        f"    a{k + 1} = a{k} + {k}.0 if a{k}.sum() > {k * 7 % 5} else a{k} * 0.5\n"
+        if k % 4 == 3 else f"    a{k + 1} = a{k} + 1.0\n" for k in range(n))
+    src += f"    b = a{n} + y\n    return b.sum() + a{n // 2}.sum()\n"
+    filename = f"<kiln-test-array-lines-{n}>"
+    linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
+    ns = {"np": np}
+    exec(compile(src, filename, "exec"), ns)
+    return ns["array_lines"]
+
+
+def test_long_array_function_raises_and_releases_everything():
+    # every raise leaves through one unwind block (and a shared chain of temporary releases):
+    # the results, the broadcast error raised near the end and the leak check must all hold
+    f = _many_array_lines(40)
+    cf = kiln.njit(f)
+    x = np.arange(3.0)
+    check(f, x, np.ones(3), cfunc=cf)
+    # ValueError from the broadcast with 40 arrays alive (kiln words the message its own way)
+    check(f, x, np.ones(4), cfunc=cf, exc_msg=False)

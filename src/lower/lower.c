@@ -163,7 +163,6 @@ kn_lower_raise_if_args(L *l, LLVMValueRef cond, int exc_index, LLVMValueRef *arg
         LLVMPositionBuilderAtEnd(l->b, ok);
         return;
     }
-    kn_lower_cleanup(l);
     LLVMBuildStore(l->b, LLVMConstInt(l->i64, (unsigned long long)exc_index, 0), l->exc_ptr);
     store_where(l);
     for (int i = -1; nargs && i < nargs && i < 4; i++) {
@@ -172,7 +171,7 @@ kn_lower_raise_if_args(L *l, LLVMValueRef cond, int exc_index, LLVMValueRef *arg
         LLVMBuildStore(l->b, i < 0 ? LLVMConstInt(l->i64, (unsigned long long)nargs, 0) : args[i],
                        p);
     }
-    LLVMBuildRet(l->b, LLVMConstInt(l->i32, 1, 0));
+    kn_lower_unwind(l, LLVMConstInt(l->i32, 1, 0));
     LLVMPositionBuilderAtEnd(l->b, ok);
 }
 
@@ -226,6 +225,7 @@ static void
 release_due(L *l, int emit)
 {
     int w = 0;
+    l->nchain = 0;
     for (int i = 0; i < l->nowned; i++) {
         if (l->owned_until[i] <= l->cur_block) {
             if (emit)
@@ -258,9 +258,14 @@ keep_in_slot(L *l, const KnInstr *in, LLVMValueRef v)
 {
     for (int i = 0; i < l->nowned; i++)
         if (l->owned_v[i] == v) { /* registered by the allocator */
-            l->owned_v[i] = l->owned_v[--l->nowned];
-            l->owned_t[i] = l->owned_t[l->nowned];
-            l->owned_until[i] = l->owned_until[l->nowned];
+            l->nowned--;
+            memmove(&l->owned_v[i], &l->owned_v[i + 1],
+                    sizeof l->owned_v[0] * (size_t)(l->nowned - i));
+            memmove(&l->owned_t[i], &l->owned_t[i + 1],
+                    sizeof l->owned_t[0] * (size_t)(l->nowned - i));
+            memmove(&l->owned_until[i], &l->owned_until[i + 1],
+                    sizeof l->owned_until[0] * (size_t)(l->nowned - i));
+            l->nchain = 0;
             break;
         }
     release_slot(l, in, 0);
@@ -276,11 +281,10 @@ release_slots_due(L *l)
             release_slot(l, l->slotted[k], 1);
 }
 
-void
-kn_lower_cleanup(L *l)
+/* every variable and slot (leaving the function) */
+static void
+release_vars(L *l)
 {
-    if (!l->has_refs)
-        return;
     KnFunction *fn = l->c->fn;
     for (int i = 0; i < fn->vars.len; i++) {
         KnType *t = fn->vars.items[i].type;
@@ -289,7 +293,66 @@ kn_lower_cleanup(L *l)
     }
     for (int k = 0; k < l->nslotted; k++)
         release_slot(l, l->slotted[k], 0);
+}
+
+void
+kn_lower_cleanup(L *l)
+{
+    if (!l->has_refs)
+        return;
+    release_vars(l);
     release_temps(l);
+}
+
+/* The release chain of the current block's owned temporaries: chain[j] releases owned_v[j]
+ * and goes on to chain[j - 1], chain[0] to the unwind block. A raise with k temporaries owned
+ * enters at chain[k - 1], so the raises of a block share their releases. It is forgotten when
+ * the owned list changes other than by appending (the end of a block, keep_in_slot). */
+static LLVMBasicBlockRef
+chain_entry(L *l, int k)
+{
+    while (l->nchain <= k) {
+        int j = l->nchain;
+        LLVMBasicBlockRef here = LLVMGetInsertBlock(l->b);
+        LLVMBasicBlockRef blk = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "release");
+        LLVMPositionBuilderAtEnd(l->b, blk);
+        kn_lower_decref(l, l->owned_v[j], l->owned_t[j]);
+        LLVMBuildBr(l->b, j ? l->chain[j - 1] : l->unwind);
+        LLVMPositionBuilderAtEnd(l->b, here);
+        l->chain[l->nchain++] = blk;
+    }
+    return l->chain[k];
+}
+
+/* Leave with an exception (status != 0, the exception already recorded): store the status and
+ * branch through the release chain of the block's owned temporaries to the function's one
+ * unwind block, which releases the variables and slots and returns the status. Releasing every
+ * variable and temporary at every raise made the code grow as (variables + temporaries) x
+ * raises: 100 lines of `a_k = a_{k-1} + 1.0` on arrays took 85 s to compile. */
+void
+kn_lower_unwind(L *l, LLVMValueRef status)
+{
+    if (!l->has_refs) { /* nothing to release: return here */
+        LLVMBuildRet(l->b, status);
+        return;
+    }
+    if (!l->unwind) {
+        l->unwind = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "unwind");
+        l->unwind_status = kn_lower_entry_alloca(l, l->i32, "status");
+    }
+    LLVMBuildStore(l->b, status, l->unwind_status);
+    LLVMBuildBr(l->b, l->nowned ? chain_entry(l, l->nowned - 1) : l->unwind);
+}
+
+/* The unwind block's body, once every raise has branched to it. */
+static void
+finish_unwind(L *l)
+{
+    if (!l->unwind)
+        return;
+    LLVMPositionBuilderAtEnd(l->b, l->unwind);
+    release_vars(l);
+    LLVMBuildRet(l->b, LLVMBuildLoad2(l->b, l->i32, l->unwind_status, "status"));
 }
 
 /* ---- tuples and ranges ---- */
@@ -682,10 +745,9 @@ lower_instr(L *l, KnInstr *in)
             kn_lower_not_raising(l);
             break;
         }
-        kn_lower_cleanup(l);
         LLVMBuildStore(l->b, LLVMConstInt(l->i64, (unsigned)in->aux, 0), l->exc_ptr);
         store_where(l);
-        LLVMBuildRet(l->b, LLVMConstInt(l->i32, 1, 0));
+        kn_lower_unwind(l, LLVMConstInt(l->i32, 1, 0));
         break;
     default:
         kn_diag_error(&l->c->diags, KN_DIAG_LOWERING, in->span, "cannot lower %s",
@@ -839,6 +901,7 @@ lower_body(L *l)
         for (int i = 0; i < blk->instrs.len; i++)
             KN_TRY(lower_instr(l, blk->instrs.items[i]));
     }
+    finish_unwind(l);
     return 0;
 }
 
