@@ -208,7 +208,16 @@ def test_falling_off_the_end_says_optional_is_not_supported():
     assert [n.line for n in err.notes] == [locate(falls_off_or_int, "return x")[0]]
 
 
+def none_in_ifexp(x):
+    y = x if x > 0 else None
+    return 1
+
+
 def test_none_or_value_variable_says_optional_is_not_supported():
+    with pytest.raises(kiln.errors.TypingError) as info:
+        kiln.njit(none_in_ifexp)(1)
+    assert_diagnostic(info.value, kiln.errors.TypingError, none_in_ifexp, "None",
+                      contains=["this expression can be both None", "Optional"])
     with pytest.raises(kiln.errors.TypingError) as info:
         kiln.njit(none_then_int_var)(1)
     assert_diagnostic(info.value, kiln.errors.TypingError, none_then_int_var, "x\n".rstrip(),

@@ -552,9 +552,10 @@ type_store(KnCompilation *c, KnInstr *in, int *changed)
         if (is_optional_pair(var->type, v)) {
             const KnType *t = var->type == &kn_type_none ? v : var->type;
             d = kn_diag_error(&c->diags, KN_DIAG_TYPING, in->args[0]->span,
-                              "cannot give '%s' both None and %s: a value that may be None "
+                              "%s%s%s can be both None and %s: a value that may be None "
                               "(Optional[%s]) is not supported yet",
-                              nm, t->name, t->name);
+                              var->name[0] == '$' ? "" : "'", nm, var->name[0] == '$' ? "" : "'",
+                              t->name, t->name);
         } else {
             d = kn_diag_error(&c->diags, KN_DIAG_TYPING, in->args[0]->span,
                               "cannot unify %s and %s for '%s'", var->type->name, v->name, nm);
