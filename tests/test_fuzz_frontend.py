@@ -193,7 +193,7 @@ def test_none_or_value_return_says_optional_is_not_supported():
     with pytest.raises(kiln.errors.TypingError) as info:
         kiln.njit(none_or_int)(1)
     err = info.value
-    assert_diagnostic(err, kiln.errors.TypingError, none_or_int, "x\n".rstrip(), nth=3,
+    assert_diagnostic(err, kiln.errors.TypingError, none_or_int, "x", nth=3,
                       contains=["None", "Optional", "not supported yet"])
     line, col = locate(none_or_int, "None", nth=1)
     assert [(n.line, n.col) for n in err.notes] == [(line, col)]
@@ -220,7 +220,7 @@ def test_none_or_value_variable_says_optional_is_not_supported():
                       contains=["this expression can be both None", "Optional"])
     with pytest.raises(kiln.errors.TypingError) as info:
         kiln.njit(none_then_int_var)(1)
-    assert_diagnostic(info.value, kiln.errors.TypingError, none_then_int_var, "x\n".rstrip(),
+    assert_diagnostic(info.value, kiln.errors.TypingError, none_then_int_var, "x",
                       nth=3, contains=["'y'", "Optional", "not supported yet"])
 
 
