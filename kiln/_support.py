@@ -18,7 +18,7 @@
 from .errors import KilnError, LoweringError, TypingError, UnsupportedError, source_line
 from .types import from_key
 
-__all__ = ["make_error", "from_key", "get_source"]
+__all__ = ["make_error", "from_key", "get_source", "find_definition"]
 
 _KINDS = {"typing": TypingError, "unsupported": UnsupportedError, "lowering": LoweringError}
 
@@ -50,16 +50,37 @@ def _char_column(text, col):
 
 def get_source(func):
     """``(source, filename, first_line, col_offset)`` of a Python function; see the docstring."""
-    import inspect
+    return find_definition(func)[:4]
+
+
+def find_definition(func):
+    """What ``_core`` compiles: ``get_source``'s four items and the ``ast`` node of the function
+    in ``ast.parse(source)`` (a ``FunctionDef``, ``AsyncFunctionDef`` or ``Lambda``).
+
+    The node is checked against the code object Python runs (see ``_pick``): of several lambdas
+    or functions on one line, the one whose code it is; and when the file was rewritten after
+    the function was defined, ``UnsupportedError`` rather than a compile of the new text."""
+    import ast
 
     code = getattr(func, "__code__", None)
     name = getattr(func, "__qualname__", repr(func))
     if code is None:
         raise UnsupportedError(f"{name!r} is not a Python function: kiln compiles from source")
-    if code.co_name != "<lambda>":
-        fast = _fast_source(code)
-        if fast is not None:
-            return fast
+    found = _fast_source(code) if code.co_name != "<lambda>" else None
+    if found is None:
+        found = _inspect_source(func, code, name)
+    source, filename, first_line = found[0], found[1], found[2]
+    try:
+        tree = found[4] if len(found) > 4 else ast.parse(source)
+    except SyntaxError:
+        raise _changed(func, code, "does not parse") from None
+    node = _pick(ast, tree, source, func, code, first_line - 1)
+    return source, filename, first_line, found[3], node
+
+
+def _inspect_source(func, code, name):
+    import inspect
+
     try:
         if code.co_name == "<lambda>":
             lines, first_line = _lambda_source(inspect, func, code.co_firstlineno)
@@ -74,10 +95,277 @@ def get_source(func):
     return source, code.co_filename, max(first_line, 1), col_offset
 
 
+def _changed(func, code, why):
+    name = getattr(func, "__qualname__", code.co_name)
+    return UnsupportedError(
+        f"the source of {name!r} in {code.co_filename} is not the code Python runs ({why}): "
+        f"the file changed since the function was defined; kiln compiles from source, so "
+        f"reload the module (importlib.reload) or define the function again",
+        code.co_filename, code.co_firstlineno)
+
+
+# Tests may set this to False to take Python 3.10's path (no column positions in code objects).
+_USE_POSITIONS = True
+
+
+def _pick(ast, tree, source, func, code, line_off):
+    """The node of ``tree`` whose compiled code is ``code``.
+
+    Candidates are the functions of that name (or the lambdas) that start on the code's first
+    line. Those whose body does not compile to the same bytecode (``_same_code``) are dropped:
+    none left means the text is not the function's any more. Of several equal ones (two
+    identical lambdas on a line), the one whose span holds the code's instruction positions is
+    taken (Python 3.11+), else the first: they compute the same thing."""
+    is_lambda = code.co_name == "<lambda>"
+    kinds = (ast.Lambda,) if is_lambda else (ast.FunctionDef, ast.AsyncFunctionDef)
+    line = code.co_firstlineno - line_off
+    cands = []
+    stack = [tree]
+    while stack:  # only into nodes that span the line: long functions are not walked whole
+        node = stack.pop()
+        start = _start_line(node)
+        if start is not None and not start <= line <= node.end_lineno:
+            continue
+        if isinstance(node, kinds) and start == line and \
+                (is_lambda or node.name == code.co_name):
+            cands.append(node)
+        stack.extend(reversed(list(ast.iter_child_nodes(node))))
+    if not cands:
+        raise _changed(func, code, f"no {'lambda' if is_lambda else 'def ' + code.co_name} "
+                                   f"starts on line {code.co_firstlineno}")
+    qualname = getattr(code, "co_qualname", None) or getattr(func, "__qualname__", "")
+    same = [n for n in cands if _same_code(ast, n, source, func, code, qualname)]
+    if not same:
+        raise _changed(func, code, "its text compiles to different bytecode")
+    if len(same) > 1 and _USE_POSITIONS:
+        inside = [n for n in same if _holds_positions(n, code, line_off)]
+        same = inside or same
+    return same[0]
+
+
+def _start_line(node):
+    """First line of a node (its first decorator's for a decorated one); None if it has none."""
+    line = getattr(node, "lineno", None)
+    for d in getattr(node, "decorator_list", ()):
+        line = min(line, d.lineno)
+    return line
+
+
+def _holds_positions(node, code, line_off):
+    """Whether every instruction position of ``code`` (3.11+) lies inside ``node``'s span."""
+    positions = getattr(code, "co_positions", None)
+    if positions is None:
+        return False
+    first = (node.lineno + line_off, node.col_offset)
+    last = (node.end_lineno + line_off, node.end_col_offset)
+    seen = False
+    for line, end_line, col, end_col in positions():
+        if line is None or col is None:
+            continue
+        if (line, col) < first or (end_line, end_col) > last:
+            return False
+        seen = True
+    return seen
+
+
+def _same_code(ast, node, source, func, code, qualname):
+    """Whether ``node``, compiled in scopes like the function's, gives ``code``'s bytecode.
+
+    Decorators, defaults and annotations are evaluated outside the function's code, so they are
+    dropped. The scopes come from the qualified name (``outer.<locals>.Cls.f``: a class inside
+    a function); the function's free variables are made locals of the nearest enclosing
+    function, so that they compile as cells, as they did. CPython (3.11+) compiles ``m.f(x)``
+    differently when ``m`` is imported at module level, so the names that are modules in the
+    function's globals are declared imported (then, failing that, none is). Code whose asserts
+    pytest rewrote (names ``@py_assert1``, ``@pytest_ar``) is compared with the text rewritten
+    the same way."""
+    import types
+
+    used, stack = set(), [code]
+    while stack:
+        co = stack.pop()
+        used.update(co.co_names)
+        stack.extend(c for c in co.co_consts if hasattr(c, "co_code"))
+    glob = getattr(func, "__globals__", {})
+    modules = sorted(n for n in used if isinstance(glob.get(n), types.ModuleType))
+    rewrite = source if any(n.startswith("@py") for n in code.co_names + code.co_varnames) \
+        else None
+    for imported in ([modules, []] if modules else [[]]):
+        if _compiles_to(ast, node, code, qualname, imported, rewrite):
+            return True
+    return False
+
+
+def _compiles_to(ast, node, code, qualname, imported, rewrite):
+    import copy
+
+    # The body is shared with the tree _core walks (compile() does not change it); only the
+    # outer parts that _strip_outer replaces are copied. pytest's rewrite edits the body.
+    node = copy.deepcopy(node) if rewrite is not None else _outer_copy(node)
+    _strip_outer(ast, node)
+    if isinstance(node, ast.Lambda):
+        stmt = _placed(ast, ast.Assign(targets=[ast.Name("__kiln_target__", ast.Store())],
+                                       value=ast.Constant(None)))
+        stmt.value = node
+    else:
+        stmt = node
+    body = [stmt]
+    scopes = _scopes(qualname)
+    free = [v for v in code.co_freevars if not (v == "__class__" and "class" in scopes)]
+    placed = False
+    for kind, name in reversed(scopes):
+        if kind == "def":
+            if not placed:
+                body = _cells(ast, free) + body
+                placed = True
+            body = [_scope(ast, ast.FunctionDef, name, body)]
+        else:
+            body = [_scope(ast, ast.ClassDef, name, body)]
+    if free and not placed:
+        body = [_scope(ast, ast.FunctionDef, "__kiln_scope__", _cells(ast, free) + body)]
+    body = [_placed(ast, ast.Import(names=[ast.alias(name=n)])) for n in imported] + body
+    module = ast.Module(body=body, type_ignores=[])
+    if rewrite is not None:
+        try:
+            from _pytest.assertion.rewrite import rewrite_asserts
+
+            rewrite_asserts(module, rewrite.encode("utf-8"))
+        except Exception:  # noqa: BLE001 - no pytest, or another version: no match
+            return False
+    flags = code.co_flags & _future_flags()
+    for optimize in (-1, 0, 1, 2):
+        try:
+            top = compile(module, code.co_filename, "exec", flags=flags, dont_inherit=True,
+                          optimize=optimize)
+        except (SyntaxError, ValueError, TypeError, RecursionError):
+            return False
+        mine = _find_code(top, code.co_name)
+        if mine is not None and _code_equal(mine, code):
+            return True
+    return False
+
+
+def _outer_copy(node):
+    import copy
+
+    node = copy.copy(node)
+    args = node.args = copy.copy(node.args)
+    for field in ("posonlyargs", "args", "kwonlyargs"):
+        setattr(args, field, [copy.copy(a) for a in getattr(args, field)])
+    for field in ("vararg", "kwarg"):
+        if getattr(args, field) is not None:
+            setattr(args, field, copy.copy(getattr(args, field)))
+    return node
+
+
+def _placed(ast, node):
+    """A wrapper node given positions (before any shared node is put inside it)."""
+    if hasattr(ast, "TypeVar") and isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+        node.type_params = []  # Python 3.12+
+    return ast.fix_missing_locations(node)
+
+
+def _cells(ast, names):
+    return [_placed(ast, ast.Assign(targets=[ast.Name(v, ast.Store())], value=ast.Constant(None)))
+            for v in names]
+
+
+def _scope(ast, kind, name, body):
+    if kind is ast.FunctionDef:
+        node = ast.FunctionDef(name=name, args=_no_args(ast), body=[ast.Pass()],
+                               decorator_list=[], returns=None, type_comment=None)
+    else:
+        node = ast.ClassDef(name=name, bases=[], keywords=[], body=[ast.Pass()],
+                            decorator_list=[])
+    node = _placed(ast, node)
+    node.body = body
+    return node
+
+
+def _strip_outer(ast, fn):
+    fn.args.defaults = [_placed(ast, ast.Constant(None)) for _ in fn.args.defaults]
+    fn.args.kw_defaults = [None if d is None else _placed(ast, ast.Constant(None))
+                           for d in fn.args.kw_defaults]
+    for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs + \
+            [x for x in (fn.args.vararg, fn.args.kwarg) if x is not None]:
+        a.annotation = None
+    if not isinstance(fn, ast.Lambda):
+        fn.decorator_list = []
+        fn.returns = None
+
+
+def _no_args(ast):
+    return ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[],
+                         kwarg=None, defaults=[])
+
+
+def _scopes(qualname):
+    """[("def" | "class", name)] of the scopes around the function, from its qualified name."""
+    parts = qualname.split(".")[:-1]
+    out = []
+    for i, part in enumerate(parts):
+        if part == "<locals>":
+            continue
+        is_def = i + 1 < len(parts) and parts[i + 1] == "<locals>"
+        out.append(("def" if is_def else "class", part))
+    return out
+
+
+def _future_flags():
+    import __future__
+
+    flags = 0
+    for feature in __future__.all_feature_names:
+        flags |= getattr(__future__, feature).compiler_flag
+    return flags
+
+
+def _find_code(top, name):
+    """The first code object named ``name`` below ``top`` (preorder), skipping the wrappers."""
+    stack = [top]
+    while stack:
+        co = stack.pop(0)
+        for const in co.co_consts:
+            if hasattr(const, "co_code"):
+                if const.co_name == name:
+                    return const
+                stack.append(const)
+    return None
+
+
+_FLAG_BITS = 0x04 | 0x08 | 0x20 | 0x80 | 0x100 | 0x200  # varargs, varkw, generator, coroutines
+
+
+def _code_equal(a, b):
+    if (a.co_code != b.co_code or a.co_names != b.co_names or a.co_varnames != b.co_varnames
+            or a.co_freevars != b.co_freevars or a.co_cellvars != b.co_cellvars
+            or a.co_argcount != b.co_argcount or a.co_kwonlyargcount != b.co_kwonlyargcount
+            or a.co_posonlyargcount != b.co_posonlyargcount
+            or (a.co_flags & _FLAG_BITS) != (b.co_flags & _FLAG_BITS)
+            or len(a.co_consts) != len(b.co_consts)):
+        return False
+    return all(_const_equal(x, y) for x, y in zip(a.co_consts, b.co_consts))
+
+
+def _const_equal(x, y):
+    if hasattr(x, "co_code") or hasattr(y, "co_code"):
+        return hasattr(x, "co_code") and hasattr(y, "co_code") and _code_equal(x, y)
+    if type(x) is not type(y):
+        return False
+    if isinstance(x, (tuple, frozenset)):
+        if isinstance(x, frozenset):
+            x, y = sorted(x, key=repr), sorted(y, key=repr)
+        return len(x) == len(y) and all(_const_equal(p, q) for p, q in zip(x, y))
+    if isinstance(x, (float, complex)):
+        return repr(x) == repr(y)
+    return x == y
+
+
 def _fast_source(code):
     """The common case without ``inspect`` (whose first use costs milliseconds): the lines from
     ``co_firstlineno`` (the first decorator) to the last line the bytecode covers, extended over
-    continuation lines; ``None`` when that block does not parse, and ``inspect`` decides."""
+    continuation lines, and its parsed tree; ``None`` when that block does not parse, and
+    ``inspect`` decides."""
     import ast
     import linecache
 
@@ -109,7 +397,7 @@ def _fast_source(code):
     if not tree.body or not isinstance(tree.body[0], ast.FunctionDef) \
             or tree.body[0].name != code.co_name:
         return None
-    return source, code.co_filename, first, col_offset
+    return source, code.co_filename, first, col_offset, tree
 
 
 def _lambda_source(inspect, func, lineno):

@@ -18,6 +18,8 @@ typedef struct KnDeferred {
     int from_ints; /* int / int: CPython's message differs */
 } KnDeferred;
 enum { KN_MAX_DEFERRED = 8 };
+/* Parameters of a compiled function (the frontend rejects more, at the first one too many). */
+enum { KN_MAX_PARAMS = 255 };
 
 enum {
     KN_DUMP_KIR = 1 << 0,

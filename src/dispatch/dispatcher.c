@@ -729,14 +729,10 @@ no_match(Dispatcher *d, KnType **types, int n)
     return NULL;
 }
 
-static PyObject *
-call_positional(Dispatcher *d, PyObject *const *args, int n)
+/* The overload for these argument types, compiled if needed; NULL with an exception set. */
+static Overload *
+overload_of(Dispatcher *d, PyObject *const *args, int n, KnType **types)
 {
-    KnType *types[64];
-    if (n > 64) {
-        PyErr_SetString(PyExc_TypeError, "kiln: more than 64 arguments");
-        return NULL;
-    }
     for (int i = 0; i < n; i++)
         if (!(types[i] = kn_box_typeof(kn_state, args[i])))
             return NULL;
@@ -745,12 +741,53 @@ call_positional(Dispatcher *d, PyObject *const *args, int n)
         if (d->explicit_sigs) {
             ov = find_convertible(d, types, n);
             if (!ov)
-                return no_match(d, types, n);
-        } else if (!(ov = compile_overload(d, types, n, NULL))) {
-            return NULL;
+                no_match(d, types, n);
+        } else {
+            ov = compile_overload(d, types, n, NULL);
         }
     }
-    return invoke(ov, args, d->nogil);
+    return ov;
+}
+
+static PyObject *
+call_positional(Dispatcher *d, PyObject *const *args, int n)
+{
+    /* no limit here: the frontend rejects more than KN_MAX_PARAMS parameters, with a position */
+    KnType *small[64], **types = n <= 64 ? small : malloc(sizeof(KnType *) * (size_t)n);
+    if (!types)
+        return PyErr_NoMemory();
+    Overload *ov = overload_of(d, args, n, types);
+    if (types != small)
+        free(types);
+    return ov ? invoke(ov, args, d->nogil) : NULL;
+}
+
+/* Whether the frontend rejects the function's parameters whatever the call (*args, **kwargs,
+ * keyword-only parameters): binding arguments to them would give a misleading TypeError. */
+static int
+frontend_rejects(Dispatcher *d)
+{
+    PyObject *code = PyObject_GetAttrString(d->py_func, "__code__");
+    PyObject *flags = code ? PyObject_GetAttrString(code, "co_flags") : NULL;
+    PyObject *nkw = code ? PyObject_GetAttrString(code, "co_kwonlyargcount") : NULL;
+    int r = flags && nkw &&
+            ((PyLong_AsLong(flags) & (CO_VARARGS | CO_VARKEYWORDS)) || PyLong_AsLong(nkw) > 0);
+    Py_XDECREF(code);
+    Py_XDECREF(flags);
+    Py_XDECREF(nkw);
+    PyErr_Clear();
+    return r;
+}
+
+/* Run the frontend (through a compile of no arguments) for its error; it is remembered as that
+ * failed overload, so every later call raises it again. */
+static PyObject *
+reject(Dispatcher *d)
+{
+    KnType *none[1] = {NULL};
+    if (compile_overload(d, none, 0, NULL) && !PyErr_Occurred())
+        PyErr_SetString(PyExc_TypeError, "kiln: the function's parameters cannot be bound");
+    return NULL;
 }
 
 static PyObject *
@@ -763,6 +800,8 @@ dispatcher_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf, PyOb
         if (d->nov && (int)nargs == d->ovs[0]->nargs)
             return call_positional(d, args, (int)nargs);
     }
+    if (frontend_rejects(d))
+        return reject(d);
     PyObject *full = bind_call(d, args, nargs, kwnames);
     if (!full)
         return NULL;
@@ -773,6 +812,8 @@ dispatcher_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf, PyOb
 
 /* ---- Python-visible methods ---- */
 
+/* A signature's types into out[KN_MAX_PARAMS + 1]: one more than the frontend accepts, so
+ * that a function with too many parameters reaches the frontend's positioned error. */
 static int
 keys_to_types(PyObject *keys, KnType **out, int *n)
 {
@@ -780,9 +821,9 @@ keys_to_types(PyObject *keys, KnType **out, int *n)
     if (!seq)
         return -1;
     *n = (int)PySequence_Fast_GET_SIZE(seq);
-    if (*n > 64) {
+    if (*n > KN_MAX_PARAMS + 1) {
         Py_DECREF(seq);
-        PyErr_SetString(PyExc_TypeError, "kiln: more than 64 arguments");
+        PyErr_Format(PyExc_TypeError, "kiln: a signature of more than %d types", KN_MAX_PARAMS + 1);
         return -1;
     }
     for (int i = 0; i < *n; i++)
@@ -801,7 +842,7 @@ dispatcher_compile(PyObject *self, PyObject *args)
     PyObject *argkeys, *retkey = Py_None;
     if (!PyArg_ParseTuple(args, "O|O", &argkeys, &retkey))
         return NULL;
-    KnType *types[64];
+    KnType *types[KN_MAX_PARAMS + 1];
     int n;
     if (keys_to_types(argkeys, types, &n) < 0)
         return NULL;
@@ -884,7 +925,7 @@ dispatcher_overloads(PyObject *self, void *closure)
 static Overload *
 overload_for(Dispatcher *d, PyObject *sig)
 {
-    KnType *types[64];
+    KnType *types[KN_MAX_PARAMS + 1];
     int n;
     PyObject *keys = PyObject_CallMethod(kn_support(), "to_keys", "(O)", sig);
     if (!keys)
@@ -1041,7 +1082,7 @@ kn_dispatch_stages(PyObject *module, PyObject *args)
     KN_UNUSED(module);
     if (!PyArg_ParseTuple(args, "OO", &func, &keys))
         return NULL;
-    KnType *types[64];
+    KnType *types[KN_MAX_PARAMS + 1];
     int n;
     if (keys_to_types(keys, types, &n) < 0)
         return NULL;

@@ -605,13 +605,13 @@ static LLVMValueRef
 lower_jitted(L *l, KnInstr *in, KnCallImpl *impl)
 {
     int n = in->nargs - 1;
-    LLVMTypeRef params[67];
-    LLVMValueRef args[67];
+    LLVMTypeRef params[KN_MAX_PARAMS + 3];
+    LLVMValueRef args[KN_MAX_PARAMS + 3];
     LLVMTypeRef rt = kn_lower_type(l, in->type);
     int self = !strcmp(impl->callee.symbol, l->c->symbol);
     if (self ? l->direct : !impl->callee.can_raise) {
         /* a callee that cannot raise returns its value: no status to check */
-        for (int i = 0; i < n && i < 64; i++) {
+        for (int i = 0; i < n && i < KN_MAX_PARAMS; i++) {
             const KnType *pt = impl->callee.params ? impl->callee.params[i] : argt(in, i);
             params[i] = kn_lower_type(l, pt);
             args[i] = kn_lower_convert(l, arg(l, in, i), argt(in, i), pt);
@@ -629,7 +629,7 @@ lower_jitted(L *l, KnInstr *in, KnCallImpl *impl)
     params[0] = params[1] = l->ptr;
     args[0] = ret;
     args[1] = l->exc_ptr;
-    for (int i = 0; i < n && i < 64; i++) {
+    for (int i = 0; i < n && i < KN_MAX_PARAMS; i++) {
         const KnType *pt = impl->callee.params ? impl->callee.params[i] : argt(in, i);
         params[i + 2] = kn_lower_type(l, pt);
         args[i + 2] = kn_lower_convert(l, arg(l, in, i), argt(in, i), pt);
@@ -645,8 +645,7 @@ lower_jitted(L *l, KnInstr *in, KnCallImpl *impl)
     LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, st, LLVMConstInt(l->i32, 0, 0), ""), bad,
                     ok);
     LLVMPositionBuilderAtEnd(l->b, bad);
-    kn_lower_cleanup(l);
-    LLVMBuildRet(l->b, st);
+    kn_lower_unwind(l, st);
     LLVMPositionBuilderAtEnd(l->b, ok);
     return LLVMBuildLoad2(l->b, rt, ret, "");
 }

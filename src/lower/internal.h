@@ -31,8 +31,18 @@ typedef struct L {
     const KnType *owned_t[256];
     int owned_until[256]; /* the block at whose end each is released (its last use) */
     int nowned;
-    int cur_block;  /* id of the KIR block being lowered */
-    int *last_use;  /* by instruction id: the last block that uses its value */
+    int cur_block; /* id of the KIR block being lowered */
+    int *last_use; /* by instruction id: the last block that uses its value */
+    /* by instruction id: for a value owning a reference that is used in a later block (after
+     * an `x if c else y`, `and`/`or` or a chained comparison of the same expression), the
+     * zeroed entry-block slot that holds it instead of the block's owned list; else NULL */
+    LLVMValueRef *slot;
+    const KnInstr **slotted;      /* the instructions that have one, nslotted of them */
+    LLVMBasicBlockRef unwind;     /* where every raise ends: releases the variables, returns */
+    LLVMValueRef unwind_status;   /* alloca: the status it returns */
+    LLVMBasicBlockRef chain[256]; /* releases of owned_v[j] on the way there (chain_entry) */
+    int nchain;
+    int nslotted;
     KnSpan span;    /* of the instruction being lowered */
     char *borrowed; /* by variable: a parameter only ever holding its argument (no refcount) */
     LLVMValueRef defer_flags[KN_MAX_DEFERRED]; /* i1 allocas for c->deferred */
@@ -62,6 +72,7 @@ void kn_lower_incref(L *l, LLVMValueRef v, const KnType *t);
 void kn_lower_decref(L *l, LLVMValueRef v, const KnType *t);
 void kn_lower_own(L *l, LLVMValueRef v, const KnType *t); /* register an owned temp (lower.c) */
 void kn_lower_cleanup(L *l); /* release variables and owned temps before leaving (lower.c) */
+void kn_lower_unwind(L *l, LLVMValueRef status); /* leave with an exception (lower.c) */
 LLVMValueRef kn_lower_array_getitem(L *l, KnInstr *in);
 LLVMValueRef kn_lower_array_const_slice(L *l, KnInstr *in); /* SLICE op on an array */
 LLVMValueRef kn_lower_array_method(L *l, KnInstr *in, const char *name, LLVMValueRef a,

@@ -488,9 +488,9 @@ kn_typing_call(KnCompilation *c, KnInstr *in, int *changed)
     int n = in->nargs - 1;
     if (!ct)
         return 0; /* a callee in a variable not typed yet */
-    KnType *a[64];
-    if (n > 64)
-        return err(c, in, "calls with more than 64 arguments are not supported");
+    KnType *a[KN_MAX_PARAMS];
+    if (n > KN_MAX_PARAMS)
+        return err(c, in, "calls of more than %d arguments are not supported", KN_MAX_PARAMS);
     for (int i = 0; i < n; i++)
         if (!(a[i] = in->args[i + 1]->type))
             return 0;

@@ -7,6 +7,7 @@
  * no variable's type changes, because a loop can widen a variable after its first use (and a
  * recursive call only learns its type once a non-recursive return path has been typed).
  * Errors are diagnostics at the span of the offending expression, never crashes. */
+#include <stdlib.h>
 #include "typing/internal.h"
 
 #include <stdio.h>
@@ -496,6 +497,43 @@ first_store_span(KnCompilation *c, int var, KnType *type)
 }
 
 static int
+same_span(KnSpan a, KnSpan b)
+{
+    return a.line == b.line && a.col == b.col && a.end_line == b.end_line && a.end_col == b.end_col;
+}
+
+/* Whether this return is the one the frontend adds at the end of the body. */
+static int
+is_fall_off(KnCompilation *c, const KnInstr *ret)
+{
+    return ret->args[0]->op == KN_OP_CONST && ret->args[0]->type == &kn_type_none &&
+           same_span(ret->span, c->fn->span);
+}
+
+/* Whether unifying a and b failed because one is None: Numba would give Optional. */
+static int
+is_optional_pair(const KnType *a, const KnType *b)
+{
+    return (a == &kn_type_none) != (b == &kn_type_none) && kn_type_is_value(a) &&
+           kn_type_is_value(b);
+}
+
+/* The first reachable return of a value of this type (NULL if none is typed yet). */
+static KnInstr *
+first_ret_of(KnCompilation *c, const KnType *type)
+{
+    for (int b = 0; b < c->fn->blocks.len; b++) {
+        KnBlock *blk = c->fn->blocks.items[b];
+        for (int i = 0; blk->reachable && i < blk->instrs.len; i++) {
+            KnInstr *in = blk->instrs.items[i];
+            if (in->op == KN_OP_RET && in->nargs && in->args[0]->type == type)
+                return in;
+        }
+    }
+    return NULL;
+}
+
+static int
 type_store(KnCompilation *c, KnInstr *in, int *changed)
 {
     KnType *v = in->args[0]->type;
@@ -510,8 +548,18 @@ type_store(KnCompilation *c, KnInstr *in, int *changed)
     KnType *u = kn_type_unify(c->types, var->type, v);
     if (!u) {
         const char *nm = var->name[0] == '$' ? "this expression" : var->name;
-        KnDiag *d = kn_diag_error(&c->diags, KN_DIAG_TYPING, in->args[0]->span,
-                                  "cannot unify %s and %s for '%s'", var->type->name, v->name, nm);
+        KnDiag *d;
+        if (is_optional_pair(var->type, v)) {
+            const KnType *t = var->type == &kn_type_none ? v : var->type;
+            d = kn_diag_error(&c->diags, KN_DIAG_TYPING, in->args[0]->span,
+                              "%s%s%s can be both None and %s: a value that may be None "
+                              "(Optional[%s]) is not supported yet",
+                              var->name[0] == '$' ? "" : "'", nm, var->name[0] == '$' ? "" : "'",
+                              t->name, t->name);
+        } else {
+            d = kn_diag_error(&c->diags, KN_DIAG_TYPING, in->args[0]->span,
+                              "cannot unify %s and %s for '%s'", var->type->name, v->name, nm);
+        }
         kn_diag_note(&c->diags, d, first_store_span(c, in->aux, var->type),
                      "'%s' was given type %s here", nm, var->type->name);
         return -1;
@@ -535,8 +583,27 @@ type_ret(KnCompilation *c, KnInstr *in, int *changed)
     }
     KnType *u = kn_type_unify(c->types, c->fn->ret_type, v);
     if (!u) {
-        kn_diag_error(&c->diags, KN_DIAG_TYPING, in->args[0]->span,
-                      "cannot unify return types %s and %s", c->fn->ret_type->name, v->name);
+        KnType *was = c->fn->ret_type;
+        KnDiag *d;
+        const char *off_end = is_fall_off(c, in) ? " (the function can run off its end, which "
+                                                   "returns None)"
+                                                 : "";
+        if (is_optional_pair(was, v))
+            d = kn_diag_error(&c->diags, KN_DIAG_TYPING, in->args[0]->span,
+                              "cannot return both None and %s%s: a value that may be None "
+                              "(Optional[%s]) is not supported yet",
+                              (was == &kn_type_none ? v : was)->name, off_end,
+                              (was == &kn_type_none ? v : was)->name);
+        else
+            d = kn_diag_error(&c->diags, KN_DIAG_TYPING, in->args[0]->span,
+                              "cannot unify return types %s and %s", was->name, v->name);
+        KnInstr *r = first_ret_of(c, was);
+        if (r && is_fall_off(c, r))
+            kn_diag_note(&c->diags, d, r->span,
+                         "the function returns None when it runs off its end");
+        else if (r)
+            kn_diag_note(&c->diags, d, r->args[0]->span, "%s is returned here",
+                         was == &kn_type_none ? "None" : was->name);
         return -1;
     }
     if (u != c->fn->ret_type) {
@@ -621,10 +688,13 @@ type_instr(KnCompilation *c, KnInstr *in, int *changed)
 static void
 mark_reachable(KnFunction *fn)
 {
-    KnBlock *stack[4096];
-    int sp = 0;
     if (!fn->blocks.len)
         return;
+    /* each block is pushed once: the stack never holds more than all of them */
+    KnBlock **stack = malloc(sizeof(KnBlock *) * (size_t)fn->blocks.len);
+    if (!stack)
+        abort();
+    int sp = 0;
     fn->blocks.items[0]->reachable = 1;
     stack[sp++] = fn->blocks.items[0];
     while (sp) {
@@ -632,12 +702,13 @@ mark_reachable(KnFunction *fn)
         KnInstr *t = kn_kir_terminator(b);
         for (int k = 0; t && k < 2; k++) {
             KnBlock *s = t->targets[k];
-            if (s && !s->reachable && sp < 4096) {
+            if (s && !s->reachable) {
                 s->reachable = 1;
                 stack[sp++] = s;
             }
         }
     }
+    free(stack);
 }
 
 static KnInstr *
@@ -701,12 +772,8 @@ kn_typing_infer(KnCompilation *c, KnType **argtypes)
     KnInstr *bad = first_untyped(fn);
     if (bad)
         return report_untyped(c, bad);
-    if (!fn->ret_type) {
-        kn_diag_error(&c->diags, KN_DIAG_TYPING, fn->span,
-                      "cannot determine the return type of %s: it never returns normally",
-                      fn->name);
-        return -1;
-    }
+    if (!fn->ret_type) /* no reachable return: every path raises (or loops); as in Numba */
+        fn->ret_type = &kn_type_none;
     if (c->partial_ret_used && c->ret_type_seen != fn->ret_type) {
         kn_diag_error(&c->diags, KN_DIAG_TYPING, fn->span,
                       "the return type of recursive function %s changed from %s to %s while it "
