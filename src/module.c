@@ -67,6 +67,8 @@ fixed_exceptions(PyObject *table)
         [KN_EXC_INT_BOUNDS_U16] = NULL,
         [KN_EXC_INT_BOUNDS_U32] = NULL,
         [KN_EXC_INT_BOUNDS_U64] = NULL,
+        [KN_EXC_EMPTY_REDUCTION_MAX] = "__import__('numpy').zeros(0).max()",
+        [KN_EXC_EMPTY_ARG_REDUCTION_MAX] = "__import__('numpy').zeros(0).argmax()",
     };
     PyObject *globals = PyDict_New();
     if (!globals)

@@ -53,6 +53,8 @@ enum {
     KN_EXC_INT_BOUNDS_U16,
     KN_EXC_INT_BOUNDS_U32,
     KN_EXC_INT_BOUNDS_U64,
+    KN_EXC_EMPTY_REDUCTION_MAX,     /* np.max of an empty array ("maximum") */
+    KN_EXC_EMPTY_ARG_REDUCTION_MAX, /* np.argmax of an empty array */
     KN_EXC__FIXED
 };
 
