@@ -44,6 +44,29 @@ kind_rank(const KnType *t)
     return t->kind == KN_TY_BOOL ? 0 : t->kind == KN_TY_INT ? 1 : t->kind == KN_TY_FLOAT ? 2 : 3;
 }
 
+/* NumPy's can_cast(from, to, 'same_kind'): kinds ordered bool < unsigned < signed < float <
+ * complex, and a cast may not go down that order (int64 to uint16 is refused, uint64 to int8
+ * is allowed). The check of every in-place result: `a op= b` of names, slices, item views and
+ * 0-d arrays, and out=. */
+static int
+same_kind_cast(const KnType *from, const KnType *to)
+{
+    KnType *f = (KnType *)from, *t = (KnType *)to;
+    int of = f->kind == KN_TY_BOOL ? 0 : f->kind == KN_TY_INT ? 1 + f->is_signed : kind_rank(f) + 1;
+    int ot = t->kind == KN_TY_BOOL ? 0 : t->kind == KN_TY_INT ? 1 + t->is_signed : kind_rank(t) + 1;
+    return of <= ot;
+}
+
+/* the error of an in-place result that NumPy's same_kind casting refuses */
+static int
+inplace_cast_error(KnCompilation *c, KnSpan span, const KnType *r, const KnType *target, int op)
+{
+    return err(c, span,
+               "cannot store the %s result in %s in place (NumPy's same_kind casting): write "
+               "a = a %s b for a new array",
+               r->name, target->name, kn_kir_binop_symbol((KnBinop)op));
+}
+
 /* NumPy's result dtype for an array of dtype `d` with a weak Python scalar of type `s`. */
 static KnType *
 with_weak_scalar(KnType *d, KnType *s)
@@ -140,11 +163,8 @@ kn_typing_array_binop(KnCompilation *c, KnInstr *in, KnType *a, KnType *b)
     in->type = result_array(c, r, a, b);
     impl_of(c, in)->operand = operand;
     if (in->imm.i && a->kind == KN_TY_ARRAY && !a->readonly && a->ndim == in->type->ndim) {
-        if (kind_rank(r) > kind_rank(a->dtype))
-            return err(c, in->span,
-                       "cannot store the %s result in %s in place (NumPy's "
-                       "same_kind casting): write a = a %s b for a new array",
-                       r->name, a->name, kn_kir_binop_symbol((KnBinop)in->aux));
+        if (!same_kind_cast(r, a->dtype))
+            return inplace_cast_error(c, in->span, r, a, (int)in->aux);
         /* a += b on an array updates it in place, as NumPy does */
         in->type = a;
         impl_of(c, in)->inplace = 1;
@@ -326,16 +346,21 @@ kn_typing_setitem(KnCompilation *c, KnInstr *in)
     if (v->kind == KN_TY_ARRAY && (target->kind != KN_TY_ARRAY || v->ndim > target->ndim))
         return err(c, in->args[2]->span, "cannot store %s into %s", v->name,
                    target->kind == KN_TY_ARRAY ? target->name : "a single element");
-    /* a[i] -= b of bool elements (the frontend's getitem, binop, setitem of one base and
-     * index): NumPy's bool scalars do not subtract, as `a -= b` of bool arrays */
+    /* a[i] op= b (the frontend's getitem, binop, setitem of one base and index) */
     KnInstr *val = in->args[2];
-    if (val->op == KN_OP_BINOP && val->aux == KN_BIN_SUB && val->args[0]->op == KN_OP_GETITEM &&
-        val->args[0]->args[0] == in->args[0] && val->args[0]->args[1] == in->args[1] &&
-        a->dtype->kind == KN_TY_BOOL && val->args[1]->type &&
+    int aug = val->op == KN_OP_BINOP && val->args[0]->op == KN_OP_GETITEM &&
+              val->args[0]->args[0] == in->args[0] && val->args[0]->args[1] == in->args[1];
+    /* of bool elements, NumPy's bool scalars do not subtract, as `a -= b` of bool arrays */
+    if (aug && val->aux == KN_BIN_SUB && a->dtype->kind == KN_TY_BOOL && val->args[1]->type &&
         elem_kind(val->args[1]->type) == KN_TY_BOOL)
         return err(c, val->span,
                    "numpy boolean subtract, the '-' operator, is not supported: "
                    "use '^' or np.logical_xor");
+    /* of a view (a[:], m[0] of a 2-d array, a[...] of a 0-d one), NumPy computes in place,
+     * so the result must cast to the target's dtype as `a op= b` of a name; an element is a
+     * NumPy scalar, and its new value is stored with a cast */
+    if (aug && target->kind == KN_TY_ARRAY && !same_kind_cast(vd, target->dtype))
+        return inplace_cast_error(c, val->span, vd, target, (int)val->aux);
     impl_of(c, in)->operand = target; /* the element or view being assigned */
     return 0;
 }
@@ -673,7 +698,7 @@ type_ufunc(KnCompilation *c, KnInstr *in, int id)
                        "out= must be a writable array with at least %d dimensions, "
                        "not %s",
                        ndim, o->name);
-        if (kind_rank(o->dtype) < kind_rank(r))
+        if (!same_kind_cast(r, o->dtype))
             return err(c, out->span,
                        "cannot store the %s result of %s() in out= of %s (NumPy's "
                        "same_kind casting)",
