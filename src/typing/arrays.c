@@ -573,10 +573,10 @@ ufunc_elem(KnCompilation *c, KnInstr *in, int id, KnType **args, KnType **operan
     case KN_BI_NP_ISINF:
     case KN_BI_NP_ISFINITE:
         *operand = d;
-        return d->kind == KN_TY_COMPLEX ? NULL : &kn_type_bool;
-    case KN_BI_NP_SIGN:
+        return &kn_type_bool;
+    case KN_BI_NP_SIGN: /* complex: z / |z| (NumPy 2) */
         *operand = d;
-        return d->kind == KN_TY_BOOL || d->kind == KN_TY_COMPLEX ? NULL : d;
+        return d->kind == KN_TY_BOOL ? NULL : d;
     case KN_BI_NP_RINT:
         *operand = ufunc_result(KN_BI_NP_SQRT, d);
         return *operand;
