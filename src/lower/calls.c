@@ -242,14 +242,30 @@ lower_round(L *l, KnInstr *in, const KnType *op)
 {
     int n = in->nargs - 1;
     LLVMValueRef x = arg_as(l, in, 0, op);
-    if (op->kind != KN_TY_FLOAT)
-        return x; /* round(int[, n]) (negative n on ints is rare; kept as the value) */
+    if (op->kind != KN_TY_FLOAT) {
+        if (n == 1)
+            return x;
+        LLVMTypeRef ps[2] = {l->i64, l->i64};
+        LLVMValueRef args[2] = {x, arg_as(l, in, 1, &kn_type_int64)};
+        return kn_lower_extern(l, "kn_rt_round_int", l->i64, ps, 2, args);
+    }
     if (n == 1)
         return kn_lower_float_to_pyint(l, intrinsic1(l, "llvm.roundeven", x), op);
     LLVMTypeRef ps[2] = {l->f64, l->i64};
     LLVMValueRef args[2] = {kn_lower_convert(l, x, op, &kn_type_float64),
                             arg_as(l, in, 1, &kn_type_int64)};
     LLVMValueRef r = kn_lower_extern(l, "kn_rt_round_ndigits", l->f64, ps, 2, args);
+    /* CPython: "rounded value too large to represent" (x itself was finite) */
+    LLVMTypeRef ft = l->f64;
+    LLVMValueRef inf = LLVMConstReal(ft, 1.0 / 0.0);
+    LLVMValueRef big = LLVMBuildAnd(
+        l->b,
+        LLVMBuildFCmp(l->b, LLVMRealOEQ, kn_lower_intrinsic(l, "llvm.fabs", &ft, 1, &r, 1), inf,
+                      ""),
+        LLVMBuildFCmp(l->b, LLVMRealONE, kn_lower_intrinsic(l, "llvm.fabs", &ft, 1, &args[0], 1),
+                      inf, ""),
+        "");
+    kn_lower_raise_if(l, big, KN_EXC_ROUND_OVERFLOW);
     return kn_lower_convert(l, r, &kn_type_float64, op);
 }
 

@@ -55,6 +55,7 @@ enum {
     KN_EXC_INT_BOUNDS_U64,
     KN_EXC_EMPTY_REDUCTION_MAX,     /* np.max of an empty array ("maximum") */
     KN_EXC_EMPTY_ARG_REDUCTION_MAX, /* np.argmax of an empty array */
+    KN_EXC_ROUND_OVERFLOW,          /* round(1.7e308, -308) */
     KN_EXC__FIXED
 };
 
@@ -79,6 +80,7 @@ int64_t kn_rt_gcd(int64_t a, int64_t b);
 int64_t kn_rt_isqrt(int64_t n, int32_t *err);
 double kn_rt_frexp(double x, int64_t *exp);
 double kn_rt_round_ndigits(double x, int64_t ndigits);
+int64_t kn_rt_round_int(int64_t x, int64_t ndigits);
 void kn_rt_cpow(double ar, double ai, double br, double bi, double *out);
 void kn_rt_cdiv(double ar, double ai, double br, double bi, double *out);
 double kn_rt_float_floordiv(double a, double b);
