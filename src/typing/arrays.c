@@ -67,18 +67,20 @@ inplace_cast_error(KnCompilation *c, KnSpan span, const KnType *r, const KnType 
                r->name, target->name, kn_kir_binop_symbol((KnBinop)op));
 }
 
-/* NumPy's result dtype for an array of dtype `d` with a weak Python scalar of type `s`. */
+/* The dtype of an elementwise operation of an array of dtype `d` with a scalar of type `s`
+ * (docs/internals.md, "Array rules"). A scalar of the array's kind or a lower one is weak: the
+ * array's dtype (NumPy 2's rule for Python scalars). One of a higher kind gives its own type
+ * (Numba's rule for NumPy scalars; for Python scalars, int64, float64 and complex128, it is
+ * NumPy 2's too), except that a complex scalar with a float array takes the array's precision
+ * (float32 and 1j: complex64, as NumPy 2 for a Python complex). */
 static KnType *
 with_weak_scalar(KnType *d, KnType *s)
 {
     if (kind_rank(s) <= kind_rank(d))
         return d;
-
-    if (s->kind == KN_TY_FLOAT)
-        return d->kind == KN_TY_BOOL ? &kn_type_float64 : kn_type_promote(d, s);
-    if (s->kind == KN_TY_COMPLEX)
-        return d->kind == KN_TY_FLOAT && d->bits == 32 ? &kn_type_complex64 : &kn_type_complex128;
-    return kn_type_numpy_promote(d, s);
+    if (s->kind == KN_TY_COMPLEX && d->kind == KN_TY_FLOAT)
+        return d->bits == 32 ? &kn_type_complex64 : &kn_type_complex128;
+    return s;
 }
 
 /* The dtype both operands of an elementwise operation are converted to. */
