@@ -70,6 +70,7 @@ fixed_exceptions(PyObject *table)
         [KN_EXC_EMPTY_REDUCTION_MAX] = "__import__('numpy').zeros(0).max()",
         [KN_EXC_EMPTY_ARG_REDUCTION_MAX] = "__import__('numpy').zeros(0).argmax()",
         [KN_EXC_ROUND_OVERFLOW] = "round(1.7976931348623157e308, -308)",
+        [KN_EXC_ARANGE_BOOL] = "__import__('numpy').arange(3, dtype=bool)",
     };
     PyObject *globals = PyDict_New();
     if (!globals)

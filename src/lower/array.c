@@ -729,7 +729,17 @@ python_int(const KnInstr *arg)
 void
 kn_lower_check_python_int(L *l, KnInstr *arg, const KnType *d, int below_ok, int above_ok)
 {
-    if (!python_int(arg) || d->kind != KN_TY_INT || (d->bits == 64 && d->is_signed))
+    if (python_int(arg))
+        kn_lower_check_int_value(l, l->vals[arg->id], d, below_ok, above_ok, NULL);
+}
+
+/* the check of kn_lower_check_python_int on an int64 value v, made only when `when` (an i1;
+ * NULL: always) holds */
+void
+kn_lower_check_int_value(L *l, LLVMValueRef v, const KnType *d, int below_ok, int above_ok,
+                         LLVMValueRef when)
+{
+    if (d->kind != KN_TY_INT || (d->bits == 64 && d->is_signed))
         return;
     static const int signed_exc[] = {KN_EXC_INT_BOUNDS_I8, KN_EXC_INT_BOUNDS_I16,
                                      KN_EXC_INT_BOUNDS_I32};
@@ -738,11 +748,13 @@ kn_lower_check_python_int(L *l, KnInstr *arg, const KnType *d, int below_ok, int
     int k = d->bits == 8 ? 0 : d->bits == 16 ? 1 : d->bits == 32 ? 2 : 3;
     long long lo, hi;
     int_range(d, &lo, &hi);
-    LLVMValueRef v = l->vals[arg->id], bad = LLVMConstInt(l->i1, 0, 0);
+    LLVMValueRef bad = LLVMConstInt(l->i1, 0, 0);
     if (!below_ok)
         bad = LLVMBuildOr(l->b, bad, LLVMBuildICmp(l->b, LLVMIntSLT, v, i64c(l, lo), ""), "");
     if (!above_ok)
         bad = LLVMBuildOr(l->b, bad, LLVMBuildICmp(l->b, LLVMIntSGT, v, i64c(l, hi), ""), "");
+    if (when)
+        bad = LLVMBuildAnd(l->b, bad, when, "");
     kn_lower_raise_if_args(l, bad, d->is_signed ? signed_exc[k] : unsigned_exc[k], &v, 1);
 }
 

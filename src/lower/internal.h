@@ -84,6 +84,8 @@ void kn_lower_array_fill(L *l, LLVMValueRef a, const KnType *t, LLVMValueRef v, 
 /* a Python int (kiln's int64 scalars not read from an array) taken as integer dtype d must
  * fit it, else NumPy 2's OverflowError; below_ok/above_ok: np.clip's bounds (array.c) */
 void kn_lower_check_python_int(L *l, KnInstr *arg, const KnType *d, int below_ok, int above_ok);
+void kn_lower_check_int_value(L *l, LLVMValueRef v, const KnType *d, int below_ok, int above_ok,
+                              LLVMValueRef when);
 LLVMValueRef kn_lower_ufunc_scalar(L *l, int id, LLVMValueRef x, const KnType *xt,
                                    const KnType *operand, const KnType *rt);
 

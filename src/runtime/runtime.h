@@ -56,6 +56,7 @@ enum {
     KN_EXC_EMPTY_REDUCTION_MAX,     /* np.max of an empty array ("maximum") */
     KN_EXC_EMPTY_ARG_REDUCTION_MAX, /* np.argmax of an empty array */
     KN_EXC_ROUND_OVERFLOW,          /* round(1.7e308, -308) */
+    KN_EXC_ARANGE_BOOL,             /* np.arange(3, dtype=bool): a TypeError */
     KN_EXC__FIXED
 };
 
