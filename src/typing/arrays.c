@@ -343,26 +343,27 @@ kn_typing_setitem(KnCompilation *c, KnInstr *in)
     if (!target)
         return -1;
     KnType *vd = v->kind == KN_TY_ARRAY ? v->dtype : v;
+    /* a[i] op= b (the frontend's getitem, binop, setitem of one base and index) */
+    KnInstr *val = in->args[2];
+    int aug = val->op == KN_OP_BINOP && val->args[0]->op == KN_OP_GETITEM &&
+              val->args[0]->args[0] == in->args[0] && val->args[0]->args[1] == in->args[1];
+    /* of a view (a[:], m[0] of a 2-d array, a[...] of a 0-d one), NumPy computes in place,
+     * so the result must cast to the target's dtype as `a op= b` of a name; an element is a
+     * NumPy scalar, and its new value is stored with a cast */
+    if (aug && target->kind == KN_TY_ARRAY && kn_type_is_number(vd) &&
+        !same_kind_cast(vd, target->dtype))
+        return inplace_cast_error(c, val->span, vd, target, (int)val->aux);
     if (!kn_type_is_number(vd) || (vd->kind == KN_TY_COMPLEX && a->dtype->kind != KN_TY_COMPLEX))
         return err(c, in->args[2]->span, "cannot store %s into %s", v->name, a->name);
     if (v->kind == KN_TY_ARRAY && (target->kind != KN_TY_ARRAY || v->ndim > target->ndim))
         return err(c, in->args[2]->span, "cannot store %s into %s", v->name,
                    target->kind == KN_TY_ARRAY ? target->name : "a single element");
-    /* a[i] op= b (the frontend's getitem, binop, setitem of one base and index) */
-    KnInstr *val = in->args[2];
-    int aug = val->op == KN_OP_BINOP && val->args[0]->op == KN_OP_GETITEM &&
-              val->args[0]->args[0] == in->args[0] && val->args[0]->args[1] == in->args[1];
     /* of bool elements, NumPy's bool scalars do not subtract, as `a -= b` of bool arrays */
     if (aug && val->aux == KN_BIN_SUB && a->dtype->kind == KN_TY_BOOL && val->args[1]->type &&
         elem_kind(val->args[1]->type) == KN_TY_BOOL)
         return err(c, val->span,
                    "numpy boolean subtract, the '-' operator, is not supported: "
                    "use '^' or np.logical_xor");
-    /* of a view (a[:], m[0] of a 2-d array, a[...] of a 0-d one), NumPy computes in place,
-     * so the result must cast to the target's dtype as `a op= b` of a name; an element is a
-     * NumPy scalar, and its new value is stored with a cast */
-    if (aug && target->kind == KN_TY_ARRAY && !same_kind_cast(vd, target->dtype))
-        return inplace_cast_error(c, val->span, vd, target, (int)val->aux);
     impl_of(c, in)->operand = target; /* the element or view being assigned */
     return 0;
 }
