@@ -575,3 +575,25 @@ def test_weak_scalar_repro():
     assert jit(mul)(np.array([True]), np.float32(2)).dtype == np.float32
     assert jit(mul)(np.array([1], np.int8), np.complex64(1j)).dtype == np.complex64
     assert jit(mul)(np.array([1], np.float32), np.complex128(1j)).dtype == np.complex64
+
+
+# --------------------------------------------------------------------------------------------
+# leak_inplace_power_raise.py: the copy of an operand that shares the target's memory (x[0] of
+# x) is released when the in-place loop raises (the leak fixture checks the counters).
+
+def pow_own_row(x):
+    x **= x[0]
+    return x
+
+
+def add_reversed(x):
+    x[:] += x[::-1]
+    return x
+
+
+def test_inplace_overlap_copy_released_on_raise():
+    a = np.array([[-5, 2, 3], [1, 2, 3]])
+    for _ in range(2):
+        npcheck(pow_own_row, a)
+    npcheck(pow_own_row, np.array([[2, 2, 3], [1, 2, 3]]))
+    npcheck(add_reversed, np.arange(5.0))

@@ -898,23 +898,27 @@ copy_if_shared(L *l, KnInstr *in, Operand *op, LLVMValueRef dest, const KnType *
 
 /* elementwise_into dest, where an array operand may overlap dest (x += x[::-1], slice
  * assignment, out=, views of one buffer passed from Python): each such operand is first
- * copied. The shapes are checked before any copy exists, so a failed check leaks nothing. */
+ * copied. The shapes are checked before any copy exists, so a failed check leaks nothing. A
+ * copy is an owned temporary (kn_lower_own), so that a raise in the loop (x **= x[0] with a
+ * negative exponent) releases it too. */
 static void
 elementwise_into_unaliased(L *l, KnInstr *in, Operand *ops, int nops, Kernel kernel,
                            LLVMValueRef dest, const KnType *dt, const KnType *ktype)
 {
-    LLVMValueRef dshape[32], release[3];
-    int nrelease = 0;
+    LLVMValueRef dshape[32], copies[3];
+    int ncopies = 0;
     for (int k = 0; k < dt->ndim; k++)
         dshape[k] = dim(l, dest, F_SHAPE, k);
     check_broadcast_to(l, ops, nops, dshape, dt->ndim);
-    for (int i = 0; i < nops && nrelease < 3; i++)
-        if (ops[i].t->kind == KN_TY_ARRAY && ops[i].v != dest)
-            release[nrelease++] = copy_if_shared(l, in, &ops[i], dest, dt);
+    for (int i = 0; i < nops && ncopies < 3; i++)
+        if (ops[i].t->kind == KN_TY_ARRAY && ops[i].v != dest) {
+            copies[ncopies] = copy_if_shared(l, in, &ops[i], dest, dt);
+            kn_lower_own(l, copies[ncopies++], ops[i].t);
+        }
     kn_lower_elementwise_into(l, in, ops, nops, kernel, dest, dt, ktype);
-    for (int i = 0, r = 0; i < nops && r < nrelease; i++)
+    for (int i = 0, r = 0; i < nops && r < ncopies; i++)
         if (ops[i].t->kind == KN_TY_ARRAY && ops[i].v != dest)
-            kn_lower_decref(l, release[r++], ops[i].t);
+            kn_lower_release_owned(l, copies[r++], ops[i].t);
 }
 
 LLVMValueRef

@@ -60,6 +60,7 @@ int kn_lower_has_refs(const KnType *t);
 void kn_lower_incref(L *l, LLVMValueRef v, const KnType *t);
 void kn_lower_decref(L *l, LLVMValueRef v, const KnType *t);
 void kn_lower_own(L *l, LLVMValueRef v, const KnType *t); /* register an owned temp (lower.c) */
+void kn_lower_release_owned(L *l, LLVMValueRef v, const KnType *t); /* and release it early */
 void kn_lower_cleanup(L *l); /* release variables and owned temps before leaving (lower.c) */
 LLVMValueRef kn_lower_array_getitem(L *l, KnInstr *in);
 LLVMValueRef kn_lower_array_const_slice(L *l, KnInstr *in); /* SLICE op on an array */
