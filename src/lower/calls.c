@@ -387,8 +387,9 @@ complex_fn(L *l, int id, LLVMValueRef z, const KnType *t)
         int id, which;
     } map[] = {
         {KN_BI_NP_SQRT, KN_CFN_SQRT}, {KN_BI_NP_EXP, KN_CFN_EXP},   {KN_BI_NP_LOG, KN_CFN_LOG},
-        {KN_BI_NP_SIN, KN_CFN_SIN},   {KN_BI_NP_COS, KN_CFN_COS},   {KN_BI_NP_TAN, KN_CFN_TAN},
-        {KN_BI_NP_SINH, KN_CFN_SINH}, {KN_BI_NP_COSH, KN_CFN_COSH}, {KN_BI_NP_TANH, KN_CFN_TANH}};
+        {KN_BI_NP_LOG2, KN_CFN_LOG},  {KN_BI_NP_LOG10, KN_CFN_LOG}, {KN_BI_NP_SIN, KN_CFN_SIN},
+        {KN_BI_NP_COS, KN_CFN_COS},   {KN_BI_NP_TAN, KN_CFN_TAN},   {KN_BI_NP_SINH, KN_CFN_SINH},
+        {KN_BI_NP_COSH, KN_CFN_COSH}, {KN_BI_NP_TANH, KN_CFN_TANH}};
     int which = -1;
     for (int i = 0; i < KN_ARRAY_LEN(map); i++)
         if (map[i].id == id)
@@ -406,8 +407,16 @@ complex_fn(L *l, int id, LLVMValueRef z, const KnType *t)
     LLVMValueRef re = LLVMBuildLoad2(l->b, l->f64, out, "");
     LLVMValueRef im =
         LLVMBuildLoad2(l->b, l->f64, LLVMBuildInBoundsGEP2(l->b, l->f64, out, &one, 1, ""), "");
-    return kn_lower_cplx(l, t, kn_lower_convert(l, re, &kn_type_float64, ft),
-                         kn_lower_convert(l, im, &kn_type_float64, ft));
+    re = kn_lower_convert(l, re, &kn_type_float64, ft);
+    im = kn_lower_convert(l, im, &kn_type_float64, ft);
+    if (id == KN_BI_NP_LOG2 || id == KN_BI_NP_LOG10) { /* NumPy: log(z) times log2(e)/log10(e) */
+        LLVMValueRef k = LLVMConstReal(
+            kn_lower_type(l, ft), id == KN_BI_NP_LOG2 ? 1.442695040888963407359924681001892137
+                                                      : 0.434294481903251827651128918916605082);
+        re = LLVMBuildFMul(l->b, re, k, "");
+        im = LLVMBuildFMul(l->b, im, k, "");
+    }
+    return kn_lower_cplx(l, t, re, im);
 }
 
 /* a math ufunc of one scalar: x of type xt, computed in `operand`, giving rt */

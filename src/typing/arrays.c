@@ -520,6 +520,8 @@ ufunc_result(int id, KnType *d)
     case KN_BI_NP_SQRT:
     case KN_BI_NP_EXP:
     case KN_BI_NP_LOG:
+    case KN_BI_NP_LOG2:
+    case KN_BI_NP_LOG10:
     case KN_BI_NP_SIN:
     case KN_BI_NP_COS:
     case KN_BI_NP_TAN:
