@@ -385,11 +385,16 @@ complex_fn(L *l, int id, LLVMValueRef z, const KnType *t)
 {
     static const struct {
         int id, which;
-    } map[] = {
-        {KN_BI_NP_SQRT, KN_CFN_SQRT}, {KN_BI_NP_EXP, KN_CFN_EXP},   {KN_BI_NP_LOG, KN_CFN_LOG},
-        {KN_BI_NP_LOG2, KN_CFN_LOG},  {KN_BI_NP_LOG10, KN_CFN_LOG}, {KN_BI_NP_SIN, KN_CFN_SIN},
-        {KN_BI_NP_COS, KN_CFN_COS},   {KN_BI_NP_TAN, KN_CFN_TAN},   {KN_BI_NP_SINH, KN_CFN_SINH},
-        {KN_BI_NP_COSH, KN_CFN_COSH}, {KN_BI_NP_TANH, KN_CFN_TANH}};
+    } map[] = {{KN_BI_NP_SQRT, KN_CFN_SQRT},     {KN_BI_NP_EXP, KN_CFN_EXP},
+               {KN_BI_NP_LOG, KN_CFN_LOG},       {KN_BI_NP_LOG2, KN_CFN_LOG},
+               {KN_BI_NP_LOG10, KN_CFN_LOG},     {KN_BI_NP_EXPM1, KN_CFN_EXPM1},
+               {KN_BI_NP_LOG1P, KN_CFN_LOG1P},   {KN_BI_NP_ARCSIN, KN_CFN_ASIN},
+               {KN_BI_NP_ARCCOS, KN_CFN_ACOS},   {KN_BI_NP_ARCTAN, KN_CFN_ATAN},
+               {KN_BI_NP_ARCSINH, KN_CFN_ASINH}, {KN_BI_NP_ARCCOSH, KN_CFN_ACOSH},
+               {KN_BI_NP_ARCTANH, KN_CFN_ATANH}, {KN_BI_NP_SIN, KN_CFN_SIN},
+               {KN_BI_NP_COS, KN_CFN_COS},       {KN_BI_NP_TAN, KN_CFN_TAN},
+               {KN_BI_NP_SINH, KN_CFN_SINH},     {KN_BI_NP_COSH, KN_CFN_COSH},
+               {KN_BI_NP_TANH, KN_CFN_TANH}};
     int which = -1;
     for (int i = 0; i < KN_ARRAY_LEN(map); i++)
         if (map[i].id == id)

@@ -277,6 +277,32 @@ kn_rt_complex_fn(int32_t which, double re, double im, double *out)
     case KN_CFN_TANH:
         r = ctanh(z);
         break;
+    case KN_CFN_ASIN:
+        r = casin(z);
+        break;
+    case KN_CFN_ACOS:
+        r = cacos(z);
+        break;
+    case KN_CFN_ATAN:
+        r = catan(z);
+        break;
+    case KN_CFN_ASINH:
+        r = casinh(z);
+        break;
+    case KN_CFN_ACOSH:
+        r = cacosh(z);
+        break;
+    case KN_CFN_ATANH:
+        r = catanh(z);
+        break;
+    case KN_CFN_EXPM1: { /* NumPy's nc_expm1 */
+        double a = sin(im / 2);
+        r = CMPLX(expm1(re) * cos(im) - 2 * a * a, exp(re) * sin(im));
+        break;
+    }
+    case KN_CFN_LOG1P: /* NumPy's nc_log1p */
+        r = CMPLX(log(hypot(re + 1, im)), atan2(im, re + 1));
+        break;
     default:
         r = CMPLX(NAN, NAN);
     }

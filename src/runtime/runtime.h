@@ -96,7 +96,15 @@ enum {
     KN_CFN_TAN,
     KN_CFN_SINH,
     KN_CFN_COSH,
-    KN_CFN_TANH
+    KN_CFN_TANH,
+    KN_CFN_ASIN,
+    KN_CFN_ACOS,
+    KN_CFN_ATAN,
+    KN_CFN_ASINH,
+    KN_CFN_ACOSH,
+    KN_CFN_ATANH,
+    KN_CFN_EXPM1,
+    KN_CFN_LOG1P
 };
 void kn_rt_complex_fn(int32_t which, double re, double im, double *out);
 double kn_rt_float_mod(double a, double b);

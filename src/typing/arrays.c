@@ -522,6 +522,14 @@ ufunc_result(int id, KnType *d)
     case KN_BI_NP_LOG:
     case KN_BI_NP_LOG2:
     case KN_BI_NP_LOG10:
+    case KN_BI_NP_EXPM1:
+    case KN_BI_NP_LOG1P:
+    case KN_BI_NP_ARCSIN:
+    case KN_BI_NP_ARCCOS:
+    case KN_BI_NP_ARCTAN:
+    case KN_BI_NP_ARCSINH:
+    case KN_BI_NP_ARCCOSH:
+    case KN_BI_NP_ARCTANH:
     case KN_BI_NP_SIN:
     case KN_BI_NP_COS:
     case KN_BI_NP_TAN:
