@@ -621,3 +621,19 @@ def test_complex_math_special_values(name):
                 assert abs(pw - pg) <= 1e-15 * abs(pw), (name, z, w, g)
             else:
                 assert pw == pg and math.copysign(1, pw) == math.copysign(1, pg), (name, z, w, g)
+
+
+# --------------------------------------------------------------------------------------------
+# bool_vs_uint64_compare.py: a bool against a uint64 of 2**63 or more compares exactly.
+
+def bool_u64(b, u):
+    return b < u, int(b) < u, (not 0) < u, b == u, u > b, u <= b, b != u
+
+
+def test_bool_vs_uint64_compare():
+    for b in (True, False):
+        for v in (0, 1, 2, 2 ** 63 - 1, 2 ** 63, 2 ** 64 - 1):
+            u = np.uint64(v)
+            # NumPy's scalars compare exactly (the oracle); kiln gives Python bools
+            expected = tuple(bool(x) for x in bool_u64(b, u))
+            check(bool_u64, b, u, expected=expected)
