@@ -69,6 +69,10 @@ fixed_exceptions(PyObject *table)
         [KN_EXC_INT_BOUNDS_U64] = NULL,
         [KN_EXC_RECURSION] = NULL,
         [KN_EXC_INTERRUPT] = NULL,
+        [KN_EXC_EMPTY_REDUCTION_MAX] = "__import__('numpy').zeros(0).max()",
+        [KN_EXC_EMPTY_ARG_REDUCTION_MAX] = "__import__('numpy').zeros(0).argmax()",
+        [KN_EXC_ROUND_OVERFLOW] = "round(1.7976931348623157e308, -308)",
+        [KN_EXC_ARANGE_BOOL] = "__import__('numpy').arange(3, dtype=bool)",
     };
     PyObject *globals = PyDict_New();
     if (!globals)

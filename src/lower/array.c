@@ -729,7 +729,17 @@ python_int(const KnInstr *arg)
 void
 kn_lower_check_python_int(L *l, KnInstr *arg, const KnType *d, int below_ok, int above_ok)
 {
-    if (!python_int(arg) || d->kind != KN_TY_INT || (d->bits == 64 && d->is_signed))
+    if (python_int(arg))
+        kn_lower_check_int_value(l, l->vals[arg->id], d, below_ok, above_ok, NULL);
+}
+
+/* the check of kn_lower_check_python_int on an int64 value v, made only when `when` (an i1;
+ * NULL: always) holds */
+void
+kn_lower_check_int_value(L *l, LLVMValueRef v, const KnType *d, int below_ok, int above_ok,
+                         LLVMValueRef when)
+{
+    if (d->kind != KN_TY_INT || (d->bits == 64 && d->is_signed))
         return;
     static const int signed_exc[] = {KN_EXC_INT_BOUNDS_I8, KN_EXC_INT_BOUNDS_I16,
                                      KN_EXC_INT_BOUNDS_I32};
@@ -738,11 +748,13 @@ kn_lower_check_python_int(L *l, KnInstr *arg, const KnType *d, int below_ok, int
     int k = d->bits == 8 ? 0 : d->bits == 16 ? 1 : d->bits == 32 ? 2 : 3;
     long long lo, hi;
     int_range(d, &lo, &hi);
-    LLVMValueRef v = l->vals[arg->id], bad = LLVMConstInt(l->i1, 0, 0);
+    LLVMValueRef bad = LLVMConstInt(l->i1, 0, 0);
     if (!below_ok)
         bad = LLVMBuildOr(l->b, bad, LLVMBuildICmp(l->b, LLVMIntSLT, v, i64c(l, lo), ""), "");
     if (!above_ok)
         bad = LLVMBuildOr(l->b, bad, LLVMBuildICmp(l->b, LLVMIntSGT, v, i64c(l, hi), ""), "");
+    if (when)
+        bad = LLVMBuildAnd(l->b, bad, when, "");
     kn_lower_raise_if_args(l, bad, d->is_signed ? signed_exc[k] : unsigned_exc[k], &v, 1);
 }
 
@@ -886,23 +898,27 @@ copy_if_shared(L *l, KnInstr *in, Operand *op, LLVMValueRef dest, const KnType *
 
 /* elementwise_into dest, where an array operand may overlap dest (x += x[::-1], slice
  * assignment, out=, views of one buffer passed from Python): each such operand is first
- * copied. The shapes are checked before any copy exists, so a failed check leaks nothing. */
+ * copied. The shapes are checked before any copy exists, so a failed check leaks nothing. A
+ * copy is an owned temporary (kn_lower_own), so that a raise in the loop (x **= x[0] with a
+ * negative exponent) releases it too. */
 static void
 elementwise_into_unaliased(L *l, KnInstr *in, Operand *ops, int nops, Kernel kernel,
                            LLVMValueRef dest, const KnType *dt, const KnType *ktype)
 {
-    LLVMValueRef dshape[32], release[3];
-    int nrelease = 0;
+    LLVMValueRef dshape[32], copies[3];
+    int ncopies = 0;
     for (int k = 0; k < dt->ndim; k++)
         dshape[k] = dim(l, dest, F_SHAPE, k);
     check_broadcast_to(l, ops, nops, dshape, dt->ndim);
-    for (int i = 0; i < nops && nrelease < 3; i++)
-        if (ops[i].t->kind == KN_TY_ARRAY && ops[i].v != dest)
-            release[nrelease++] = copy_if_shared(l, in, &ops[i], dest, dt);
+    for (int i = 0; i < nops && ncopies < 3; i++)
+        if (ops[i].t->kind == KN_TY_ARRAY && ops[i].v != dest) {
+            copies[ncopies] = copy_if_shared(l, in, &ops[i], dest, dt);
+            kn_lower_own(l, copies[ncopies++], ops[i].t);
+        }
     kn_lower_elementwise_into(l, in, ops, nops, kernel, dest, dt, ktype);
-    for (int i = 0, r = 0; i < nops && r < nrelease; i++)
+    for (int i = 0, r = 0; i < nops && r < ncopies; i++)
         if (ops[i].t->kind == KN_TY_ARRAY && ops[i].v != dest)
-            kn_lower_decref(l, release[r++], ops[i].t);
+            kn_lower_release_owned(l, copies[r++], ops[i].t);
 }
 
 LLVMValueRef
@@ -968,6 +984,62 @@ clamp_to(L *l, LLVMValueRef v, const KnType *d)
     return smin(l, smax(l, v, i64c(l, lo)), i64c(l, hi));
 }
 
+/* isnan/isinf/isfinite of a float value x of LLVM type ft */
+static LLVMValueRef
+float_class(L *l, int id, LLVMValueRef x)
+{
+    if (id == KN_BI_NP_ISNAN)
+        return LLVMBuildFCmp(l->b, LLVMRealUNO, x, x, "");
+    LLVMTypeRef ft = LLVMTypeOf(x);
+    LLVMValueRef ax = kn_lower_intrinsic(l, "llvm.fabs", &ft, 1, &x, 1);
+    return LLVMBuildFCmp(l->b, id == KN_BI_NP_ISINF ? LLVMRealOEQ : LLVMRealOLT, ax,
+                         LLVMConstReal(ft, 1.0 / 0.0), "");
+}
+
+/* NumPy's complex loops of rint (each part), isnan/isinf (either part), isfinite (both parts)
+ * and sign (z / |z|; 0 for 0; NaN for a NaN, or for two infinite parts; an infinite part
+ * alone gives its sign, on its axis) */
+static LLVMValueRef
+complex_ufunc(L *l, int id, LLVMValueRef z, const KnType *t)
+{
+    const KnType *ft = kn_type_float(t->bits / 2);
+    LLVMTypeRef f = kn_lower_type(l, ft);
+    LLVMValueRef re = LLVMBuildExtractValue(l->b, z, 0, ""),
+                 im = LLVMBuildExtractValue(l->b, z, 1, "");
+    if (id == KN_BI_NP_RINT)
+        return kn_lower_cplx(l, t, kn_lower_intrinsic(l, "llvm.rint", &f, 1, &re, 1),
+                             kn_lower_intrinsic(l, "llvm.rint", &f, 1, &im, 1));
+    if (id != KN_BI_NP_SIGN) {
+        LLVMValueRef a = float_class(l, id, re), b = float_class(l, id, im);
+        return id == KN_BI_NP_ISFINITE ? LLVMBuildAnd(l->b, a, b, "") : LLVMBuildOr(l->b, a, b, "");
+    }
+    LLVMValueRef zero = LLVMConstReal(f, 0.0), one = LLVMConstReal(f, 1.0);
+    LLVMValueRef mone = LLVMConstReal(f, -1.0), nan = LLVMConstReal(f, 0.0 / 0.0);
+    LLVMValueRef abs = libm_pair(l, "hypot", re, im, ft);
+    LLVMValueRef rinf = float_class(l, KN_BI_NP_ISINF, re),
+                 iinf = float_class(l, KN_BI_NP_ISINF, im);
+    LLVMValueRef rsign =
+        LLVMBuildSelect(l->b, LLVMBuildFCmp(l->b, LLVMRealOGT, re, zero, ""), one, mone, "");
+    LLVMValueRef isign =
+        LLVMBuildSelect(l->b, LLVMBuildFCmp(l->b, LLVMRealOGT, im, zero, ""), one, mone, "");
+    /* finite and nonzero: z / |z|; zero: 0 */
+    LLVMValueRef nz = LLVMBuildFCmp(l->b, LLVMRealONE, abs, zero, "");
+    LLVMValueRef r = LLVMBuildSelect(l->b, nz, LLVMBuildFDiv(l->b, re, abs, ""), zero, "");
+    LLVMValueRef i = LLVMBuildSelect(l->b, nz, LLVMBuildFDiv(l->b, im, abs, ""), zero, "");
+    /* an infinite |z|: the sign of the infinite part, on its axis; both infinite: NaN */
+    LLVMValueRef inf = float_class(l, KN_BI_NP_ISINF, abs);
+    r = LLVMBuildSelect(
+        l->b, inf,
+        LLVMBuildSelect(l->b, rinf, LLVMBuildSelect(l->b, iinf, nan, rsign, ""), zero, ""), r, "");
+    i = LLVMBuildSelect(
+        l->b, inf,
+        LLVMBuildSelect(l->b, rinf, LLVMBuildSelect(l->b, iinf, nan, zero, ""), isign, ""), i, "");
+    /* a NaN |z| */
+    LLVMValueRef isnan = LLVMBuildFCmp(l->b, LLVMRealUNO, abs, abs, "");
+    return kn_lower_cplx(l, t, LLVMBuildSelect(l->b, isnan, nan, r, ""),
+                         LLVMBuildSelect(l->b, isnan, nan, i, ""));
+}
+
 static LLVMValueRef
 ufunc_kernel(L *l, KnInstr *in, LLVMValueRef *e)
 {
@@ -985,19 +1057,17 @@ ufunc_kernel(L *l, KnInstr *in, LLVMValueRef *e)
         x[i] = id == KN_BI_NP_WHERE && i == 0 ? v : kn_lower_convert(l, v, t[i], op);
     }
     LLVMValueRef zero = LLVMConstNull(kn_lower_type(l, op));
+    if (op->kind == KN_TY_COMPLEX &&
+        (id == KN_BI_NP_RINT || id == KN_BI_NP_SIGN || id == KN_BI_NP_ISNAN ||
+         id == KN_BI_NP_ISINF || id == KN_BI_NP_ISFINITE))
+        return complex_ufunc(l, id, x[0], op);
     switch (id) {
     case KN_BI_NP_ISNAN:
     case KN_BI_NP_ISINF:
-    case KN_BI_NP_ISFINITE: {
+    case KN_BI_NP_ISFINITE:
         if (op->kind != KN_TY_FLOAT)
             return LLVMConstInt(l->i1, id == KN_BI_NP_ISFINITE, 0);
-        if (id == KN_BI_NP_ISNAN)
-            return LLVMBuildFCmp(l->b, LLVMRealUNO, x[0], x[0], "");
-        LLVMTypeRef ft = LLVMTypeOf(x[0]);
-        LLVMValueRef ax = kn_lower_intrinsic(l, "llvm.fabs", &ft, 1, &x[0], 1);
-        return LLVMBuildFCmp(l->b, id == KN_BI_NP_ISINF ? LLVMRealOEQ : LLVMRealOLT, ax,
-                             LLVMConstReal(ft, 1.0 / 0.0), "");
-    }
+        return float_class(l, id, x[0]);
     case KN_BI_NP_SIGN: {
         LLVMValueRef one = kn_lower_convert(l, i64c(l, 1), &kn_type_int64, op);
         LLVMValueRef mone = kn_lower_convert(l, i64c(l, -1), &kn_type_int64, op);

@@ -242,14 +242,30 @@ lower_round(L *l, KnInstr *in, const KnType *op)
 {
     int n = in->nargs - 1;
     LLVMValueRef x = arg_as(l, in, 0, op);
-    if (op->kind != KN_TY_FLOAT)
-        return x; /* round(int[, n]) (negative n on ints is rare; kept as the value) */
+    if (op->kind != KN_TY_FLOAT) {
+        if (n == 1)
+            return x;
+        LLVMTypeRef ps[2] = {l->i64, l->i64};
+        LLVMValueRef args[2] = {x, arg_as(l, in, 1, &kn_type_int64)};
+        return kn_lower_extern(l, "kn_rt_round_int", l->i64, ps, 2, args);
+    }
     if (n == 1)
         return kn_lower_float_to_pyint(l, intrinsic1(l, "llvm.roundeven", x), op);
     LLVMTypeRef ps[2] = {l->f64, l->i64};
     LLVMValueRef args[2] = {kn_lower_convert(l, x, op, &kn_type_float64),
                             arg_as(l, in, 1, &kn_type_int64)};
     LLVMValueRef r = kn_lower_extern(l, "kn_rt_round_ndigits", l->f64, ps, 2, args);
+    /* CPython: "rounded value too large to represent" (x itself was finite) */
+    LLVMTypeRef ft = l->f64;
+    LLVMValueRef inf = LLVMConstReal(ft, 1.0 / 0.0);
+    LLVMValueRef big = LLVMBuildAnd(
+        l->b,
+        LLVMBuildFCmp(l->b, LLVMRealOEQ, kn_lower_intrinsic(l, "llvm.fabs", &ft, 1, &r, 1), inf,
+                      ""),
+        LLVMBuildFCmp(l->b, LLVMRealONE, kn_lower_intrinsic(l, "llvm.fabs", &ft, 1, &args[0], 1),
+                      inf, ""),
+        "");
+    kn_lower_raise_if(l, big, KN_EXC_ROUND_OVERFLOW);
     return kn_lower_convert(l, r, &kn_type_float64, op);
 }
 
@@ -369,10 +385,16 @@ complex_fn(L *l, int id, LLVMValueRef z, const KnType *t)
 {
     static const struct {
         int id, which;
-    } map[] = {
-        {KN_BI_NP_SQRT, KN_CFN_SQRT}, {KN_BI_NP_EXP, KN_CFN_EXP},   {KN_BI_NP_LOG, KN_CFN_LOG},
-        {KN_BI_NP_SIN, KN_CFN_SIN},   {KN_BI_NP_COS, KN_CFN_COS},   {KN_BI_NP_TAN, KN_CFN_TAN},
-        {KN_BI_NP_SINH, KN_CFN_SINH}, {KN_BI_NP_COSH, KN_CFN_COSH}, {KN_BI_NP_TANH, KN_CFN_TANH}};
+    } map[] = {{KN_BI_NP_SQRT, KN_CFN_SQRT},     {KN_BI_NP_EXP, KN_CFN_EXP},
+               {KN_BI_NP_LOG, KN_CFN_LOG},       {KN_BI_NP_LOG2, KN_CFN_LOG},
+               {KN_BI_NP_LOG10, KN_CFN_LOG},     {KN_BI_NP_EXPM1, KN_CFN_EXPM1},
+               {KN_BI_NP_LOG1P, KN_CFN_LOG1P},   {KN_BI_NP_ARCSIN, KN_CFN_ASIN},
+               {KN_BI_NP_ARCCOS, KN_CFN_ACOS},   {KN_BI_NP_ARCTAN, KN_CFN_ATAN},
+               {KN_BI_NP_ARCSINH, KN_CFN_ASINH}, {KN_BI_NP_ARCCOSH, KN_CFN_ACOSH},
+               {KN_BI_NP_ARCTANH, KN_CFN_ATANH}, {KN_BI_NP_SIN, KN_CFN_SIN},
+               {KN_BI_NP_COS, KN_CFN_COS},       {KN_BI_NP_TAN, KN_CFN_TAN},
+               {KN_BI_NP_SINH, KN_CFN_SINH},     {KN_BI_NP_COSH, KN_CFN_COSH},
+               {KN_BI_NP_TANH, KN_CFN_TANH}};
     int which = -1;
     for (int i = 0; i < KN_ARRAY_LEN(map); i++)
         if (map[i].id == id)
@@ -390,8 +412,16 @@ complex_fn(L *l, int id, LLVMValueRef z, const KnType *t)
     LLVMValueRef re = LLVMBuildLoad2(l->b, l->f64, out, "");
     LLVMValueRef im =
         LLVMBuildLoad2(l->b, l->f64, LLVMBuildInBoundsGEP2(l->b, l->f64, out, &one, 1, ""), "");
-    return kn_lower_cplx(l, t, kn_lower_convert(l, re, &kn_type_float64, ft),
-                         kn_lower_convert(l, im, &kn_type_float64, ft));
+    re = kn_lower_convert(l, re, &kn_type_float64, ft);
+    im = kn_lower_convert(l, im, &kn_type_float64, ft);
+    if (id == KN_BI_NP_LOG2 || id == KN_BI_NP_LOG10) { /* NumPy: log(z) times log2(e)/log10(e) */
+        LLVMValueRef k = LLVMConstReal(
+            kn_lower_type(l, ft), id == KN_BI_NP_LOG2 ? 1.442695040888963407359924681001892137
+                                                      : 0.434294481903251827651128918916605082);
+        re = LLVMBuildFMul(l->b, re, k, "");
+        im = LLVMBuildFMul(l->b, im, k, "");
+    }
+    return kn_lower_cplx(l, t, re, im);
 }
 
 /* a math ufunc of one scalar: x of type xt, computed in `operand`, giving rt */

@@ -134,13 +134,18 @@ kn_lower_array_creation(L *l, KnInstr *in, int id)
     return a;
 }
 
+/* np.arange as NumPy computes it: the length from the arguments (in float64 when one is a
+ * float), the first two elements start and start + step converted to the dtype, and element i
+ * then first + i * (second - first) in the dtype's arithmetic (so arange(0, 1, 0.5, int) is
+ * [0, 0]). A bool result may have at most two elements (NumPy's TypeError). */
 LLVMValueRef
 kn_lower_arange(L *l, KnInstr *in)
 {
-    int npos = in->nargs - 1 - in->aux;
+    int npos = in->nargs - 1 - in->aux, anyfloat = 0;
+    for (int k = 0; k < npos; k++)
+        anyfloat |= in->args[k + 1]->type->kind == KN_TY_FLOAT;
     const KnType *d = in->type->dtype;
-    const KnType *calc =
-        d->kind == KN_TY_FLOAT || d->kind == KN_TY_COMPLEX ? &kn_type_float64 : &kn_type_int64;
+    const KnType *calc = anyfloat ? &kn_type_float64 : &kn_type_int64;
     LLVMValueRef start = kn_lower_convert(l, LLVMConstInt(l->i64, 0, 0), &kn_type_int64, calc);
     LLVMValueRef step = kn_lower_convert(l, LLVMConstInt(l->i64, 1, 0), &kn_type_int64, calc), stop;
     KnInstr *a0 = in->args[1];
@@ -179,20 +184,39 @@ kn_lower_arange(L *l, KnInstr *in)
         n = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, n, i64c(l, 0), ""), i64c(l, 0), n,
                             "");
     }
+    if (d->kind == KN_TY_BOOL)
+        kn_lower_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSGT, n, i64c(l, 2), ""),
+                          KN_EXC_ARANGE_BOOL);
+    /* the elements' arithmetic: the dtype's (a complex one: its parts', the imaginary part 0) */
+    const KnType *et = d->kind == KN_TY_COMPLEX ? kn_type_float(d->bits / 2)
+                       : d->kind == KN_TY_BOOL  ? calc
+                                                : d;
+    LLVMValueRef first = kn_lower_convert(l, start, calc, et);
+    LLVMValueRef second =
+        kn_lower_convert(l, kn_lower_binop(l, KN_BIN_ADD, start, step, calc, calc, calc), calc, et);
+    if (et->kind ==
+        KN_TY_INT) { /* NumPy 2: the first two (those there are) must fit, as Python ints */
+        LLVMValueRef s2 = kn_lower_binop(l, KN_BIN_ADD, start, step, calc, calc, calc);
+        kn_lower_check_int_value(l, kn_lower_convert(l, start, calc, &kn_type_int64), et, 0, 0,
+                                 LLVMBuildICmp(l->b, LLVMIntSGE, n, i64c(l, 1), ""));
+        kn_lower_check_int_value(l, kn_lower_convert(l, s2, calc, &kn_type_int64), et, 0, 0,
+                                 LLVMBuildICmp(l->b, LLVMIntSGE, n, i64c(l, 2), ""));
+    }
+    LLVMValueRef delta = kn_lower_binop(l, KN_BIN_SUB, second, first, et, et, et);
     LLVMValueRef a = kn_lower_array_alloc(l, in->type, &n);
     Loop lp;
     kn_lower_loop_begin(l, &lp, n);
     LLVMValueRef i = kn_lower_loop_index(l, &lp);
-    LLVMValueRef v;
-    if (calc == &kn_type_float64)
-        v = LLVMBuildFAdd(
-            l->b, start,
-            LLVMBuildFMul(l->b, kn_lower_convert(l, i, &kn_type_int64, calc), step, ""), "");
-    else
-        v = LLVMBuildAdd(l->b, start, LLVMBuildMul(l->b, i, step, ""), "");
-    LLVMTypeRef et = d->kind == KN_TY_BOOL ? l->i8 : kn_lower_type(l, d);
-    store_elem(l, d, kn_lower_convert(l, v, calc, d),
-               LLVMBuildInBoundsGEP2(l->b, et, field(l, a, F_DATA), &i, 1, ""));
+    LLVMValueRef v =
+        kn_lower_binop(l, KN_BIN_ADD, first,
+                       kn_lower_binop(l, KN_BIN_MUL, kn_lower_convert(l, i, &kn_type_int64, et),
+                                      delta, et, et, et),
+                       et, et, et);
+    v = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, i, i64c(l, 1), ""), second, v, "");
+    v = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, i, i64c(l, 0), ""), first, v, "");
+    LLVMTypeRef lt = d->kind == KN_TY_BOOL ? l->i8 : kn_lower_type(l, d);
+    store_elem(l, d, kn_lower_convert(l, v, et, d),
+               LLVMBuildInBoundsGEP2(l->b, lt, field(l, a, F_DATA), &i, 1, ""));
     kn_lower_loop_end(l, &lp);
     return a;
 }

@@ -71,6 +71,7 @@ int kn_lower_has_refs(const KnType *t);
 void kn_lower_incref(L *l, LLVMValueRef v, const KnType *t);
 void kn_lower_decref(L *l, LLVMValueRef v, const KnType *t);
 void kn_lower_own(L *l, LLVMValueRef v, const KnType *t); /* register an owned temp (lower.c) */
+void kn_lower_release_owned(L *l, LLVMValueRef v, const KnType *t); /* and release it early */
 void kn_lower_cleanup(L *l); /* release variables and owned temps before leaving (lower.c) */
 void kn_lower_unwind(L *l, LLVMValueRef status); /* leave with an exception (lower.c) */
 LLVMValueRef kn_lower_array_getitem(L *l, KnInstr *in);
@@ -96,6 +97,8 @@ void kn_lower_array_fill(L *l, LLVMValueRef a, const KnType *t, LLVMValueRef v, 
 /* a Python int (kiln's int64 scalars not read from an array) taken as integer dtype d must
  * fit it, else NumPy 2's OverflowError; below_ok/above_ok: np.clip's bounds (array.c) */
 void kn_lower_check_python_int(L *l, KnInstr *arg, const KnType *d, int below_ok, int above_ok);
+void kn_lower_check_int_value(L *l, LLVMValueRef v, const KnType *d, int below_ok, int above_ok,
+                              LLVMValueRef when);
 LLVMValueRef kn_lower_ufunc_scalar(L *l, int id, LLVMValueRef x, const KnType *xt,
                                    const KnType *operand, const KnType *rt);
 

@@ -321,6 +321,22 @@ kn_lower_own(L *l, LLVMValueRef v, const KnType *t)
     own_until(l, v, t, l->cur_block);
 }
 
+/* release an owned temporary now, before the end of its block (the caller's last use) */
+void
+kn_lower_release_owned(L *l, LLVMValueRef v, const KnType *t)
+{
+    int w = 0;
+    for (int i = 0; i < l->nowned; i++) {
+        if (l->owned_v[i] == v)
+            continue;
+        l->owned_v[w] = l->owned_v[i];
+        l->owned_t[w] = l->owned_t[i];
+        l->owned_until[w++] = l->owned_until[i];
+    }
+    l->nowned = w;
+    kn_lower_decref(l, v, t);
+}
+
 /* every owned temporary alive here (leaving the function) */
 static void
 release_temps(L *l)

@@ -116,6 +116,21 @@ along_axis(L *l, const KnType *ot, LLVMValueRef a, const KnType *t, int k, int e
     return out;
 }
 
+/* the ValueError of a reduction over nothing, named as NumPy names it; -1: none (sum, any...) */
+static int
+empty_error(const char *name)
+{
+    if (!strcmp(name, "min"))
+        return KN_EXC_EMPTY_REDUCTION;
+    if (!strcmp(name, "max"))
+        return KN_EXC_EMPTY_REDUCTION_MAX;
+    if (!strcmp(name, "argmin"))
+        return KN_EXC_EMPTY_ARG_REDUCTION;
+    if (!strcmp(name, "argmax"))
+        return KN_EXC_EMPTY_ARG_REDUCTION_MAX;
+    return -1;
+}
+
 typedef struct ReduceAxis {
     Reduce r;
     int mean;
@@ -146,8 +161,7 @@ reduce_axis(L *l, KnInstr *in, const char *name, LLVMValueRef a, const KnType *t
     KnCallImpl *impl = in->impl;
     ReduceAxis ra = {reduce_new(l, name, impl->result, t->dtype), !strcmp(name, "mean")};
     static const AxisHooks hooks = {reduce_axis_begin, reduce_axis_step, reduce_axis_end};
-    int minmax = !strcmp(name, "min") || !strcmp(name, "max");
-    return along_axis(l, in->type, a, t, k, minmax ? KN_EXC_EMPTY_REDUCTION : -1, &hooks, &ra);
+    return along_axis(l, in->type, a, t, k, empty_error(name), &hooks, &ra);
 }
 
 /* argmin/argmax (the first extreme; a NaN is the extreme), any/all, cumsum/cumprod */
@@ -247,7 +261,7 @@ scan(L *l, KnInstr *in, const char *name, LLVMValueRef a, const KnType *t)
         LLVMBuildStore(l->b, field(l, out, F_DATA), s.cursor);
     } else if (!logical) {
         kn_lower_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, field(l, a, F_NITEMS), i64c(l, 0), ""),
-                          KN_EXC_EMPTY_ARG_REDUCTION);
+                          empty_error(name));
     }
     kn_lower_visit_axes(l, a, t, field(l, a, F_DATA), 0, scan_step, &s);
     return cum ? out : scan_result(l, &s, NULL);
@@ -260,7 +274,7 @@ scan_axis(L *l, KnInstr *in, const char *name, LLVMValueRef a, const KnType *t, 
     int logical = !strcmp(name, "any") || !strcmp(name, "all");
     Scan s = scan_new(l, name, t->dtype, logical ? &kn_type_bool : t->dtype);
     static const AxisHooks hooks = {scan_begin, scan_step, scan_result};
-    return along_axis(l, in->type, a, t, k, logical ? -1 : KN_EXC_EMPTY_ARG_REDUCTION, &hooks, &s);
+    return along_axis(l, in->type, a, t, k, empty_error(name), &hooks, &s);
 }
 
 static LLVMValueRef reduction(L *l, KnInstr *in, const char *name, LLVMValueRef a, const KnType *t);
@@ -309,9 +323,9 @@ reduction(L *l, KnInstr *in, const char *name, LLVMValueRef a, const KnType *t)
         return scan(l, in, name, a, t);
     Reduce r = reduce_new(l, name, in->type, t->dtype);
     reduce_begin(l, &r);
-    if (!strcmp(name, "min") || !strcmp(name, "max"))
+    if (empty_error(name) >= 0)
         kn_lower_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, field(l, a, F_NITEMS), i64c(l, 0), ""),
-                          KN_EXC_EMPTY_REDUCTION);
+                          empty_error(name));
     kn_lower_visit_axes(l, a, t, field(l, a, F_DATA), 0, reduce_step, &r);
     return reduce_end(l, &r, !strcmp(name, "mean"), field(l, a, F_NITEMS));
 }

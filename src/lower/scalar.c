@@ -598,6 +598,12 @@ kn_lower_cmp(L *l, KnCmp op, LLVMValueRef a, LLVMValueRef b, const KnType *ta, c
     }
     if (!operand)
         return NULL;
+    /* a bool against a uint64: in uint64, where 0 and 1 are exact (promoting the bool to int64
+     * would take a uint64 of 2**63 or more as negative) */
+    if ((ta->kind == KN_TY_BOOL && tb->kind == KN_TY_INT && !tb->is_signed && tb->bits == 64) ||
+        (tb->kind == KN_TY_BOOL && ta->kind == KN_TY_INT && !ta->is_signed && ta->bits == 64))
+        return cmp_scalar(l, op, kn_lower_convert(l, a, ta, &kn_type_uint64),
+                          kn_lower_convert(l, b, tb, &kn_type_uint64), &kn_type_uint64);
     /* int64 against uint64 compares as Python ints would, not as doubles */
     if (ta->kind == KN_TY_INT && tb->kind == KN_TY_INT && ta->is_signed != tb->is_signed &&
         (ta->bits == 64 || tb->bits == 64)) {

@@ -75,8 +75,11 @@ call_raises(const KnCompilation *c, const KnInstr *in)
         case KN_BI_RANGE:
         case KN_BI_MATH_ISQRT:
             return 1;
+        case KN_BI_ROUND: /* round(float, n): "rounded value too large to represent" */
+            if (in->nargs == 3 && in->type && in->type->kind == KN_TY_FLOAT)
+                return 1;
+            return kn_pass_float_to_pyint(in);
         case KN_BI_INT:
-        case KN_BI_ROUND:
         case KN_BI_MATH_FLOOR:
         case KN_BI_MATH_CEIL:
         case KN_BI_MATH_TRUNC:

@@ -93,13 +93,49 @@ kn_rt_round_ndigits(double x, int64_t ndigits)
         snprintf(buf, sizeof buf, "%.*f", (int)ndigits, x);
         return copysign(strtod(buf, NULL), x);
     }
-    /* negative ndigits: round x / 10**-n to an integer, half-to-even, exactly */
-    double p = pow(10.0, (double)-ndigits);
-    double y = x / p, z = nearbyint(y);
-    if (fabs(y - z) == 0.5)
-        z = 2.0 * nearbyint(y / 2.0);
-    double r = z * p;
-    return isfinite(r) ? copysign(r, x) : x;
+    /* negative ndigits: round the exact value to a multiple of 10**k, half to even. The integer
+     * part is printed exactly; its last k digits and the fraction decide the rounding. */
+    int k = (int)-ndigits;
+    double a = fabs(x), ip = floor(a);
+    int len = snprintf(buf, sizeof buf, "%.0f", ip), keep = len - k;
+    int up = 0;
+    if (keep >= 0) {
+        int rest_nonzero = a != ip;
+        for (int i = keep + 1; i < len; i++)
+            rest_nonzero |= buf[i] != '0';
+        int d = keep < len ? buf[keep] - '0' : 0;
+        int last_odd = keep > 0 && (buf[keep - 1] - '0') % 2;
+        up = d > 5 || (d == 5 && (rest_nonzero || last_odd));
+    }
+    if (keep < 0)
+        keep = 0;
+    for (int i = keep - 1; up && i >= 0; i--) { /* add one at the last kept digit */
+        up = buf[i] == '9';
+        buf[i] = up ? '0' : (char)(buf[i] + 1);
+    }
+    char out[560];
+    if (keep == 0 && !up)
+        return copysign(0.0, x);
+    snprintf(out, sizeof out, "%s%.*se%d", up ? "1" : "", keep, buf, k);
+    return copysign(strtod(out, NULL), x); /* inf when too large: the caller raises */
+}
+
+/* round(x, ndigits) of an int, as CPython's: to a multiple of 10**-ndigits, half to even; a
+ * result past int64 wraps, as kiln's other int arithmetic */
+int64_t
+kn_rt_round_int(int64_t x, int64_t ndigits)
+{
+    if (ndigits >= 0)
+        return x;
+    if (ndigits < -19) /* |x| < 2**63 < 10**20 / 2 */
+        return 0;
+    __int128 p = 1, v = x;
+    for (int64_t i = 0; i < -ndigits; i++)
+        p *= 10;
+    __int128 q = v / p, r = v % p, twice = 2 * (r < 0 ? -r : r);
+    if (twice > p || (twice == p && (q & 1)))
+        q += v < 0 ? -1 : 1;
+    return (int64_t)(uint64_t)(unsigned __int128)(q * p);
 }
 
 void
@@ -240,6 +276,32 @@ kn_rt_complex_fn(int32_t which, double re, double im, double *out)
         break;
     case KN_CFN_TANH:
         r = ctanh(z);
+        break;
+    case KN_CFN_ASIN:
+        r = casin(z);
+        break;
+    case KN_CFN_ACOS:
+        r = cacos(z);
+        break;
+    case KN_CFN_ATAN:
+        r = catan(z);
+        break;
+    case KN_CFN_ASINH:
+        r = casinh(z);
+        break;
+    case KN_CFN_ACOSH:
+        r = cacosh(z);
+        break;
+    case KN_CFN_ATANH:
+        r = catanh(z);
+        break;
+    case KN_CFN_EXPM1: { /* NumPy's nc_expm1 */
+        double a = sin(im / 2);
+        r = CMPLX(expm1(re) * cos(im) - 2 * a * a, exp(re) * sin(im));
+        break;
+    }
+    case KN_CFN_LOG1P: /* NumPy's nc_log1p */
+        r = CMPLX(log(hypot(re + 1, im)), atan2(im, re + 1));
         break;
     default:
         r = CMPLX(NAN, NAN);

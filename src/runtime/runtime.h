@@ -53,8 +53,12 @@ enum {
     KN_EXC_INT_BOUNDS_U16,
     KN_EXC_INT_BOUNDS_U32,
     KN_EXC_INT_BOUNDS_U64,
-    KN_EXC_RECURSION, /* RecursionError: a recursive call ran out of stack */
-    KN_EXC_INTERRUPT, /* SIGINT seen by a poll: the dispatcher runs Python's handler */
+    KN_EXC_RECURSION,           /* RecursionError: a recursive call ran out of stack */
+    KN_EXC_INTERRUPT,           /* SIGINT seen by a poll: the dispatcher runs Python's handler */
+    KN_EXC_EMPTY_REDUCTION_MAX, /* np.max of an empty array ("maximum") */
+    KN_EXC_EMPTY_ARG_REDUCTION_MAX, /* np.argmax of an empty array */
+    KN_EXC_ROUND_OVERFLOW,          /* round(1.7e308, -308) */
+    KN_EXC_ARANGE_BOOL,             /* np.arange(3, dtype=bool): a TypeError */
     KN_EXC__FIXED
 };
 
@@ -79,6 +83,7 @@ int64_t kn_rt_gcd(int64_t a, int64_t b);
 int64_t kn_rt_isqrt(int64_t n, int32_t *err);
 double kn_rt_frexp(double x, int64_t *exp);
 double kn_rt_round_ndigits(double x, int64_t ndigits);
+int64_t kn_rt_round_int(int64_t x, int64_t ndigits);
 void kn_rt_cpow(double ar, double ai, double br, double bi, double *out);
 void kn_rt_cdiv(double ar, double ai, double br, double bi, double *out);
 double kn_rt_float_floordiv(double a, double b);
@@ -93,7 +98,15 @@ enum {
     KN_CFN_TAN,
     KN_CFN_SINH,
     KN_CFN_COSH,
-    KN_CFN_TANH
+    KN_CFN_TANH,
+    KN_CFN_ASIN,
+    KN_CFN_ACOS,
+    KN_CFN_ATAN,
+    KN_CFN_ASINH,
+    KN_CFN_ACOSH,
+    KN_CFN_ATANH,
+    KN_CFN_EXPM1,
+    KN_CFN_LOG1P
 };
 void kn_rt_complex_fn(int32_t which, double re, double im, double *out);
 double kn_rt_float_mod(double a, double b);

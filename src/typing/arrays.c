@@ -44,18 +44,43 @@ kind_rank(const KnType *t)
     return t->kind == KN_TY_BOOL ? 0 : t->kind == KN_TY_INT ? 1 : t->kind == KN_TY_FLOAT ? 2 : 3;
 }
 
-/* NumPy's result dtype for an array of dtype `d` with a weak Python scalar of type `s`. */
+/* NumPy's can_cast(from, to, 'same_kind'): kinds ordered bool < unsigned < signed < float <
+ * complex, and a cast may not go down that order (int64 to uint16 is refused, uint64 to int8
+ * is allowed). The check of every in-place result: `a op= b` of names, slices, item views and
+ * 0-d arrays, and out=. */
+static int
+same_kind_cast(const KnType *from, const KnType *to)
+{
+    KnType *f = (KnType *)from, *t = (KnType *)to;
+    int of = f->kind == KN_TY_BOOL ? 0 : f->kind == KN_TY_INT ? 1 + f->is_signed : kind_rank(f) + 1;
+    int ot = t->kind == KN_TY_BOOL ? 0 : t->kind == KN_TY_INT ? 1 + t->is_signed : kind_rank(t) + 1;
+    return of <= ot;
+}
+
+/* the error of an in-place result that NumPy's same_kind casting refuses */
+static int
+inplace_cast_error(KnCompilation *c, KnSpan span, const KnType *r, const KnType *target, int op)
+{
+    return err(c, span,
+               "cannot store the %s result in %s in place (NumPy's same_kind casting): write "
+               "a = a %s b for a new array",
+               r->name, target->name, kn_kir_binop_symbol((KnBinop)op));
+}
+
+/* The dtype of an elementwise operation of an array of dtype `d` with a scalar of type `s`
+ * (docs/internals.md, "Array rules"). A scalar of the array's kind or a lower one is weak: the
+ * array's dtype (NumPy 2's rule for Python scalars). One of a higher kind gives its own type
+ * (Numba's rule for NumPy scalars; for Python scalars, int64, float64 and complex128, it is
+ * NumPy 2's too), except that a complex scalar with a float array takes the array's precision
+ * (float32 and 1j: complex64, as NumPy 2 for a Python complex). */
 static KnType *
 with_weak_scalar(KnType *d, KnType *s)
 {
     if (kind_rank(s) <= kind_rank(d))
         return d;
-
-    if (s->kind == KN_TY_FLOAT)
-        return d->kind == KN_TY_BOOL ? &kn_type_float64 : kn_type_promote(d, s);
-    if (s->kind == KN_TY_COMPLEX)
-        return d->kind == KN_TY_FLOAT && d->bits == 32 ? &kn_type_complex64 : &kn_type_complex128;
-    return kn_type_numpy_promote(d, s);
+    if (s->kind == KN_TY_COMPLEX && d->kind == KN_TY_FLOAT)
+        return d->bits == 32 ? &kn_type_complex64 : &kn_type_complex128;
+    return s;
 }
 
 /* The dtype both operands of an elementwise operation are converted to. */
@@ -140,11 +165,8 @@ kn_typing_array_binop(KnCompilation *c, KnInstr *in, KnType *a, KnType *b)
     in->type = result_array(c, r, a, b);
     impl_of(c, in)->operand = operand;
     if (in->imm.i && a->kind == KN_TY_ARRAY && !a->readonly && a->ndim == in->type->ndim) {
-        if (kind_rank(r) > kind_rank(a->dtype))
-            return err(c, in->span,
-                       "cannot store the %s result in %s in place (NumPy's "
-                       "same_kind casting): write a = a %s b for a new array",
-                       r->name, a->name, kn_kir_binop_symbol((KnBinop)in->aux));
+        if (!same_kind_cast(r, a->dtype))
+            return inplace_cast_error(c, in->span, r, a, (int)in->aux);
         /* a += b on an array updates it in place, as NumPy does */
         in->type = a;
         impl_of(c, in)->inplace = 1;
@@ -321,17 +343,23 @@ kn_typing_setitem(KnCompilation *c, KnInstr *in)
     if (!target)
         return -1;
     KnType *vd = v->kind == KN_TY_ARRAY ? v->dtype : v;
+    /* a[i] op= b (the frontend's getitem, binop, setitem of one base and index) */
+    KnInstr *val = in->args[2];
+    int aug = val->op == KN_OP_BINOP && val->args[0]->op == KN_OP_GETITEM &&
+              val->args[0]->args[0] == in->args[0] && val->args[0]->args[1] == in->args[1];
+    /* of a view (a[:], m[0] of a 2-d array, a[...] of a 0-d one), NumPy computes in place,
+     * so the result must cast to the target's dtype as `a op= b` of a name; an element is a
+     * NumPy scalar, and its new value is stored with a cast */
+    if (aug && target->kind == KN_TY_ARRAY && kn_type_is_number(vd) &&
+        !same_kind_cast(vd, target->dtype))
+        return inplace_cast_error(c, val->span, vd, target, (int)val->aux);
     if (!kn_type_is_number(vd) || (vd->kind == KN_TY_COMPLEX && a->dtype->kind != KN_TY_COMPLEX))
         return err(c, in->args[2]->span, "cannot store %s into %s", v->name, a->name);
     if (v->kind == KN_TY_ARRAY && (target->kind != KN_TY_ARRAY || v->ndim > target->ndim))
         return err(c, in->args[2]->span, "cannot store %s into %s", v->name,
                    target->kind == KN_TY_ARRAY ? target->name : "a single element");
-    /* a[i] -= b of bool elements (the frontend's getitem, binop, setitem of one base and
-     * index): NumPy's bool scalars do not subtract, as `a -= b` of bool arrays */
-    KnInstr *val = in->args[2];
-    if (val->op == KN_OP_BINOP && val->aux == KN_BIN_SUB && val->args[0]->op == KN_OP_GETITEM &&
-        val->args[0]->args[0] == in->args[0] && val->args[0]->args[1] == in->args[1] &&
-        a->dtype->kind == KN_TY_BOOL && val->args[1]->type &&
+    /* of bool elements, NumPy's bool scalars do not subtract, as `a -= b` of bool arrays */
+    if (aug && val->aux == KN_BIN_SUB && a->dtype->kind == KN_TY_BOOL && val->args[1]->type &&
         elem_kind(val->args[1]->type) == KN_TY_BOOL)
         return err(c, val->span,
                    "numpy boolean subtract, the '-' operator, is not supported: "
@@ -492,6 +520,16 @@ ufunc_result(int id, KnType *d)
     case KN_BI_NP_SQRT:
     case KN_BI_NP_EXP:
     case KN_BI_NP_LOG:
+    case KN_BI_NP_LOG2:
+    case KN_BI_NP_LOG10:
+    case KN_BI_NP_EXPM1:
+    case KN_BI_NP_LOG1P:
+    case KN_BI_NP_ARCSIN:
+    case KN_BI_NP_ARCCOS:
+    case KN_BI_NP_ARCTAN:
+    case KN_BI_NP_ARCSINH:
+    case KN_BI_NP_ARCCOSH:
+    case KN_BI_NP_ARCTANH:
     case KN_BI_NP_SIN:
     case KN_BI_NP_COS:
     case KN_BI_NP_TAN:
@@ -548,10 +586,10 @@ ufunc_elem(KnCompilation *c, KnInstr *in, int id, KnType **args, KnType **operan
     case KN_BI_NP_ISINF:
     case KN_BI_NP_ISFINITE:
         *operand = d;
-        return d->kind == KN_TY_COMPLEX ? NULL : &kn_type_bool;
-    case KN_BI_NP_SIGN:
+        return &kn_type_bool;
+    case KN_BI_NP_SIGN: /* complex: z / |z| (NumPy 2) */
         *operand = d;
-        return d->kind == KN_TY_BOOL || d->kind == KN_TY_COMPLEX ? NULL : d;
+        return d->kind == KN_TY_BOOL ? NULL : d;
     case KN_BI_NP_RINT:
         *operand = ufunc_result(KN_BI_NP_SQRT, d);
         return *operand;
@@ -673,7 +711,7 @@ type_ufunc(KnCompilation *c, KnInstr *in, int id)
                        "out= must be a writable array with at least %d dimensions, "
                        "not %s",
                        ndim, o->name);
-        if (kind_rank(o->dtype) < kind_rank(r))
+        if (!same_kind_cast(r, o->dtype))
             return err(c, out->span,
                        "cannot store the %s result of %s() in out= of %s (NumPy's "
                        "same_kind casting)",
