@@ -45,7 +45,7 @@ UFUNC2 = ["maximum", "minimum", "fmax", "fmin", "add", "subtract", "multiply", "
           "divide", "floor_divide", "remainder", "hypot", "arctan2"]
 INTOPS = ("&", "|", "^", "<<", ">>")
 REDUCE = ["sum", "prod", "min", "max", "mean", "argmin", "argmax", "any", "all"]
-HUGE = ["2**61", "2**62", "2**63-1", "2**45", "-1", "2**32"]
+HUGE = ["2**61", "2**62", "2**63-1", "2**45", "-1"]  # 2**45: more than memory
 
 
 class Var:
@@ -322,7 +322,10 @@ class Gen:
         v = self.pick(names)
         op = self.pick(["+=", "-=", "*=", "/=", "//=", "%=", "**=", "&=", "|=", ">>=", "<<="])
         value = self.scalar(1) if v.kind != "A" or self.chance(0.5) else self.array(1)[0]
-        if op[:-1] in INTOPS:
+        if v.kind in "iub":  # keep the variable's type: kiln would unify it with float64
+            op = op if op not in ("/=", "**=") else "-="
+            value = self.int_operand()
+        elif op[:-1] in INTOPS:
             if (v.kind == "A" and v.dtk not in "iub") or v.kind in "fc":
                 op = "+="
             else:

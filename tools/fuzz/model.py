@@ -180,8 +180,8 @@ def scalar_compare(op, a, b):
         if op not in ("==", "!="):
             raise TypeError("ordering of complex numbers")
         return PY_OPS[op](complex(a), complex(b))
-    if kind(t) in "iu":
-        return PY_OPS[op](wrap(as_int(a), t), wrap(as_int(b), t))
+    if kind(t) in "iu":  # exact, as CPython (kiln compares int64 with uint64 by value)
+        return PY_OPS[op](as_int(a), as_int(b))
     ty = np.dtype(t).type
     return bool(PY_OPS[op](ty(a), ty(b)))
 
@@ -219,8 +219,9 @@ def array_binop(op, a, b, alit, blit):
         b = weak(b, a, blit)
     if isinstance(b, np.ndarray):
         a = weak(a, b, alit)
+    func = np.power if op == "**" else PY_OPS[op]  # a ** 0 is not NumPy's power loop
     with np.errstate(all="ignore", invalid="warn"):
-        return check_array(PY_OPS[op](a, b))
+        return check_array(func(a, b))
 
 
 # ---- entry points used by the rewritten function -------------------------------------------------

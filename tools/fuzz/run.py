@@ -3,6 +3,7 @@
     .venv/bin/python tools/fuzz/run.py --seed 1 --count 500 --out fuzz-out
     .venv/bin/python tools/fuzz/run.py --seed 1000 --time 600 --out fuzz-out   # ten minutes
     .venv/bin/python tools/fuzz/run.py --replay fuzz-out/failures/crash/s17.py
+    .venv/bin/python tools/fuzz/run.py --minimise-saved fuzz-out --minimise-limit 50
 
 Program ``k`` of a run is ``generate.program(seed + k)``, so a failure's seed reproduces it. A
 failure is saved as ``OUT/failures/<kind>/s<seed>.py`` and, minimised, as
@@ -107,6 +108,27 @@ def minimise_failure(pool, state, failure, budget):
     return small
 
 
+def signature(failure):
+    """What tells failures apart before minimising: kind, exception classes, first words."""
+    words = [w for w in failure["detail"].split()[:6] if not any(ch.isdigit() for ch in w)
+             and "/" not in w]
+    return (failure["kind"], tuple(exception_names(failure["detail"])), tuple(words[:4]))
+
+
+def diverse(failures, limit):
+    """Up to ``limit`` failures, one of each signature in turn, so that minimising a long run
+    covers every kind of failure rather than the first ones found."""
+    groups = collections.defaultdict(list)
+    for f in failures:
+        groups[signature(f)].append(f)
+    picked = []
+    while len(picked) < limit and any(groups.values()):
+        for key in list(groups):
+            if groups[key] and len(picked) < limit:
+                picked.append(groups[key].pop(0))
+    return picked
+
+
 def exception_names(detail):
     return [w.rstrip(":;") for w in detail.split() if w.rstrip(":;").endswith(("Error",
                                                                                  "Exception"))]
@@ -126,8 +148,8 @@ def run(seed=1, count=None, seconds=None, out="fuzz-out", workers=2, minimise_bu
     try:
         fuzz(pool, state, seed, count, seconds)
         elapsed = time.monotonic() - start
-        for failure in state.failures[:minimise_limit]:
-            if minimise_budget:
+        if minimise_budget:
+            for failure in diverse(state.failures, minimise_limit):
                 minimise_failure(pool, state, failure, minimise_budget)
     finally:
         pool.close()
@@ -158,6 +180,22 @@ def report(summary):
     return "\n".join(lines)
 
 
+def minimise_saved(out, budget, limit, workers=2):
+    """Minimise the failures of a finished run again (``--minimise-saved OUT``)."""
+    with open(os.path.join(out, "summary.json")) as fh:
+        summary = json.load(fh)
+    state = Run(out)
+    pool = Pool(workers)
+    try:
+        for failure in diverse([f for f in summary["failures"] if "repro" not in f], limit):
+            minimise_failure(pool, state, failure, budget)
+    finally:
+        pool.close()
+    with open(os.path.join(out, "summary.json"), "w") as fh:
+        json.dump(summary, fh, indent=1)
+    print(report(summary))
+
+
 def replay(path):
     pool = Pool(1)
     try:
@@ -183,7 +221,10 @@ def main(argv=None):
     p.add_argument("--minimise", type=int, default=150, help="tries per failure (0: none)")
     p.add_argument("--minimise-limit", type=int, default=20, help="failures to minimise")
     p.add_argument("--replay", help="judge one saved program file and print its verdict")
+    p.add_argument("--minimise-saved", metavar="OUT", help="minimise a finished run's failures")
     a = p.parse_args(argv)
+    if a.minimise_saved:
+        return minimise_saved(a.minimise_saved, a.minimise, a.minimise_limit, a.workers)
     if a.replay:
         return 0 if replay(a.replay)["kind"] in PASSING else 1
     seconds = a.time if a.time or a.count else 60.0
