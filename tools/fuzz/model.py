@@ -276,10 +276,10 @@ def fz_setitem(a, index, value, vlit=False):
     """``a[index] = value``: NumPy's store (a cast), with kiln's int64 for Python ints that are
     not literals, and Undefined for a float stored into ints out of range."""
     if isinstance(a, np.ndarray):
-        if isinstance(value, int) and not isinstance(value, bool) and not vlit:
-            value = np.int64(value) if ktype(value) else value
-        elif isinstance(value, int) and not isinstance(value, bool):
-            ktype(value)  # a literal beyond int64 is undefined; within, NumPy may refuse it
+        if isinstance(value, int) and not isinstance(value, bool):
+            ktype(value)  # beyond int64: undefined
+            if not vlit:  # a literal that does not fit: NumPy 2's OverflowError
+                value = np.int64(value)
         if isinstance(value, np.ndarray):
             if a.dtype.kind in "iu" and value.dtype.kind in "fc":
                 unsafe_float_to_int(np.ravel(value), a.dtype)
@@ -346,10 +346,15 @@ def to_int(x):
     return v
 
 
+ARRAY_BUILTINS = {"abs": np.abs, "min": min, "max": max, "int": int, "float": float,
+                  "bool": bool, "complex": complex, "round": round, "pow": pow,
+                  "divmod": divmod}
+
+
 def fz_call(name, *args):
     """The builtins int float bool complex abs round min max pow divmod."""
     if any(isinstance(a, np.ndarray) for a in args):
-        return {"abs": np.abs, "min": min, "max": max}.get(name, eval(name))(*args)
+        return ARRAY_BUILTINS[name](*args)
     if name == "int":
         return make(to_int(args[0]), "int64")
     if name == "float":

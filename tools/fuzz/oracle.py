@@ -266,12 +266,14 @@ def exc_name(e):
 
 
 def is_internal(exc):
+    """A LoweringError (any KilnError but the two skips), or an error no program should cause."""
     from kiln import errors
 
     if isinstance(exc, errors.KilnError):
         return exc_name(exc) not in KILN_SKIPS
-    return isinstance(exc, (SystemError, AssertionError, RuntimeError)) and \
-        not isinstance(exc, RecursionError)
+    if isinstance(exc, RecursionError):
+        return False
+    return isinstance(exc, (SystemError, AssertionError, RuntimeError))
 
 
 def verdict(kind, detail=""):
