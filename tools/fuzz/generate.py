@@ -115,7 +115,8 @@ class Gen:
             a = self.pick(self.arrays())
             return self.pick([f"{a.name}.size", f"{a.name}.ndim", f"len({a.name}.shape)",
                               f"{a.name}.shape[0]" if a.ndim else f"{a.name}.size"])
-        return self.literal(self.pick(kinds))
+        weights = {"b": 1, "i": 4, "u": 0, "f": 4, "c": 1}  # complex rarely: it compares badly
+        return self.literal(self.rng.choices(kinds, [weights[k] for k in kinds])[0])
 
     def int_operand(self):
         """An expression that is an integer (or bool) scalar in kiln's typing."""
@@ -439,7 +440,7 @@ def scalar_arg(rng):
         return rng.choice(FLOAT_EDGES)
     if r < 0.8:
         return rng.choice(["True", "False"])
-    if r < 0.9:
+    if r < 0.85:
         return rng.choice(COMPLEX_EDGES)
     dt = rng.choice(DTYPES[:11])
     return f"np.{dt}({values_for(rng, dt, 1)[0]})"

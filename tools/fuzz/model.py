@@ -273,13 +273,16 @@ def _inplace(op, target, value):
 
 
 def fz_setitem(a, index, value, vlit=False):
-    """``a[index] = value``: NumPy's store (a cast), with kiln's int64 for Python ints that are
-    not literals, and Undefined for a float stored into ints out of range."""
+    """``a[index] = value``: a cast, as kiln's store (Python ints that are not literals are
+    int64 and wrap), Undefined for a float stored into ints out of range."""
     if isinstance(a, np.ndarray):
         if isinstance(value, int) and not isinstance(value, bool):
             ktype(value)  # beyond int64: undefined
             if not vlit:  # a literal that does not fit: NumPy 2's OverflowError
                 value = np.int64(value)
+        if isinstance(value, np.integer) and a.dtype.kind in "iu":
+            value = make(wrap(int(value), a.dtype.name), a.dtype.name)  # a cast, not NumPy's
+            # OverflowError for a NumPy int out of range (kiln cannot know the value)
         if isinstance(value, np.ndarray):
             if a.dtype.kind in "iu" and value.dtype.kind in "fc":
                 unsafe_float_to_int(np.ravel(value), a.dtype)
