@@ -147,20 +147,26 @@ def run(seed=1, count=None, seconds=None, out="fuzz-out", workers=2, minimise_bu
     start = time.monotonic()
     try:
         fuzz(pool, state, seed, count, seconds)
-        elapsed = time.monotonic() - start
+        summary = {"seed": seed, "programs": sum(state.counts.values()),
+                   "seconds": round(time.monotonic() - start), "counts": dict(state.counts),
+                   "failures": state.failures, "skip_reasons": dict(state.skips.most_common(30))}
+        write_summary(state.out, summary)  # before minimising, which can take long
         if minimise_budget:
-            for failure in diverse(state.failures, minimise_limit):
+            # a timeout costs --timeout seconds a try: those are left as they are
+            shrinkable = [f for f in state.failures if f["kind"] != "timeout"]
+            for failure in diverse(shrinkable, minimise_limit):
                 minimise_failure(pool, state, failure, minimise_budget)
     finally:
         pool.close()
-    summary = {"seed": seed, "programs": sum(state.counts.values()), "seconds": round(elapsed),
-               "counts": dict(state.counts), "failures": state.failures,
-               "skip_reasons": dict(state.skips.most_common(30))}
-    with open(os.path.join(state.out, "summary.json"), "w") as fh:
-        json.dump(summary, fh, indent=1)
+    write_summary(state.out, summary)
     if not quiet:
         print(report(summary))
     return summary
+
+
+def write_summary(out, summary):
+    with open(os.path.join(out, "summary.json"), "w") as fh:
+        json.dump(summary, fh, indent=1)
 
 
 def report(summary):
@@ -187,12 +193,12 @@ def minimise_saved(out, budget, limit, workers=2):
     state = Run(out)
     pool = Pool(workers)
     try:
-        for failure in diverse([f for f in summary["failures"] if "repro" not in f], limit):
+        todo = [f for f in summary["failures"] if "repro" not in f and f["kind"] != "timeout"]
+        for failure in diverse(todo, limit):
             minimise_failure(pool, state, failure, budget)
     finally:
         pool.close()
-    with open(os.path.join(out, "summary.json"), "w") as fh:
-        json.dump(summary, fh, indent=1)
+    write_summary(out, summary)
     print(report(summary))
 
 
