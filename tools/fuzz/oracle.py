@@ -62,6 +62,16 @@ def is_literal(node):
                                               and node.id in ("nan", "inf"))
 
 
+def foldable(node):
+    """Literals combined by + - * only: CPython's exact value is kiln's."""
+    if isinstance(node, ast.BinOp):
+        return (isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)) and foldable(node.left)
+                and foldable(node.right))
+    if isinstance(node, ast.UnaryOp):
+        return foldable(node.operand)
+    return True
+
+
 def helper(name, *args):
     return ast.Call(func=ast.Attribute(value=ast.Name("_fz", ast.Load()), attr=name,
                                        ctx=ast.Load()), args=list(args), keywords=[])
@@ -72,8 +82,7 @@ class Rewrite(ast.NodeTransformer):
 
     def visit_BinOp(self, node):
         lit = [ast.Constant(is_literal(node.left)), ast.Constant(is_literal(node.right))]
-        if all(c.value for c in lit) and not isinstance(node.op, (ast.LShift, ast.RShift,
-                                                                  ast.Pow)):
+        if all(c.value for c in lit) and foldable(node):
             return node  # + - * of literals: CPython's exact value, which kiln folds too
         self.generic_visit(node)
         return helper("fz_bin", ast.Constant(OPS[type(node.op)]), node.left, node.right, *lit)
