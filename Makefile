@@ -10,6 +10,7 @@
 #   make ctest      C unit tests: tests/c/test_*.c + src/base, src/types (ASan+UBSan), build/ctest
 #   make demo       build, then examples/go_fast.py
 #   make bench      build, numba into .venv if missing, then bench/run.py
+#   make fuzz       build, then the differential fuzzer for FUZZ_TIME seconds (tools/fuzz/README.md)
 #   make asan       ASan+UBSan build (build/asan), then pytest against it
 #   make format     clang-format -i on src/ and tests/c
 #   make lint       clang-format check + tools/check_layers.py
@@ -58,7 +59,7 @@ INPUTS := $(shell find src kiln -name __pycache__ -prune -o -print 2>/dev/null) 
 write-if-changed = $(shell mkdir -p $(dir $(1)); [ "$$(cat $(1) 2>/dev/null)" = '$(2)' ] || echo '$(2)' > $(1))
 $(call write-if-changed,$(STAMPS)/config,werror=$(WERROR) $(MESON_ARGS) llvm-config=$(LLVM_CONFIG))
 
-.PHONY: all deps build dev test ctest pytest pytest-baseline demo bench asan format lint reconfigure clean distclean help
+.PHONY: all deps build dev test ctest pytest pytest-baseline demo bench fuzz asan format lint reconfigure clean distclean help
 all: build
 
 help:
@@ -164,6 +165,11 @@ demo: build
 bench: build
 	@$(VPY) -c 'import numba' 2>/dev/null || $(PIP) install -q numba
 	$(VPY) bench/run.py
+
+FUZZ_SEED ?= 100000
+FUZZ_TIME ?= 600
+fuzz: build
+	$(VPY) $(NOCWD) tools/fuzz/run.py --seed $(FUZZ_SEED) --time $(FUZZ_TIME) --out fuzz-out
 
 # ---- sanitizers -----------------------------------------------------------------------------------
 # The ASan build is installed into build/asan/site (pip --target) and put first on PYTHONPATH, so
