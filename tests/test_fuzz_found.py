@@ -637,3 +637,58 @@ def test_bool_vs_uint64_compare():
             # NumPy's scalars compare exactly (the oracle); kiln gives Python bools
             expected = tuple(bool(x) for x in bool_u64(b, u))
             check(bool_u64, b, u, expected=expected)
+
+
+# ---- found after the merge of the correctness fixes (fuzz CI batch, seeds 20261436, 20262114) ----
+
+def leak_slice_aug_then_raise(x0, x2):
+    x0[::2] += 0
+    a4 = x0.cumprod()
+    return a4, x2[1]
+
+
+def test_release_chain_after_an_early_release_frees_everything():
+    # an operand copy released before the end of its block left the raise path's release chain
+    # pointing at it: the next raise in the block skipped a temporary (alloc 2, free 1)
+    f = kiln.njit(boundscheck=True)(leak_slice_aug_then_raise)
+    for n in (0, 1):
+        a, b = np.arange(4), np.zeros(n, np.int32)
+        with pytest.raises(IndexError) as info:
+            leak_slice_aug_then_raise(a.copy(), b)
+        with pytest.raises(IndexError) as got:
+            f(a.copy(), b)
+        assert str(got.value) == str(info.value)
+    # the leak fixture checks that every runtime allocation was freed
+
+
+def fused_then_index(x0, x1):
+    return np.remainder(x0 + x1, x0[1, 0])
+
+
+def fused_then_index_no_raise_between(x0, x1):
+    return np.remainder(x0 + x1, 3)
+
+
+def test_fused_expression_keeps_pythons_order_of_exceptions():
+    # the broadcast error of x0 + x1 comes before the IndexError of x0[1, 0], as in NumPy
+    x0, x1 = np.zeros((2, 0), np.int16), np.arange(4, dtype=np.int32)
+    f = kiln.njit(boundscheck=True)(fused_then_index)
+    with pytest.raises(ValueError):
+        fused_then_index(x0, x1)
+    with pytest.raises(ValueError, match="broadcast"):
+        f(x0, x1)
+    good = np.arange(6, dtype=np.int16).reshape(3, 2), np.arange(2, dtype=np.int32) + 1
+    np.testing.assert_array_equal(f(*good), fused_then_index(*good))
+    g = kiln.njit(fused_then_index_no_raise_between)
+    np.testing.assert_array_equal(g(*good), fused_then_index_no_raise_between(*good))
+
+
+def const_int_power(x):
+    s = 2 ** 31
+    t = 2 ** 63  # wraps in int64, as Numba
+    return s + x, t
+
+
+def test_constant_int_power_in_a_function_that_cannot_raise():
+    # the exponent check folded to false still emitted a raise: "judged unable to raise"
+    check(const_int_power, 1, expected=(2 ** 31 + 1, wrap_int64(2 ** 63)))

@@ -170,6 +170,8 @@ void
 kn_lower_raise_index_if(L *l, LLVMValueRef cond, LLVMValueRef exc_index, LLVMValueRef *args,
                         int nargs)
 {
+    if (LLVMIsAConstantInt(cond) && !LLVMConstIntGetZExtValue(cond))
+        return; /* folded: cannot happen (`2 ** 31`: a function judged unable to raise) */
     LLVMBasicBlockRef bad = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "raise");
     LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "ok");
     kn_lower_cold_branch(l, cond, bad, ok);
@@ -333,6 +335,8 @@ kn_lower_release_owned(L *l, LLVMValueRef v, const KnType *t)
         l->owned_t[w] = l->owned_t[i];
         l->owned_until[w++] = l->owned_until[i];
     }
+    if (w != l->nowned)
+        l->nchain = 0; /* the release chain follows the owned list (chain_entry) */
     l->nowned = w;
     kn_lower_decref(l, v, t);
 }

@@ -8,6 +8,10 @@
  * the original root, whose operands still describe the tree. The interior instructions leave
  * the block; lowering evaluates the whole tree per element in one broadcast loop
  * (lower/array.c), so `a * b + c * 2.0 - np.sqrt(a)` allocates one array, not four.
+ * A node is not moved past an instruction that writes memory, nor, when the node itself may
+ * raise (a broadcast error, a Python int out of the dtype's range), past one that may raise:
+ * Python's order of exceptions is kept (`np.remainder(x + y, x[1, 0])` raises the broadcast
+ * error of x + y first, even with boundscheck).
  * Invariant kept: the KIR stays well formed and typed; only reachable blocks are rewritten. */
 #include "passes/passes.h"
 
@@ -52,6 +56,7 @@ typedef struct Fuser {
     KnBlock **owner; /* block of each instruction, by id */
     char *interior;  /* by id: folded into its user */
     int *effects;    /* by id: side-effecting instructions before it in its block */
+    int *raises;     /* by id: instructions before it in its block that may raise */
 } Fuser;
 
 /* may write array memory: moving a computation past it could change what it reads */
@@ -64,12 +69,60 @@ has_effects(const KnInstr *in)
            in->type->kind != KN_TY_FUNC;
 }
 
-/* child can be evaluated inside user's loop: used once, there, with no writes in between */
+/* May this instruction raise, other than as an elementwise node (whose errors, broadcasting
+ * and int bounds, may be reordered among themselves)? Loads of arrays and views do not, except
+ * a view taken with boundscheck (a[i] of a 2-D array). */
+static int
+raise_barrier(const KnCompilation *c, const KnInstr *in)
+{
+    if (kn_pass_is_elementwise(in))
+        return 0;
+    if (in->op == KN_OP_ARG || in->op == KN_OP_LOAD)
+        return 0;
+    if (in->op == KN_OP_GETITEM && in->type && in->type->kind == KN_TY_ARRAY)
+        return c->boundscheck;
+    return kn_pass_instr_raises(c, in);
+}
+
+/* May the elementwise node itself raise: two array operands (broadcasting) or an int scalar
+ * operand (NumPy 2's bounds check of a Python int)? */
+static int
+node_raises(const KnInstr *in)
+{
+    int arrays = 0;
+    for (int i = first_operand(in); i < in->nargs; i++) {
+        const KnType *t = in->args[i]->type;
+        if (t && t->kind == KN_TY_ARRAY)
+            arrays++;
+        else if (t && t->kind == KN_TY_INT)
+            return 1;
+    }
+    return arrays > 1;
+}
+
+static int subtree_raises(Fuser *f, const KnInstr *in, const KnBlock *blk);
+
+/* child can be evaluated inside user's loop: used once, there, with no writes in between, and
+ * no instruction in between that may raise first if the child's tree may raise */
 static int
 foldable_into(Fuser *f, const KnInstr *child, const KnInstr *user, const KnBlock *blk)
 {
-    return kn_pass_is_elementwise(child) && f->uses[child->id] == 1 && f->owner[child->id] == blk &&
-           f->effects[user->id] == f->effects[child->id] + has_effects(child);
+    if (!kn_pass_is_elementwise(child) || f->uses[child->id] != 1 || f->owner[child->id] != blk ||
+        f->effects[user->id] != f->effects[child->id] + has_effects(child))
+        return 0;
+    return f->raises[user->id] == f->raises[child->id] + raise_barrier(f->c, child) ||
+           !subtree_raises(f, child, blk);
+}
+
+static int
+subtree_raises(Fuser *f, const KnInstr *in, const KnBlock *blk)
+{
+    if (node_raises(in))
+        return 1;
+    for (int i = first_operand(in); i < in->nargs; i++)
+        if (foldable_into(f, in->args[i], in, blk) && subtree_raises(f, in->args[i], blk))
+            return 1;
+    return 0;
 }
 
 /* collect the leaves under `in` (marking the interior nodes when `mark`) */
@@ -110,9 +163,9 @@ count_uses(Fuser *f)
         for (int i = 0; i < blk->instrs.len; i++) {
             KnInstr *in = blk->instrs.items[i];
             f->owner[in->id] = blk;
-            f->effects[in->id] =
-                i ? f->effects[blk->instrs.items[i - 1]->id] + has_effects(blk->instrs.items[i - 1])
-                  : 0;
+            KnInstr *prev = i ? blk->instrs.items[i - 1] : NULL;
+            f->effects[in->id] = prev ? f->effects[prev->id] + has_effects(prev) : 0;
+            f->raises[in->id] = prev ? f->raises[prev->id] + raise_barrier(f->c, prev) : 0;
             for (int k = 0; k < in->nargs; k++)
                 f->uses[in->args[k]->id]++;
         }
@@ -123,12 +176,13 @@ int
 kn_pass_fuse(KnCompilation *c)
 {
     KnFunction *fn = c->fn;
-    Fuser f = {c, NULL, NULL, NULL, NULL};
+    Fuser f = {c, NULL, NULL, NULL, NULL, NULL};
     size_t n = (size_t)fn->next_id + 1;
     f.uses = kn_arena_alloc(&c->arena, sizeof(int) * n);
     f.owner = kn_arena_alloc(&c->arena, sizeof(KnBlock *) * n);
     f.interior = kn_arena_alloc(&c->arena, n);
     f.effects = kn_arena_alloc(&c->arena, sizeof(int) * n);
+    f.raises = kn_arena_alloc(&c->arena, sizeof(int) * n);
     count_uses(&f);
     for (int b = 0; b < fn->blocks.len; b++) {
         KnBlock *blk = fn->blocks.items[b];

@@ -14,6 +14,8 @@ int kn_pass_can_raise(KnCompilation *c);
 /* Can this scalar BINOP raise (a division by zero, an integer power's exponent, a shift)? */
 int kn_pass_binop_raises(const KnInstr *in);
 int kn_pass_float_to_pyint(const KnInstr *in); /* int(x), math.floor(x), round(x) of a float */
+/* May this one instruction raise (conservative: any array-valued instruction may)? */
+int kn_pass_instr_raises(const KnCompilation *c, const KnInstr *in);
 
 /* Float divisions in side-effect-free innermost loops whose zero check can move to the loop's
  * exit, so LLVM can vectorize the loop (defer.c); fills c->deferred. */

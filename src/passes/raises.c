@@ -91,8 +91,8 @@ call_raises(const KnCompilation *c, const KnInstr *in)
     return 1;
 }
 
-static int
-instr_raises(const KnCompilation *c, const KnInstr *in)
+int
+kn_pass_instr_raises(const KnCompilation *c, const KnInstr *in)
 {
     if (in->type && in->type->kind == KN_TY_ARRAY)
         return 1;
@@ -128,7 +128,7 @@ kn_pass_can_raise(KnCompilation *c)
         if (blk->reachable && blk->polls)
             return 1; /* a `while` loop: KeyboardInterrupt */
         for (int i = 0; blk->reachable && i < blk->instrs.len; i++)
-            if (instr_raises(c, blk->instrs.items[i]))
+            if (kn_pass_instr_raises(c, blk->instrs.items[i]))
                 return 1;
     }
     return 0;

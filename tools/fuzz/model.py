@@ -16,6 +16,7 @@ of operators, conversions and calls.
 
 import math
 import operator
+import warnings
 
 import numpy as np
 
@@ -116,16 +117,18 @@ def int_binop(op, x, y, t):
     return wrap(PY_OPS[op](x, y), t)
 
 
-def float_binop(op, x, y, t):
+def float_binop(op, x, y, t, int_exponent=False):
     ty = np.dtype(t).type
     x, y = ty(x), ty(y)
     with np.errstate(all="ignore"):
         if op in ("/", "//", "%") and y == 0:
             raise ZeroDivisionError("float division by zero")
         if op == "**":
-            if x == 0 and y < 0:
+            if x == 0 and y < 0 and int_exponent:  # CPython and Numba
                 raise ZeroDivisionError("0.0 cannot be raised to a negative power")
-            return np.power(x, y)  # inf on overflow and nan for a negative base, as Numba
+            # a float exponent: inf for 0.0 ** -1.0 and on overflow, nan for a negative base,
+            # as Numba (CPython raises or returns a complex)
+            return np.power(x, y)
         if op == "//":
             return np.floor_divide(x, y)
         if op == "%":
@@ -169,7 +172,7 @@ def scalar_binop(op, a, b):
     if k in "iu":
         return make(int_binop(op, wrap(as_int(a), t), wrap(as_int(b), t), t), t)
     if k == "f":
-        return make(float_binop(op, float(a), float(b), t), t)
+        return make(float_binop(op, float(a), float(b), t, kind(tb) in "biu"), t)
     return make(complex_binop(op, a, b, t), t)
 
 
@@ -204,6 +207,43 @@ def weak(x, other, literal):
     return x
 
 
+KIND_RANK = {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}
+
+
+def scalar_dtype(x):
+    """The dtype kiln types a scalar as: Python int, float, complex as int64, float64,
+    complex128; a NumPy scalar as its own."""
+    if isinstance(x, np.generic):
+        return x.dtype
+    return np.dtype({bool: "bool", int: "int64", float: "float64", complex: "complex128"}[type(x)])
+
+
+def higher_kind_target(x, other):
+    """The dtype of `other op x` when the scalar x is of a higher kind than the array: x's own
+    type, except that a complex scalar with a float array gives the array's precision; None
+    when x is of the array's kind or a lower one (then it is weak)."""
+    if isinstance(x, np.ndarray) or not isinstance(x, (bool, int, float, complex, np.generic)):
+        return None
+    d = scalar_dtype(x)
+    if KIND_RANK[d.kind] <= KIND_RANK[other.dtype.kind]:
+        return None
+    if d.kind == "c" and other.dtype.kind == "f":
+        return np.dtype("complex64" if other.dtype == np.float32 else "complex128")
+    return d
+
+
+def with_scalar_rule(args, arr):
+    """Arguments of an operation between the array `arr` and scalars, converted so that NumPy
+    computes in kiln's result dtype: a higher-kind scalar casts every operand to its target."""
+    targets = [t for t in (higher_kind_target(a, arr) for a in args) if t is not None]
+    if targets:
+        t = max(targets, key=lambda d: KIND_RANK[d.kind])
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return [a.astype(t) if isinstance(a, np.ndarray) else t.type(a) for a in args]
+    return [weak(a, arr, False) if not isinstance(a, np.ndarray) else a for a in args]
+
+
 def check_array(r):
     """An elementwise result: no float16, and a 0-d array stays a 0-d array (NumPy gives a
     scalar; kiln, as Numba, keeps the array)."""
@@ -215,10 +255,15 @@ def check_array(r):
 
 
 def array_binop(op, a, b, alit, blit):
-    if isinstance(a, np.ndarray):
-        b = weak(b, a, blit)
-    if isinstance(b, np.ndarray):
-        a = weak(a, b, alit)
+    arr = a if isinstance(a, np.ndarray) else b
+    other = b if arr is a else a
+    if not isinstance(other, np.ndarray) and higher_kind_target(other, arr) is not None:
+        a, b = with_scalar_rule([a, b], arr)
+    else:
+        if isinstance(a, np.ndarray):
+            b = weak(b, a, blit)
+        if isinstance(b, np.ndarray):
+            a = weak(a, b, alit)
     func = np.power if op == "**" else PY_OPS[op]  # a ** 0 is not NumPy's power loop
     with np.errstate(all="ignore", invalid="warn"):
         return check_array(func(a, b))
@@ -273,13 +318,13 @@ def _inplace(op, target, value):
 
 
 def fz_setitem(a, index, value, vlit=False):
-    """``a[index] = value``: a cast, as kiln's store (Python ints that are not literals are
-    int64 and wrap), Undefined for a float stored into ints out of range."""
+    """``a[index] = value``: a cast, as kiln's store (Python ints, literals too, are int64 and
+    wrap, as in Numba, where NumPy 2 raises OverflowError: docs/internals.md, "Array rules"),
+    Undefined for a float stored into ints out of range."""
     if isinstance(a, np.ndarray):
         if isinstance(value, int) and not isinstance(value, bool):
             ktype(value)  # beyond int64: undefined
-            if not vlit:  # a literal that does not fit: NumPy 2's OverflowError
-                value = np.int64(value)
+            value = np.int64(value)
         if isinstance(value, np.integer) and a.dtype.kind in "iu":
             value = make(wrap(int(value), a.dtype.name), a.dtype.name)  # a cast, not NumPy's
             # OverflowError for a NumPy int out of range (kiln cannot know the value)
@@ -343,6 +388,8 @@ def to_int(x):
         if math.isinf(v):
             raise OverflowError("cannot convert float infinity to integer")
         v = int(v)
+        if not -2 ** 63 <= v < 2 ** 63:  # CPython makes a big int; kiln has none
+            raise OverflowError("float too large to convert to a 64-bit integer")
     else:
         v = int(x)
     ktype(v)
@@ -449,7 +496,9 @@ def fz_ufunc(name, *args):
     """np.<name> with kiln's weak scalars next to arrays, and no float16."""
     func = getattr(np, name)
     arr = next((a for a in args if isinstance(a, np.ndarray)), None)
-    if arr is not None:
+    if arr is not None and len(args) == 2 and sum(isinstance(a, np.ndarray) for a in args) == 1:
+        args = with_scalar_rule(args, arr)  # a binary ufunc of an array and a scalar
+    elif arr is not None:
         args = [weak(a, arr, False) for a in args]
     with np.errstate(all="ignore", invalid="warn"):
         r = func(*args)
