@@ -13,6 +13,7 @@ documented rules (int64 wrap-around, Numba's promotion, weak scalars).
 """
 
 import ast
+import math
 import os
 import sys
 
@@ -102,12 +103,17 @@ def test_model_follows_kiln_rules():
     with pytest.raises(ValueError):
         model.fz_bin(">>", 1, -1)
     with pytest.raises(ZeroDivisionError):
-        model.fz_bin("**", 0.0, -1.0)
-    with pytest.raises(model.Undefined):
-        model.fz_call("int", 1e300)
+        model.fz_bin("**", 0.0, -1)  # an int exponent: CPython and Numba
+    assert model.fz_bin("**", 0.0, -1.0) == math.inf  # a float exponent: Numba
+    with pytest.raises(OverflowError):
+        model.fz_call("int", 1e300)  # no big ints in kiln
     assert np.isnan(model.fz_math("sqrt", -1.0))  # nan, not ValueError
-    r = model.fz_bin("*", np.ones(2, np.float32), np.float64(2.0))  # scalars are weak
+    r = model.fz_bin("*", np.ones(2, np.float32), np.float64(2.0))  # same kind: weak
     assert r.dtype == np.float32
+    # a higher kind: the scalar's own type (Numba), complex with floats at the array's precision
+    assert model.fz_bin("*", np.ones(2, np.int64), np.float32(2.0)).dtype == np.float32
+    assert model.fz_bin("*", np.ones(2, np.float32), 1j).dtype == np.complex64
+    assert model.fz_bin("*", np.ones(2, np.int8), 2.5).dtype == np.float64
     with pytest.raises(OverflowError):
         model.fz_bin("+", np.zeros(2, np.uint8), 300, False, True)  # a literal, as NumPy 2
     with pytest.raises(model.Undefined):
