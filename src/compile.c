@@ -199,6 +199,7 @@ pass_fuse(KnCompilation *c)
      * still raise RecursionError, through a code returned with its value */
     c->can_raise = c->force_status || getenv("KILN_STATUS_ALWAYS") ? 1 : kn_pass_can_raise(c);
     kn_pass_defer_division_checks(c);
+    kn_pass_nonzero_divisors(c);
     if (c->dump & KN_DUMP_TYPED)
         dump_kir(c, "fused KIR", 1);
     return pass_verify(c);

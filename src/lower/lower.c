@@ -674,9 +674,11 @@ lower_binop_instr(L *l, KnInstr *in)
         return kn_lower_array_binop(l, in);
     if (in->type->kind == KN_TY_TUPLE)
         return lower_concat(l, in);
+    l->divisor_nonzero = in->id < l->c->nonzero_len && l->c->nonzero_divisor[in->id];
     LLVMValueRef r =
         kn_lower_binop(l, (KnBinop)in->aux, l->vals[in->args[0]->id], l->vals[in->args[1]->id],
                        impl->operand, in->args[0]->type, in->args[1]->type);
+    l->divisor_nonzero = 0;
     return kn_lower_convert(l, r, impl->operand->kind == KN_TY_BOOL ? &kn_type_bool : in->type,
                             in->type);
 }
