@@ -155,7 +155,11 @@ pass_optimize(KnCompilation *c)
     }
     if (!c->text_only)
         kn_jit_bitcode(c->llvm_module, &c->bitcode, &c->bitcode_size);
-    kn_jit_split_blocks(c->llvm_module); /* after the bitcode: callers inline the whole blocks */
+    /* after the bitcode: callers inline the uncut blocks */
+    int cuts = kn_jit_split_blocks(c->llvm_module);
+    if (cuts && (c->dump & KN_DUMP_TIME))
+        fprintf(stderr, "kiln: %s: huge blocks cut in %d places (jit/split.c)\n", c->fn->name,
+                cuts);
     if (c->want_text || (c->dump & KN_DUMP_OPT))
         c->opt_text = module_text(c->llvm_module);
     if (c->dump & KN_DUMP_OPT)
