@@ -138,18 +138,6 @@ kn_jit_define_symbols(KnJit *j, const KnJitSymbol *syms, int n, char **err)
     return 0;
 }
 
-/* Instructions in the module's function bodies (callees linked for inlining included). */
-static long
-module_size(LLVMModuleRef m)
-{
-    long n = 0;
-    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
-        for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b; b = LLVMGetNextBasicBlock(b))
-            for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i))
-                n++;
-    return n;
-}
-
 int
 kn_jit_optimize(KnJit *j, LLVMModuleRef m, int level, char **err)
 {
@@ -158,8 +146,6 @@ kn_jit_optimize(KnJit *j, LLVMModuleRef m, int level, char **err)
     const char *copies = getenv("KILN_RECURSION_UNROLL");
     kn_jit_unroll_recursion(m, copies ? atoi(copies) : KN_RECURSION_COPIES);
     LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
-    if (module_size(m) > KN_SLP_MAX_INSTRS) /* SLP is quadratic in a huge block (jit.h) */
-        LLVMPassBuilderOptionsSetSLPVectorization(opts, 0);
     LLVMErrorRef e = LLVMRunPasses(m, pipeline, j->tm, opts);
     LLVMDisposePassBuilderOptions(opts);
     if (e) {

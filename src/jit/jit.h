@@ -27,10 +27,7 @@ KnJit *kn_jit_create(char **err);
 void kn_jit_destroy(KnJit *j);
 int kn_jit_define_symbols(KnJit *j, const KnJitSymbol *syms, int n, char **err);
 
-/* Optimize (O3 or the level given) in place. A module of more than KN_SLP_MAX_INSTRS
- * instructions before O3 (about 3,500 lines of straight-line arithmetic) is optimized without
- * the SLP vectorizer, whose time grew 5x from 4,000 to 8,000 such lines (0.45 s to 2.5 s). */
-enum { KN_SLP_MAX_INSTRS = 50000 };
+/* Optimize (O3 or the level given) in place. */
 int kn_jit_optimize(KnJit *j, LLVMModuleRef m, int level, char **err);
 /* Before O3: each small function that calls itself directly gets `copies` clones chained in a
  * ring, so the inliner unrolls the recursion (recurse.c). Returns how many were unrolled. */
