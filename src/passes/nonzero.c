@@ -29,11 +29,11 @@ enum { MAX_TRACKED = 64 };
 
 typedef struct Flow {
     KnCompilation *c;
-    int *slot;       /* variable index -> bit, or -1 */
-    uint64_t *in;    /* per block (by position in fn->blocks): facts at entry */
-    uint64_t *out;   /* facts at exit */
-    int *index;      /* block id -> position, or -1 */
-    int **preds;     /* per position: predecessor positions */
+    int *slot;     /* variable index -> bit, or -1 */
+    uint64_t *in;  /* per block (by position in fn->blocks): facts at entry */
+    uint64_t *out; /* facts at exit */
+    int *index;    /* block id -> position, or -1 */
+    int **preds;   /* per position: predecessor positions */
     int *npreds;
 } Flow;
 
@@ -58,8 +58,8 @@ keeps_nonzero(const KnType *from, const KnType *to)
 static int
 divisor_var(const KnCompilation *c, const KnInstr *in)
 {
-    if (in->op != KN_OP_BINOP || (in->aux != KN_BIN_TRUEDIV && in->aux != KN_BIN_FLOORDIV &&
-                                  in->aux != KN_BIN_MOD))
+    if (in->op != KN_OP_BINOP ||
+        (in->aux != KN_BIN_TRUEDIV && in->aux != KN_BIN_FLOORDIV && in->aux != KN_BIN_MOD))
         return -1;
     const KnCallImpl *impl = in->impl;
     const KnInstr *d = in->args[1];
