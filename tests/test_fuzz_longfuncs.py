@@ -169,3 +169,22 @@ def f(x, y, n):
         if args[1] == 0:
             assert outcome(jf, *args)[1][:2] == outcome(mod.f, *args)[1][:2]
 
+
+
+def test_nested_conditional_expressions_of_several_types(tmp_path):
+    """Scalar `$ifexp` temporaries share one alloca per LLVM type (lower.c, var_slot): nested,
+    side by side, int, float, bool and complex ones must not clobber each other."""
+    lines = []
+    for i in range(60):
+        lines += [
+            f"    a = (a + {i} if b > {i} else a - 1) + (b if a > b else -{i})",
+            f"    f = (f * 0.5 if a % 3 == 0 else (f + 1.5 if b % 2 == 0 else f - 0.25)) + 1.0",
+            f"    t = (a > b) if (f > {i} if t else f < {i}) else (b >= a)",
+            f"    z = (z * 1j if t else z + {i}) if abs(z) < 1e6 else z / 1e6",
+            f"    b = b + (1 if t else 2) * (3 if f > 0 else 4)",
+        ]
+    source = ("def f(a, b, f, t, z):\n" + "\n".join(lines) + "\n    return a, b, f, t, z\n")
+    mod = load_module(tmp_path, "ifexp_types", source)
+    jf = kiln.njit(mod.f)
+    for args in [(3, 5, 0.5, True, 1 + 2j), (-7, 2, -3.0, False, 0j)]:
+        assert jf(*args) == mod.f(*args)
