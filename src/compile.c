@@ -155,6 +155,11 @@ pass_optimize(KnCompilation *c)
     }
     if (!c->text_only)
         kn_jit_bitcode(c->llvm_module, &c->bitcode, &c->bitcode_size);
+    /* after the bitcode: callers inline the uncut blocks */
+    int cuts = kn_jit_split_blocks(c->llvm_module);
+    if (cuts && (c->dump & KN_DUMP_TIME))
+        fprintf(stderr, "kiln: %s: huge blocks cut in %d places (jit/split.c)\n", c->fn->name,
+                cuts);
     if (c->want_text || (c->dump & KN_DUMP_OPT))
         c->opt_text = module_text(c->llvm_module);
     if (c->dump & KN_DUMP_OPT)
@@ -199,6 +204,7 @@ pass_fuse(KnCompilation *c)
      * still raise RecursionError, through a code returned with its value */
     c->can_raise = c->force_status || getenv("KILN_STATUS_ALWAYS") ? 1 : kn_pass_can_raise(c);
     kn_pass_defer_division_checks(c);
+    kn_pass_nonzero_divisors(c);
     if (c->dump & KN_DUMP_TYPED)
         dump_kir(c, "fused KIR", 1);
     return pass_verify(c);

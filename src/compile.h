@@ -87,6 +87,8 @@ typedef struct KnCompilation {
     int can_raise;          /* passes: 0 when the function is lowered without a status code */
     KnDeferred deferred[KN_MAX_DEFERRED]; /* passes/defer.c, read by lowering */
     int ndeferred;
+    unsigned char *nonzero_divisor; /* passes/nonzero.c, by instruction id: skip the zero test */
+    int nonzero_len;                /* its length */
     void *bitcode; /* jit: the optimized module, kept for inlining into callers (malloc) */
     size_t bitcode_size;
     int force_status; /* a mutually recursive caller assumed the status-code ABI */

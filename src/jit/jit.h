@@ -36,6 +36,11 @@ int kn_jit_unroll_recursion(LLVMModuleRef m, int copies);
 /* After O3 on x86-64: int -> double conversions in blocks with calls become an exact sequence
  * with no false dependency on a register the callee wrote (convert.c). Returns how many. */
 int kn_jit_fix_conversions(LLVMModuleRef m, int avx512dq);
+/* After O3, before codegen: blocks of more than KN_SPLIT_BLOCK instructions are cut into
+ * pieces of KN_SPLIT_PIECE joined by an opaque branch, since LLVM's TwoAddressInstruction pass
+ * is quadratic in a block's size (split.c). Returns how many cuts. */
+enum { KN_SPLIT_BLOCK = 1000, KN_SPLIT_PIECE = 500 };
+int kn_jit_split_blocks(LLVMModuleRef m);
 /* Assembly text of a module (codegen works on a clone). Free with free(). */
 char *kn_jit_asm(KnJit *j, LLVMModuleRef m);
 /* Add the module (consumed, with its context) under a new resource tracker. */

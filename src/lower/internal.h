@@ -47,6 +47,7 @@ typedef struct L {
     char *borrowed; /* by variable: a parameter only ever holding its argument (no refcount) */
     LLVMValueRef defer_flags[KN_MAX_DEFERRED]; /* i1 allocas for c->deferred */
     LLVMValueRef defer_flag; /* while lowering a deferred division: its flag, else NULL */
+    int divisor_nonzero;     /* while lowering a division passes/nonzero.c cleared: no test */
 } L;
 
 LLVMTypeRef kn_lower_type(L *l, const KnType *t);

@@ -210,6 +210,8 @@ int_floordiv(L *l, LLVMValueRef a, LLVMValueRef b, const KnType *t, int mod)
 {
     LLVMTypeRef ty = LLVMTypeOf(a);
     LLVMValueRef zero = LLVMConstNull(ty);
+    if (l->divisor_nonzero && l->c->error_model_python && !l->in_ufunc)
+        return int_floordiv_nz(l, a, b, t, mod); /* tested before (passes/nonzero.c) */
     LLVMValueRef is0 = LLVMBuildICmp(l->b, LLVMIntEQ, b, zero, "");
     if (l->c->error_model_python && !l->in_ufunc) {
         kn_lower_raise_if(l, is0, mod ? KN_EXC_INT_MOD_ZERO : KN_EXC_INT_FLOORDIV_ZERO);
@@ -330,6 +332,8 @@ static LLVMValueRef
 float_binop(L *l, KnBinop op, LLVMValueRef a, LLVMValueRef b, const KnType *t, int from_ints)
 {
     LLVMValueRef zero = LLVMConstNull(LLVMTypeOf(a));
+    /* a divisor already tested (passes/nonzero.c): no test, the defer flag included */
+    int tested = l->divisor_nonzero && l->c->error_model_python && !l->in_ufunc;
     switch (op) {
     case KN_BIN_ADD:
         return kn_lower_fmf(l, LLVMBuildFAdd(l->b, a, b, ""));
@@ -338,7 +342,9 @@ float_binop(L *l, KnBinop op, LLVMValueRef a, LLVMValueRef b, const KnType *t, i
     case KN_BIN_MUL:
         return kn_lower_fmf(l, LLVMBuildFMul(l->b, a, b, ""));
     case KN_BIN_TRUEDIV:
-        if (l->defer_flag) { /* checked at the loop's exit (passes/defer.c) */
+        if (tested) {
+            /* nothing to test */
+        } else if (l->defer_flag) { /* checked at the loop's exit (passes/defer.c) */
             LLVMValueRef seen = LLVMBuildLoad2(l->b, l->i1, l->defer_flag, "");
             LLVMValueRef now = LLVMBuildFCmp(l->b, LLVMRealOEQ, b, zero, "");
             LLVMBuildStore(l->b, LLVMBuildOr(l->b, seen, now, ""), l->defer_flag);
@@ -348,12 +354,12 @@ float_binop(L *l, KnBinop op, LLVMValueRef a, LLVMValueRef b, const KnType *t, i
         }
         return kn_lower_fmf(l, LLVMBuildFDiv(l->b, a, b, ""));
     case KN_BIN_FLOORDIV:
-        if (l->c->error_model_python && !l->in_ufunc)
+        if (!tested && l->c->error_model_python && !l->in_ufunc)
             kn_lower_raise_if(l, LLVMBuildFCmp(l->b, LLVMRealOEQ, b, zero, ""),
                               KN_EXC_FLOAT_FLOORDIV_ZERO);
         return float_helper(l, "kn_rt_float_floordiv", a, b, t);
     case KN_BIN_MOD:
-        if (l->c->error_model_python && !l->in_ufunc)
+        if (!tested && l->c->error_model_python && !l->in_ufunc)
             kn_lower_raise_if(l, LLVMBuildFCmp(l->b, LLVMRealOEQ, b, zero, ""),
                               KN_EXC_FLOAT_MOD_ZERO);
         return float_helper(l, "kn_rt_float_mod", a, b, t);

@@ -21,6 +21,10 @@ int kn_pass_instr_raises(const KnCompilation *c, const KnInstr *in);
  * exit, so LLVM can vectorize the loop (defer.c); fills c->deferred. */
 void kn_pass_defer_division_checks(KnCompilation *c);
 
+/* Scalar divisions whose divisor variable a division before them on every path has already
+ * tested for zero (nonzero.c); fills c->nonzero_divisor. Runs after the defer pass. */
+void kn_pass_nonzero_divisors(KnCompilation *c);
+
 /* Is `in` an elementwise array operation fusion can take (typing/lowering agree on it)? */
 int kn_pass_is_elementwise(const KnInstr *in);
 
