@@ -21,9 +21,11 @@ Diagnostics helpers (``locate``, ``assert_diagnostic``) compute expected line an
 numbers from the test's own source, so editing a test file never breaks them.
 """
 
+import importlib
 import inspect
 import math
 import os
+import sys
 import warnings
 
 import numpy as np
@@ -32,7 +34,7 @@ import kiln
 
 __all__ = [
     "HSET", "check", "compiled", "same", "run", "wrap_int64", "wrap_uint64", "np_scalar_op",
-    "f32", "locate", "assert_diagnostic", "INT64_MIN", "INT64_MAX", "UINT64_MAX",
+    "f32", "locate", "assert_diagnostic", "INT64_MIN", "INT64_MAX", "UINT64_MAX", "load_module",
 ]
 
 INT64_MIN = -(2 ** 63)
@@ -262,3 +264,15 @@ def assert_rendered(exc, func, line, col):
             assert at - shift == col - 1, f"caret at {at - shift + 1}, expected {col}:\n{text}"
             return
     raise AssertionError(f"source line {src.strip()!r} not shown in:\n{text}")
+
+
+def load_module(tmp_path, name, source):
+    """Write ``source`` as module ``name`` under ``tmp_path`` and import it (kiln reads a
+    function's source from its file), leaving sys.path and sys.modules as they were."""
+    (tmp_path / f"{name}.py").write_text(source)
+    sys.path.insert(0, str(tmp_path))
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop(name, None)

@@ -14,15 +14,14 @@ kernels (seed 31: 60 loops, 7 of them dividing by zero, 9 with the division's ze
 to the loop's exit by passes/defer.c) check exceptions and the stores made before them.
 """
 
-import importlib
 import random
-import sys
 import warnings
 
 import numpy as np
 import pytest
 
 import kiln
+from harness import load_module
 
 BINOPS = ["+", "-", "*", "/", "//", "%", "<", "==", "&", "|", "^"]
 UNARY = ["np.sqrt", "np.abs", "np.negative", "np.floor", "np.exp", "np.sign", "np.isnan"]
@@ -30,16 +29,6 @@ BINARY = ["np.maximum", "np.minimum", "np.fmax", "np.hypot", "np.arctan2"]
 EXPR_DTYPES = ["float64", "float32", "int64", "int32", "uint64", "uint32"]
 SHAPES = [((3,), (3,), (3,)), ((2, 3), (3,), (1, 3)), ((2, 1), (1, 3), (2, 3)),
           ((4,), (1,), (4,))]
-
-
-def load_module(tmp_path, name, source):
-    (tmp_path / f"{name}.py").write_text(source)
-    sys.path.insert(0, str(tmp_path))
-    try:
-        return importlib.import_module(name)
-    finally:
-        sys.path.remove(str(tmp_path))
-        sys.modules.pop(name, None)
 
 
 def random_expr(rng, depth, literal_ok=True):

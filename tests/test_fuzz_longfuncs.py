@@ -7,13 +7,12 @@ already tested; these tests check that the first division by zero still raises, 
 exception and message, at its own line, including when the divisor changes in the middle, when
 only one branch tested it, and in loops. Sizes are kept small enough to compile in seconds; the
 timings are in docs/internals.md, not asserted here."""
-import importlib
 import random
-import sys
 
 import pytest
 
 import kiln
+from harness import load_module
 
 PATTERNS = {
     "mod": "    x = (x * {k} + y) % 1000003",
@@ -22,16 +21,6 @@ PATTERNS = {
     "fdiv": "    z = z / w + {k}",
     "imod": "    x = x % (y + {k}) + y",
 }
-
-
-def load_module(tmp_path, name, source):
-    (tmp_path / f"{name}.py").write_text(source)
-    sys.path.insert(0, str(tmp_path))
-    try:
-        return importlib.import_module(name)
-    finally:
-        sys.path.remove(str(tmp_path))
-        sys.modules.pop(name, None)
 
 
 def outcome(func, *args):
