@@ -118,9 +118,6 @@ kn_typing_array_binop(KnCompilation *c, KnInstr *in, KnType *a, KnType *b)
         return err(c, in->span, "unsupported operand types for %s: %s and %s",
                    kn_kir_binop_symbol((KnBinop)in->aux), a->name, b->name);
     KnType *operand = kn_typing_elementwise_operand(a, b), *r = operand;
-    int aa = a->kind == KN_TY_ARRAY, ba = b->kind == KN_TY_ARRAY;
-    if (in->aux == KN_BIN_POW && aa && !ba && a->dtype->kind == KN_TY_BOOL && intlike(b))
-        operand = r = &kn_type_int8; /* NumPy's power loop for a bool array and an int */
     switch (in->aux) {
     case KN_BIN_TRUEDIV:
         if (intlike(operand))
