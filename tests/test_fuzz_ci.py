@@ -118,11 +118,13 @@ def test_model_follows_kiln_rules():
         model.fz_bin("+", np.zeros(2, np.uint8), 300, False, True)  # a literal, as NumPy 2
     with pytest.raises(model.Undefined):
         model.fz_bin("+", np.zeros(2, np.uint8), 300, False, False)  # a variable
+    assert model.fz_bin("**", np.ones(2, np.bool_), 0).dtype == np.int64  # the int's type
+    assert model.fz_bin("**", np.ones(2, np.bool_), 2, False, "constant").dtype == np.int8
     # a nonzero base to an infinite power: nan+nanj, as Numba (CPython raises ZeroDivisionError)
     r = model.fz_bin("**", -2.0, complex(math.inf, 0.0))
     assert math.isnan(r.real) and math.isnan(r.imag)
     with pytest.raises(ZeroDivisionError):
-        model.fz_bin("**", 0j, complex(math.inf, 0.0))  # a zero base still raises
+        model.fz_bin("**", 0j, 1j)  # a zero base to a complex power still raises
     # np.full: an int64 fill value is a Python int, which must fit (NumPy 2's OverflowError)
     with pytest.raises(OverflowError):
         model.fz_full("full", True, 5, np.int64(2 ** 32), dtype=np.uint16)  # 2 ** 32, folded

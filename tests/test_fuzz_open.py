@@ -198,3 +198,11 @@ def uint64_of_minus_one():
 
 def test_uint64_of_negative_int_wraps():
     assert kiln.njit(uint64_of_minus_one)() == np.array(-1).astype(np.uint64)
+
+
+def bool_square(a):
+    return a ** 2
+
+
+def test_bool_array_pow_literal_two_is_numpys_square():
+    npcheck(bool_square, np.array([True, False, True]))  # int8, as NumPy's ** 2 shortcut

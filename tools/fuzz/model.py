@@ -259,6 +259,11 @@ def check_array(r):
 
 
 def array_binop(op, a, b, alit, blit):
+    if (op == "**" and blit == "constant" and isinstance(a, np.ndarray) and a.dtype == np.bool_
+            and type(b) is int and b == 2):
+        # bools ** 2 (a bare constant): NumPy's np.square shortcut, int8, as kiln (which does
+        # not fold `1 + 1` before typing: that one is int64, the int's type)
+        return check_array(np.square(a))
     arr = a if isinstance(a, np.ndarray) else b
     other = b if arr is a else a
     if not isinstance(other, np.ndarray) and higher_kind_target(other, arr) is not None:

@@ -84,6 +84,8 @@ class Rewrite(ast.NodeTransformer):
         lit = [ast.Constant(is_literal(node.left)), ast.Constant(is_literal(node.right))]
         if all(c.value for c in lit) and foldable(node):
             return node  # + - * of literals: CPython's exact value, which kiln folds too
+        if isinstance(node.right, ast.Constant):
+            lit[1] = ast.Constant("constant")  # a bare constant: truthy as a literal flag
         self.generic_visit(node)
         return helper("fz_bin", ast.Constant(OPS[type(node.op)]), node.left, node.right, *lit)
 
