@@ -120,6 +120,7 @@ def test_model_follows_kiln_rules():
         model.fz_bin("+", np.zeros(2, np.uint8), 300, False, False)  # a variable
     assert model.fz_bin("**", np.ones(2, np.bool_), 0).dtype == np.int64  # the int's type
     assert model.fz_bin("**", np.ones(2, np.bool_), 2, False, "constant").dtype == np.int8
+    assert model.fz_ufunc("clip", np.ones(2, np.int32), np.float32(0), 0).dtype == np.float32
     # a nonzero base to an infinite power: nan+nanj, as Numba (CPython raises ZeroDivisionError)
     r = model.fz_bin("**", -2.0, complex(math.inf, 0.0))
     assert math.isnan(r.real) and math.isnan(r.imag)

@@ -563,8 +563,9 @@ def fz_ufunc(name, *args):
     """np.<name> with kiln's weak scalars next to arrays, and no float16."""
     func = getattr(np, name)
     arr = next((a for a in args if isinstance(a, np.ndarray)), None)
-    if arr is not None and len(args) == 2 and sum(isinstance(a, np.ndarray) for a in args) == 1:
-        args = with_scalar_rule(args, arr)  # a binary ufunc of an array and a scalar
+    arrays = sum(isinstance(a, np.ndarray) for a in args)
+    if arr is not None and arrays == 1 and (len(args) == 2 or name == "clip"):
+        args = with_scalar_rule(args, arr)  # a binary ufunc or np.clip of an array and scalars
     elif arr is not None:
         args = [weak(a, arr, False) for a in args]
     with np.errstate(all="ignore", invalid="warn"):
