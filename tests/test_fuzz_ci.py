@@ -118,3 +118,23 @@ def test_model_follows_kiln_rules():
         model.fz_bin("+", np.zeros(2, np.uint8), 300, False, True)  # a literal, as NumPy 2
     with pytest.raises(model.Undefined):
         model.fz_bin("+", np.zeros(2, np.uint8), 300, False, False)  # a variable
+    assert model.fz_bin("**", np.ones(2, np.bool_), 0).dtype == np.int64  # the int's type
+    assert model.fz_bin("**", np.ones(2, np.bool_), 2, False, "constant").dtype == np.int8
+    assert model.fz_ufunc("clip", np.ones(2, np.int32), np.float32(0), 0).dtype == np.float32
+    # a nonzero base to an infinite power: nan+nanj, as Numba (CPython raises ZeroDivisionError)
+    r = model.fz_bin("**", -2.0, complex(math.inf, 0.0))
+    assert math.isnan(r.real) and math.isnan(r.imag)
+    with pytest.raises(ZeroDivisionError):
+        model.fz_bin("**", 0j, 1j)  # a zero base to a complex power still raises
+    # np.full: an int64 fill value is a Python int, which must fit (NumPy 2's OverflowError)
+    with pytest.raises(OverflowError):
+        model.fz_full("full", True, 5, np.int64(2 ** 32), dtype=np.uint16)  # 2 ** 32, folded
+    with pytest.raises(model.Undefined):
+        model.fz_full("full", False, 5, np.int64(2 ** 32), dtype=np.uint16)  # maybe b[0]
+    assert model.fz_full("full", False, 2, np.int64(7), dtype=np.uint16).dtype == np.uint16
+    # unification: a variable or `x if c else y` holding uint64 and int64 is float64 in kiln
+    with pytest.raises(model.Undefined):
+        model.fz_scalar_aug("*", np.uint64(3), 1)
+    with pytest.raises(model.Undefined):
+        model.fz_ifexp(True, lambda: np.uint64(3), lambda: 1)
+    assert model.fz_ifexp(False, lambda: np.int8(3), lambda: 1) == 1

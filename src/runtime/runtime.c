@@ -9,9 +9,11 @@
 #include <stdlib.h>
 
 int64_t
-kn_rt_ipow(int64_t base, int64_t exp)
+kn_rt_ipow(int64_t base, uint64_t exp)
 {
-    uint64_t r = 1, b = (uint64_t)base; /* wrap at 64 bits, as Numba */
+    /* wrap at 64 bits, as Numba; the exponent is unsigned so that a uint64 one of 2**63 or more
+     * is not taken as negative (a negative signed one raises before the call) */
+    uint64_t r = 1, b = (uint64_t)base;
     while (exp > 0) {
         if (exp & 1)
             r *= b;
@@ -182,8 +184,9 @@ cpow_unsigned(double xr, double xi, long n, double *out)
 
 /* Complex power as CPython's complex_pow: an integral real exponent of magnitude <= 100 goes by
  * repeated multiplication (and one division for a negative one), so (1-1j)**2 is exactly -2j;
- * others by polar form. 0 to a negative or complex power is NumPy's nan+nanj here (Python
- * raises ZeroDivisionError before calling this). */
+ * others by polar form. 0 to a power with a real part <= 0 (or nan) is NumPy's nan+nanj here, and
+ * 0 to one with a positive real part is 0 (Python raises ZeroDivisionError before calling this
+ * for a negative or complex exponent). */
 void
 kn_rt_cpow(double ar, double ai, double br, double bi, double *out)
 {
@@ -193,7 +196,7 @@ kn_rt_cpow(double ar, double ai, double br, double bi, double *out)
         return;
     }
     if (ar == 0.0 && ai == 0.0) {
-        int zero = bi == 0.0 && br > 0.0;
+        int zero = br > 0.0; /* NumPy's npy_cpow: 0 for a positive real part, whatever the imag */
         out[0] = zero ? 0.0 : NAN;
         out[1] = zero ? 0.0 : NAN;
         return;

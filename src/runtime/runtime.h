@@ -77,7 +77,7 @@ enum {
     KN_PRINT_TUPLE_END,
 };
 
-int64_t kn_rt_ipow(int64_t base, int64_t exp);
+int64_t kn_rt_ipow(int64_t base, uint64_t exp);
 int64_t kn_rt_ipow_mod(int64_t base, int64_t exp, int64_t mod);
 int64_t kn_rt_gcd(int64_t a, int64_t b);
 int64_t kn_rt_isqrt(int64_t n, int32_t *err);

@@ -111,6 +111,13 @@ elem_ok(KnType *t)
     return t->kind == KN_TY_ARRAY ? kn_type_is_number(t->dtype) : kn_type_is_number(t);
 }
 
+/* the int literal 2 (`a ** 2`, which NumPy computes as np.square) */
+static int
+is_literal_two(const KnInstr *x)
+{
+    return x->op == KN_OP_CONST && x->type && x->type->kind == KN_TY_INT && x->imm.i == 2;
+}
+
 int
 kn_typing_array_binop(KnCompilation *c, KnInstr *in, KnType *a, KnType *b)
 {
@@ -118,9 +125,9 @@ kn_typing_array_binop(KnCompilation *c, KnInstr *in, KnType *a, KnType *b)
         return err(c, in->span, "unsupported operand types for %s: %s and %s",
                    kn_kir_binop_symbol((KnBinop)in->aux), a->name, b->name);
     KnType *operand = kn_typing_elementwise_operand(a, b), *r = operand;
-    int aa = a->kind == KN_TY_ARRAY, ba = b->kind == KN_TY_ARRAY;
-    if (in->aux == KN_BIN_POW && aa && !ba && a->dtype->kind == KN_TY_BOOL && intlike(b))
-        operand = r = &kn_type_int8; /* NumPy's power loop for a bool array and an int */
+    if (in->aux == KN_BIN_POW && a->kind == KN_TY_ARRAY && a->dtype->kind == KN_TY_BOOL &&
+        is_literal_two(in->args[1]))
+        operand = r = &kn_type_int8; /* NumPy's `** 2` shortcut: np.square of bools is int8 */
     switch (in->aux) {
     case KN_BIN_TRUEDIV:
         if (intlike(operand))

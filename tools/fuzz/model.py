@@ -149,6 +149,10 @@ def complex_binop(op, x, y, t):
             return PY_OPS[op](x, y)
         except OverflowError:
             raise Undefined("complex overflow") from None
+        except ZeroDivisionError:
+            if op == "**" and x != 0:  # libm's errno from cos(inf): kiln gives nan, as Numba
+                return complex(math.nan, math.nan)
+            raise
     with np.errstate(all="ignore"):
         return PY_OPS[op](np.complex64(x), np.complex64(y))
 
@@ -255,6 +259,11 @@ def check_array(r):
 
 
 def array_binop(op, a, b, alit, blit):
+    if (op == "**" and blit == "constant" and isinstance(a, np.ndarray) and a.dtype == np.bool_
+            and type(b) is int and b == 2):
+        # bools ** 2 (a bare constant): NumPy's np.square shortcut, int8, as kiln (which does
+        # not fold `1 + 1` before typing: that one is int64, the int's type)
+        return check_array(np.square(a))
     arr = a if isinstance(a, np.ndarray) else b
     other = b if arr is a else a
     if not isinstance(other, np.ndarray) and higher_kind_target(other, arr) is not None:
@@ -307,6 +316,64 @@ def fz_aug(op, target, value, vlit=False):
         with np.errstate(all="ignore", invalid="warn"):
             return check_array(_inplace(op, target, value))
     return fz_bin(op, target, value, False, vlit)
+
+
+def unifies_to_float(a, b):
+    """kiln's (Numba's) unification of two scalar types is float64 for uint64 and a signed int
+    (kn_type_unify): a variable or `x if c else y` holding both is a float64."""
+    try:
+        ta, tb = ktype(a), ktype(b)
+    except (TypeError, Undefined):
+        return False
+    return "uint64" in (ta, tb) and any(kind(t) == "i" for t in (ta, tb))
+
+
+def fz_scalar_aug(op, target, value, vlit=False):
+    """``name op= value`` for a scalar name: the variable's type unifies the old and the new."""
+    r = fz_aug(op, target, value, vlit)
+    if not isinstance(target, np.ndarray) and unifies_to_float(target, r):
+        raise Undefined("a variable unifies uint64 and a signed int (float64 in kiln)")
+    return r
+
+
+def fz_ifexp(test, body, orelse):
+    """``x if c else y``: kiln types it as the unification of both branches, so a uint64 with a
+    signed int is a float64, which the model does not compute (the other branch is evaluated
+    only for its type: the generator's expressions have no side effects)."""
+    taken, other = (body, orelse) if test else (orelse, body)
+    v = taken()
+    try:
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            w = other()
+    except Exception:  # noqa: BLE001 - its type is unknown then
+        return v
+    if unifies_to_float(v, w):
+        raise Undefined("x if c else y unifies uint64 and a signed int (float64 in kiln)")
+    return v
+
+
+def fz_full(name, literal, *args, **kw):
+    """np.full / np.full_like: an int64 fill value (kiln takes it as a Python int) must fit an
+    integer dtype (NumPy 2's OverflowError; docs/internals.md "Python ints that do not fit")."""
+    fill = args[1]
+    dt = kw.get("dtype", args[2] if len(args) > 2 else None)
+    if dt is None:
+        dt = args[0].dtype if name == "full_like" else np.asarray(fill).dtype
+    dt = np.dtype(dt)
+    if (isinstance(fill, (int, np.int64)) and not isinstance(fill, bool)
+            and dt.kind in "iu"):
+        v = int(fill)
+        ktype(v)
+        lo, hi = INT_RANGE[dt.name]
+        if not lo <= v <= hi:
+            if name == "full":
+                np.empty(args[0], dt)  # a bad shape or size raises first, as in NumPy
+            if literal or type(fill) is int:  # np.int64: maybe an element read from an array
+                raise OverflowError(f"Python integer {v} out of bounds for {dt.name}")
+            raise Undefined("an int64 fill value outside the dtype (Python int or array element)")
+    with np.errstate(all="ignore"):
+        return getattr(np, name)(*args, **kw)
 
 
 def _inplace(op, target, value):
@@ -496,8 +563,9 @@ def fz_ufunc(name, *args):
     """np.<name> with kiln's weak scalars next to arrays, and no float16."""
     func = getattr(np, name)
     arr = next((a for a in args if isinstance(a, np.ndarray)), None)
-    if arr is not None and len(args) == 2 and sum(isinstance(a, np.ndarray) for a in args) == 1:
-        args = with_scalar_rule(args, arr)  # a binary ufunc of an array and a scalar
+    arrays = sum(isinstance(a, np.ndarray) for a in args)
+    if arr is not None and arrays == 1 and (len(args) == 2 or name == "clip"):
+        args = with_scalar_rule(args, arr)  # a binary ufunc or np.clip of an array and scalars
     elif arr is not None:
         args = [weak(a, arr, False) for a in args]
     with np.errstate(all="ignore", invalid="warn"):
