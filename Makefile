@@ -178,8 +178,9 @@ fuzz: build
 # No -Werror here: GCC warns falsely under -fsanitize at -O2 (e.g. -Wformat-truncation on
 # vsnprintf(NULL, 0, ...)); the regular build already holds the code to -Werror.
 # pytest runs with --capture=sys so that a sanitizer report (written to fd 2) is not swallowed.
+# allocator_may_return_null: tests ask NumPy and kiln for impossible sizes and expect MemoryError.
 ASAN_ENV = LD_PRELOAD=$$($(CC) -print-file-name=libasan.so) \
-           ASAN_OPTIONS=detect_leaks=0 \
+           ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 \
            UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
            PYTHONMALLOC=malloc PYTHONPATH=$(CURDIR)/build/asan/site
 

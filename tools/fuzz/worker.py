@@ -4,7 +4,9 @@ Each input line is a path; each output line is the JSON verdict of oracle.judge_
 crash of compiled code kills only this process: the pool (pool.py) notices the closed pipe,
 records the program as a crash with the tail of this process's stderr (faulthandler prints the
 Python stack there) and starts a new worker. The address space is limited (FUZZ_MEMORY_GB,
-8 by default), so that a huge allocation fails at once instead of swapping the machine.
+8 by default), so that a huge allocation fails at once instead of swapping the machine;
+not under AddressSanitizer (`make asan`), whose shadow memory needs terabytes of address space
+and whose allocator refuses huge sizes by itself (allocator_may_return_null).
 """
 
 import faulthandler
@@ -16,6 +18,8 @@ import warnings
 
 
 def limit_memory():
+    if "libasan" in os.environ.get("LD_PRELOAD", ""):
+        return
     gb = float(os.environ.get("FUZZ_MEMORY_GB", "8"))
     size = int(gb * 2 ** 30)
     resource.setrlimit(resource.RLIMIT_AS, (size, size))
