@@ -582,6 +582,19 @@ flat_always(const Operand *ops, int nops, const KnType *rt)
     return only != NULL;
 }
 
+/* The array that fixes a flat_always result's shape, when the result's items are no wider than
+ * its (so the result cannot be too big); NULL otherwise. */
+static const Operand *
+shape_source(const Operand *ops, int nops, const KnType *rt)
+{
+    if (!flat_always(ops, nops, rt))
+        return NULL;
+    for (int i = 0; i < nops; i++)
+        if (ops[i].t->kind == KN_TY_ARRAY)
+            return itemsize(rt->dtype) <= itemsize(ops[i].t->dtype) ? &ops[i] : NULL;
+    return NULL;
+}
+
 static LLVMValueRef
 all_same_shape(L *l, Operand *ops, int nops, LLVMValueRef *shape, int ndim)
 {
@@ -668,7 +681,9 @@ kn_lower_elementwise_into(L *l, KnInstr *in, Operand *ops, int nops, Kernel kern
         check_broadcast_to(l, ops, nops, shape, ndim);
     } else {
         broadcast_shape(l, ops, nops, ndim, shape);
-        result = kn_lower_array_alloc(l, rt, shape);
+        const Operand *src = shape_source(ops, nops, rt);
+        result = src ? kn_lower_array_alloc_within(l, rt, shape, field(l, src->v, F_NITEMS))
+                     : kn_lower_array_alloc(l, rt, shape);
     }
     if (!dest && flat_always(ops, nops, rt)) { /* no strided copy for O3 to delete */
         flat_loop(l, in, ops, nops, result, rt, kernel);

@@ -120,6 +120,8 @@ LLVMValueRef kn_lower_elementwise_into(L *l, KnInstr *in, Operand *ops, int nops
 LLVMValueRef kn_lower_copy_kernel(L *l, KnInstr *in, LLVMValueRef *e);
 /* a new array; own == 0: not registered as an owned temp, the caller releases it (create.c) */
 LLVMValueRef kn_lower_array_new(L *l, const KnType *t, LLVMValueRef *shape, int own);
+LLVMValueRef kn_lower_array_alloc_within(L *l, const KnType *t, LLVMValueRef *shape,
+                                         LLVMValueRef nitems);
 /* NumPy's size check of a shape: the byte count; *err 0, 1 (negative) or 2 (too big) (create.c) */
 LLVMValueRef kn_lower_size_check(L *l, LLVMValueRef *shape, int ndim, int isz, LLVMValueRef *nitems,
                                  LLVMValueRef *err);

@@ -48,6 +48,9 @@ kn_lower_size_check(L *l, LLVMValueRef *shape, int ndim, int isz, LLVMValueRef *
 
 /* the same; with own == 0 the caller releases it (a value made on one branch only). The size
  * is checked as NumPy does (kn_lower_size_check), and a failed malloc is a MemoryError. */
+static LLVMValueRef array_block(L *l, const KnType *t, LLVMValueRef *shape, LLVMValueRef nitems,
+                                LLVMValueRef nbytes, int own);
+
 LLVMValueRef
 kn_lower_array_new(L *l, const KnType *t, LLVMValueRef *shape, int own)
 {
@@ -60,6 +63,25 @@ kn_lower_array_new(L *l, const KnType *t, LLVMValueRef *shape, int own)
         kn_lower_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, err, i64c(l, 2), ""),
                           KN_EXC_ARRAY_TOO_BIG);
     }
+    return array_block(l, t, shape, nitems, nbytes, own);
+}
+
+/* A new owned C array with the shape and item count of an existing array whose items are at
+ * least as wide as t's: its byte count is at most that array's, so NumPy's size check cannot
+ * fail and is left out (elementwise results such as go_fast's `a + trace`: less IR for O3). */
+LLVMValueRef
+kn_lower_array_alloc_within(L *l, const KnType *t, LLVMValueRef *shape, LLVMValueRef nitems)
+{
+    LLVMValueRef nbytes = LLVMBuildMul(l->b, nitems, i64c(l, itemsize(t->dtype)), "");
+    return array_block(l, t, shape, nitems, nbytes, 1);
+}
+
+/* allocate nbytes, raise MemoryError on failure, and fill in the array struct */
+static LLVMValueRef
+array_block(L *l, const KnType *t, LLVMValueRef *shape, LLVMValueRef nitems, LLVMValueRef nbytes,
+            int own)
+{
+    int isz = itemsize(t->dtype);
     LLVMTypeRef p = l->i64;
     LLVMValueRef mi = kn_lower_extern(l, "kn_rt_meminfo_alloc", l->ptr, &p, 1, &nbytes);
     kn_lower_raise_if(l, LLVMBuildIsNull(l->b, mi, ""), KN_EXC_NO_MEMORY);

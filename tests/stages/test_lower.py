@@ -419,3 +419,19 @@ def test_the_wrapper_does_not_inline_the_native_function():
     assert call, "the wrapper no longer calls the native function"
     attrs = re.search(rf"^attributes {call.group(1)} = \{{(.*)\}}", ir, re.M)
     assert attrs and "noinline" in attrs.group(1).split()
+
+
+# A new elementwise result shaped by one operand whose items are at least as wide needs no size
+# check: its byte count is at most the operand's (create.c, kn_lower_array_alloc_within). A
+# wider result (int8 -> float64) or a broadcast shape keeps NumPy's check.
+
+def f_add_two(a, b):
+    return a + b
+
+
+def test_elementwise_result_no_wider_than_its_operand_has_no_size_check():
+    ir = stages(f_add_one, kiln.float64[::1].key)["llvm"]
+    assert "smul.with.overflow" not in ir
+    assert "smul.with.overflow" in stages(f_add_one, kiln.int8[::1].key)["llvm"]
+    two = stages(f_add_two, kiln.float64[:, ::1].key, kiln.float64[::1].key)["llvm"]
+    assert "smul.with.overflow" in two
