@@ -325,21 +325,30 @@ kn_lower_own(L *l, LLVMValueRef v, const KnType *t)
     own_until(l, v, t, l->cur_block);
 }
 
+/* Take v off the owned list (it appears at most once: own_until). The release chain follows
+ * the owned list by index (chain_entry), so it is forgotten when an entry goes. */
+static void
+forget_owned(L *l, LLVMValueRef v)
+{
+    for (int i = 0; i < l->nowned; i++)
+        if (l->owned_v[i] == v) {
+            l->nowned--;
+            memmove(&l->owned_v[i], &l->owned_v[i + 1],
+                    sizeof l->owned_v[0] * (size_t)(l->nowned - i));
+            memmove(&l->owned_t[i], &l->owned_t[i + 1],
+                    sizeof l->owned_t[0] * (size_t)(l->nowned - i));
+            memmove(&l->owned_until[i], &l->owned_until[i + 1],
+                    sizeof l->owned_until[0] * (size_t)(l->nowned - i));
+            l->nchain = 0;
+            return;
+        }
+}
+
 /* release an owned temporary now, before the end of its block (the caller's last use) */
 void
 kn_lower_release_owned(L *l, LLVMValueRef v, const KnType *t)
 {
-    int w = 0;
-    for (int i = 0; i < l->nowned; i++) {
-        if (l->owned_v[i] == v)
-            continue;
-        l->owned_v[w] = l->owned_v[i];
-        l->owned_t[w] = l->owned_t[i];
-        l->owned_until[w++] = l->owned_until[i];
-    }
-    if (w != l->nowned)
-        l->nchain = 0; /* the release chain follows the owned list (chain_entry) */
-    l->nowned = w;
+    forget_owned(l, v);
     kn_lower_decref(l, v, t);
 }
 
@@ -388,18 +397,7 @@ release_slot(L *l, const KnInstr *in, int zero)
 static void
 keep_in_slot(L *l, const KnInstr *in, LLVMValueRef v)
 {
-    for (int i = 0; i < l->nowned; i++)
-        if (l->owned_v[i] == v) { /* registered by the allocator */
-            l->nowned--;
-            memmove(&l->owned_v[i], &l->owned_v[i + 1],
-                    sizeof l->owned_v[0] * (size_t)(l->nowned - i));
-            memmove(&l->owned_t[i], &l->owned_t[i + 1],
-                    sizeof l->owned_t[0] * (size_t)(l->nowned - i));
-            memmove(&l->owned_until[i], &l->owned_until[i + 1],
-                    sizeof l->owned_until[0] * (size_t)(l->nowned - i));
-            l->nchain = 0;
-            break;
-        }
+    forget_owned(l, v); /* registered by the allocator */
     release_slot(l, in, 0);
     LLVMBuildStore(l->b, v, l->slot[in->id]);
 }
