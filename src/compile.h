@@ -45,11 +45,32 @@ enum {
 /* What typing asks of the world outside the compiler: the type of a call to another jitted
  * function (a KnCallee, ir/kir.h). The dispatcher implements it (compiling the callee if
  * needed). */
+/* A question for kiln.extending (KnHooks.resolve_overload): which Python implementation fits. */
+typedef enum KnOverloadKind {
+    KN_OVERLOAD_FUNCTION,   /* ref: the overloaded callable (a KN_FUNC_OVERLOAD type's ref) */
+    KN_OVERLOAD_METHOD,     /* args[0] is self; name the method */
+    KN_OVERLOAD_ATTRIBUTE,  /* args[0] is self; name the attribute */
+    KN_OVERLOAD_HAS_METHOD, /* only whether the method exists: *out non-NULL when it does */
+} KnOverloadKind;
+
+typedef struct KnOverloadQuery {
+    KnOverloadKind kind;
+    void *ref;
+    const char *name;
+    KnType **args; /* positional arguments, then the keyword arguments named by kwnames */
+    int nargs;
+    const char *const *kwnames;
+    int nkw;
+} KnOverloadQuery;
+
 typedef struct KnHooks {
     /* Type `ref` (a dispatcher) for the argument types; fills *out. On failure records a
      * diagnostic in c->diags at `span` and returns -1. */
     int (*resolve_call)(KnCompilation *c, void *ref, KnType **args, int nargs, KnSpan span,
                         KnCallee *out);
+    /* The dispatcher of the Python implementation for q (borrowed, kept alive by
+     * kiln.extending), or *out = NULL when there is none; -1 with a diagnostic on error. */
+    int (*resolve_overload)(KnCompilation *c, const KnOverloadQuery *q, KnSpan span, void **out);
 } KnHooks;
 
 typedef struct KnCompilation {

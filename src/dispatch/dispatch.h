@@ -26,6 +26,8 @@ typedef struct KnState {
     PyObject *exc_table;     /* list of (class, args); RAISE indexes into it */
     PyObject *builtin_ids;   /* dict: callable -> KnBuiltin id (built on first compile) */
     PyObject *support;       /* kiln._support, imported on first use */
+    PyObject *overloads;     /* kiln.extending's registry: callable -> overload set */
+    PyObject *resolve;       /* kiln.extending._resolve (the resolve_overload hook calls it) */
     PyThread_type_lock lock; /* the compile lock (reentrant through owner/depth) */
     unsigned long lock_owner;
     int lock_depth;

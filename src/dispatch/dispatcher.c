@@ -322,7 +322,7 @@ run_compile(Dispatcher *d, KnType **args, int n, KnType *declared_ret, Overload 
     c->wrapper = kn_arena_printf(&c->arena, "%s_wrap", c->symbol);
     PyObject *keep = PyList_New(0);
     KnFrontendEnv env = {(PyObject *)&KnDispatcher_Type, s->builtin_ids, s->exc_table, kn_support(),
-                         keep};
+                         keep, s->overloads};
     KnFrame frame = {d, args, n, c, s->compiling, {0}, 0, {0}, 0};
     int rc = -1;
     if (!keep || !env.support)
@@ -506,9 +506,80 @@ resolve_call(KnCompilation *c, void *ref, KnType **args, int n, KnSpan span, KnC
     return 0;
 }
 
-static const KnHooks hooks = {resolve_call};
+/* The message of the pending Python exception (a new string), which is cleared. */
+static char *
+take_error_text(void)
+{
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyErr_NormalizeException(&type, &value, &tb);
+    PyObject *msg = value ? PyObject_Str(value) : NULL;
+    const char *txt = msg ? PyUnicode_AsUTF8(msg) : NULL;
+    char *r = strdup(txt ? txt : "error");
+    Py_XDECREF(msg);
+    Py_XDECREF(type);
+    Py_XDECREF(value);
+    Py_XDECREF(tb);
+    PyErr_Clear();
+    return r;
+}
 
-/* ---- builtin ids: map the Python objects of ir/builtins.def to their ids ---- */
+/* The typing hook for calls implemented in Python: kiln.extending._resolve(kind, ref, name,
+ * argument keys, keyword names) runs the overloads' typing functions and returns the
+ * implementation's dispatcher (kept alive by kiln.extending's cache), True for a method that
+ * exists (KN_OVERLOAD_HAS_METHOD), or None. An exception there (a TypingError of the overload, or
+ * a bug in it) becomes a diagnostic at the call. */
+static int
+resolve_overload(KnCompilation *c, const KnOverloadQuery *q, KnSpan span, void **out)
+{
+    KnState *s = c->hooks_ctx;
+    *out = NULL;
+    if (!s->resolve)
+        return 0;
+    PyObject *keys = PyTuple_New(q->nargs), *kw = PyTuple_New(q->nkw), *res = NULL;
+    int ok = keys && kw;
+    for (int i = 0; ok && i < q->nargs; i++) {
+        PyObject *k = kn_box_key(q->args[i]);
+        ok = k != NULL;
+        if (ok)
+            PyTuple_SET_ITEM(keys, i, k);
+    }
+    for (int i = 0; ok && i < q->nkw; i++) {
+        PyObject *k = PyUnicode_FromString(q->kwnames[i]);
+        ok = k != NULL;
+        if (ok)
+            PyTuple_SET_ITEM(kw, i, k);
+    }
+    if (ok)
+        res = PyObject_CallFunction(s->resolve, "iOsOO", (int)q->kind, q->ref ? q->ref : Py_None,
+                                    q->name, keys, kw);
+    Py_XDECREF(keys);
+    Py_XDECREF(kw);
+    if (!res) {
+        char *msg = take_error_text();
+        kn_diag_error(&c->diags, KN_DIAG_TYPING, span, "%s", msg);
+        free(msg);
+        return -1;
+    }
+    if (res != Py_None && res != Py_False) {
+        if (q->kind == KN_OVERLOAD_HAS_METHOD) {
+            *out = (void *)1;
+        } else if (Py_TYPE(res) == &KnDispatcher_Type) {
+            *out = res; /* borrowed: kiln.extending's cache holds it */
+        } else {
+            Py_DECREF(res);
+            kn_diag_error(&c->diags, KN_DIAG_TYPING, span,
+                          "kiln.extending: an implementation must be a jitted function");
+            return -1;
+        }
+    }
+    Py_DECREF(res);
+    return 0;
+}
+
+static const KnHooks hooks = {resolve_call, resolve_overload};
+
+/* ---- builtin ids: map the Python objects of lib/registry.def to their ids ---- */
 
 static int
 builtins_setup(KnState *s)
@@ -519,6 +590,8 @@ builtins_setup(KnState *s)
     if (!ids)
         return -1;
     for (int id = 0; id < KN_BI__COUNT; id++) {
+        if (kn_lib_flags(id) & (KN_CF_METHOD | KN_CF_ATTR))
+            continue; /* methods and attributes are found by name, not by object */
         PyObject *mod = PyImport_ImportModule(kn_kir_builtin_module(id));
         PyObject *obj = mod ? PyObject_GetAttrString(mod, kn_kir_builtin_attr(id)) : NULL;
         PyObject *key = PyLong_FromLong(id);
@@ -540,6 +613,13 @@ builtins_setup(KnState *s)
     Py_XDECREF(rid);
     Py_XDECREF(kiln);
     s->builtin_ids = ids;
+    /* calls implemented in Python: kiln.extending's registry (kiln/lib registers there) */
+    PyObject *ext = PyImport_ImportModule("kiln.extending");
+    s->overloads = ext ? PyObject_GetAttrString(ext, "_registry") : NULL;
+    s->resolve = ext ? PyObject_GetAttrString(ext, "_resolve") : NULL;
+    Py_XDECREF(ext);
+    if (!s->overloads || !s->resolve)
+        return -1;
     return 0;
 }
 

@@ -324,10 +324,21 @@ frozen_callable(FE *fe, KnSpan sp, PyObject *o)
         return global_value(fe, sp, kn_type_func(fe->c->types, bid, NULL, kn_kir_builtin_name(bid)),
                             o);
     }
+    PyObject *ov = fe->env->overloads ? PyDict_GetItemWithError(fe->env->overloads, o) : NULL;
+    if (!ov && PyErr_Occurred())
+        PyErr_Clear(); /* unhashable */
+    if (ov) { /* implemented in Python: kiln/lib, kiln.extending.overload, register_jitable */
+        PyObject *name = PyObject_GetAttrString(ov, "name");
+        const char *nm = name ? PyUnicode_AsUTF8(name) : "?";
+        KnType *t = kn_type_func(fe->c->types, KN_FUNC_OVERLOAD, ov, nm ? nm : "?");
+        Py_XDECREF(name);
+        PyErr_Clear();
+        return global_value(fe, sp, t, o);
+    }
     if ((PyObject *)Py_TYPE(o) == fe->env->dispatcher_type) {
         PyObject *name = PyObject_GetAttrString(o, "__name__");
         const char *nm = name ? PyUnicode_AsUTF8(name) : "?";
-        KnType *t = kn_type_func(fe->c->types, -1, o, nm ? nm : "?");
+        KnType *t = kn_type_func(fe->c->types, KN_FUNC_JITTED, o, nm ? nm : "?");
         Py_XDECREF(name);
         PyErr_Clear();
         return global_value(fe, sp, t, o);
@@ -784,7 +795,8 @@ call(FE *fe, PyObject *node)
     KnInstr **args = NULL;
     int n = 0;
     PyObject *kws = A(node, "keywords");
-    if (callee->op == KN_OP_GLOBAL && callee->type->kind == KN_TY_FUNC && callee->type->id < 0) {
+    if (callee->op == KN_OP_GLOBAL && callee->type->kind == KN_TY_FUNC &&
+        callee->type->id == KN_FUNC_JITTED) {
         if (bind_args(fe, node, callee->imm.ptr, &args, &n) < 0)
             return NULL;
     } else {

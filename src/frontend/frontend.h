@@ -16,6 +16,7 @@ typedef struct KnFrontendEnv {
     PyObject *exc_table;       /* borrowed list of (class, args): RAISE indexes into it */
     PyObject *support;         /* borrowed: the kiln._support module */
     PyObject *keepalive;       /* borrowed list: objects the compiled code refers to */
+    PyObject *overloads; /* borrowed dict: callable -> its Python implementations (kiln.extending) */
 } KnFrontendEnv;
 
 /* Build c->fn from `func`. Returns 0, or -1 with either a diagnostic in c->diags or a Python

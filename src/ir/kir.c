@@ -18,41 +18,24 @@ static const int op_terms[] = {
 #undef X
 };
 
-static const char *const builtin_modules[] = {
-#define X(id, module, name) module,
-#include "ir/builtins.def"
-#undef X
-};
-
-static const char *const builtin_attrs[] = {
-#define X(id, module, name) name,
-#include "ir/builtins.def"
-#undef X
-};
-
-static const char *const builtin_names[] = {
-#define X(id, module, name) module "." name,
-#include "ir/builtins.def"
-#undef X
-};
-
 const char *
 kn_kir_builtin_module(KnBuiltin id)
 {
-    return builtin_modules[id];
+    return kn_lib_entry(id)->owner;
 }
 
 const char *
 kn_kir_builtin_attr(KnBuiltin id)
 {
-    return builtin_attrs[id];
+    return kn_lib_entry(id)->name;
 }
 
+/* "math.sqrt", "numpy.sum", but plain "abs" for builtins */
 const char *
 kn_kir_builtin_name(KnBuiltin id)
 {
-    const char *n = builtin_names[id];
-    return strncmp(n, "builtins.", 9) ? n : n + 9;
+    const KnCallEntry *e = kn_lib_entry(id);
+    return strcmp(e->owner, "builtins") ? e->key : e->name;
 }
 
 const char *

@@ -7,6 +7,7 @@
 #define KN_KIR_H
 
 #include "base/base.h"
+#include "lib/lib.h"
 #include "types/types.h"
 
 typedef enum KnOp {
@@ -50,13 +51,6 @@ typedef struct KnSlice {
     int has_start, has_stop, has_step;
     int64_t start, stop, step;
 } KnSlice;
-
-typedef enum KnBuiltin {
-#define X(id, module, name) KN_BI_##id,
-#include "ir/builtins.def"
-#undef X
-    KN_BI__COUNT
-} KnBuiltin;
 
 typedef struct KnInstr KnInstr;
 typedef struct KnBlock KnBlock;
@@ -156,20 +150,8 @@ typedef struct KnCallImpl {
     int inplace;     /* array a += b, or out=: the result is written into an existing array */
     KnType *result;  /* a ufunc's element type before it is stored (out= may differ) */
     KnType *reduced; /* keepdims=True: the reduction's type before its axes are kept */
+    int self_first;  /* KN_CALL_JITTED for a method or attribute: self is the first argument */
 } KnCallImpl;
-
-/* Ranges of builtins.def that typing and lowering treat alike (keep each contiguous there). */
-static inline int
-kn_kir_builtin_creates(int id) /* np.empty ... np.full_like */
-{
-    return id >= KN_BI_NP_EMPTY && id <= KN_BI_NP_FULL_LIKE;
-}
-
-static inline int
-kn_kir_builtin_reduces(int id) /* np.sum ... np.cumprod: reductions and scans */
-{
-    return id >= KN_BI_NP_SUM && id <= KN_BI_NP_CUMPROD;
-}
 
 const char *kn_kir_op_name(KnOp op);
 const char *kn_kir_builtin_name(KnBuiltin id); /* "math.sqrt" */

@@ -384,33 +384,54 @@ real_imag(L *l, KnInstr *in, LLVMValueRef a, const KnType *t, int imag)
     return z;
 }
 
+/* GETATTR of an array: an attribute of the registry (lib/array.def), one implemented in Python,
+ * or a bound method (a compile-time value). */
 LLVMValueRef
 kn_lower_array_getattr(L *l, KnInstr *in)
 {
+    const KnCallImpl *impl = in->impl;
+    if (impl && impl->kind == KN_CALL_JITTED)
+        return kn_lower_jitted_call(l, in);
+    if (!impl) /* a bound method: a compile-time value */
+        return LLVMGetUndef(l->i8);
+    return kn_lower_entry(l, in, impl->builtin);
+}
+
+/* Attributes of arrays (lib/array.def). */
+LLVMValueRef
+kn_lower_rule_array_attr(L *l, KnInstr *in, int id)
+{
     const KnType *t = in->args[0]->type;
     LLVMValueRef a = l->vals[in->args[0]->id];
-    const char *name = in->imm.str;
-    if (!strcmp(name, "T"))
+    switch (id) {
+    case KN_BI_ARRAY_ATTR_T:
         return kn_lower_array_method(l, in, "transpose", a, t);
-    if (!strcmp(name, "real") || !strcmp(name, "imag"))
-        return real_imag(l, in, a, t, name[0] == 'i');
-    if (in->type->kind != KN_TY_TUPLE && in->type->kind != KN_TY_INT)
-        return LLVMGetUndef(l->i8); /* dtype and bound methods are compile-time values */
-    if (!strcmp(name, "shape") || !strcmp(name, "strides")) {
+    case KN_BI_ARRAY_ATTR_REAL:
+    case KN_BI_ARRAY_ATTR_IMAG:
+        return real_imag(l, in, a, t, id == KN_BI_ARRAY_ATTR_IMAG);
+    case KN_BI_ARRAY_ATTR_FLAGS: /* the flags are read from the array when asked */
+        return a;
+    case KN_BI_ARRAY_ATTR_DTYPE: /* a compile-time value */
+        return LLVMGetUndef(l->i8);
+    case KN_BI_ARRAY_ATTR_SHAPE:
+    case KN_BI_ARRAY_ATTR_STRIDES: {
         LLVMValueRef r = LLVMGetUndef(kn_lower_type(l, in->type));
         for (int k = 0; k < t->ndim; k++)
-            r = LLVMBuildInsertValue(
-                l->b, r, name[1] == 'h' ? dim(l, a, F_SHAPE, k) : dim(l, a, F_STRIDES, k),
-                (unsigned)k, "");
+            r = LLVMBuildInsertValue(l->b, r,
+                                     id == KN_BI_ARRAY_ATTR_SHAPE ? dim(l, a, F_SHAPE, k)
+                                                                  : dim(l, a, F_STRIDES, k),
+                                     (unsigned)k, "");
         return r;
     }
-    if (!strcmp(name, "ndim"))
+    case KN_BI_ARRAY_ATTR_NDIM:
         return i64c(l, t->ndim);
-    if (!strcmp(name, "size"))
+    case KN_BI_ARRAY_ATTR_SIZE:
         return field(l, a, F_NITEMS);
-    if (!strcmp(name, "itemsize"))
+    case KN_BI_ARRAY_ATTR_ITEMSIZE:
         return i64c(l, itemsize(t->dtype));
-    return LLVMBuildMul(l->b, field(l, a, F_NITEMS), i64c(l, itemsize(t->dtype)), "");
+    default: /* nbytes */
+        return LLVMBuildMul(l->b, field(l, a, F_NITEMS), i64c(l, itemsize(t->dtype)), "");
+    }
 }
 
 

@@ -486,13 +486,14 @@ kn_lower_ufunc_scalar(L *l, int id, LLVMValueRef x, const KnType *xt, const KnTy
     }
 }
 
-static LLVMValueRef
-lower_numpy(L *l, KnInstr *in, KnCallImpl *impl)
+/* The NumPy family (lib/numpy.def) other than the scalar classes. */
+LLVMValueRef
+kn_lower_rule_numpy(L *l, KnInstr *in, int id)
 {
-    int id = impl->builtin;
-    if (kn_kir_builtin_creates(id))
+    unsigned flags = kn_lib_flags(id);
+    if (flags & KN_CF_CREATES)
         return kn_lower_array_creation(l, in, id);
-    if (kn_kir_builtin_reduces(id)) {
+    if (flags & KN_CF_REDUCES) {
         KnInstr *a = kn_typing_arg(in, 0, "a");
         return kn_lower_reduction(l, in, kn_kir_builtin_attr(id), l->vals[a->id], a->type);
     }
@@ -519,36 +520,84 @@ lower_numpy(L *l, KnInstr *in, KnCallImpl *impl)
     }
 }
 
-static LLVMValueRef
-lower_array_method(L *l, KnInstr *in)
+/* Array methods (lib/array.def). */
+LLVMValueRef
+kn_lower_rule_array_method(L *l, KnInstr *in, int id)
 {
     KnInstr *self = in->args[0]->args[0];
-    const char *m = in->args[0]->type->name;
+    const char *m = kn_kir_builtin_attr(id);
     LLVMValueRef a = l->vals[self->id];
-    if (!strcmp(m, "copy"))
+    switch (id) {
+    case KN_BI_ARRAY_COPY:
         return kn_lower_array_copy(l, in, a, self->type);
-    if (!strcmp(m, "nonzero"))
+    case KN_BI_ARRAY_NONZERO:
         return kn_lower_nonzero(l, a, self->type, in->type);
-    if (!strcmp(m, "fill")) {
+    case KN_BI_ARRAY_FILL:
         kn_lower_array_fill(l, a, self->type, arg(l, in, 0), argt(in, 0));
         return LLVMConstInt(l->i8, 0, 0);
-    }
-    if (!strcmp(m, "transpose") || !strcmp(m, "reshape") || !strcmp(m, "ravel") ||
-        !strcmp(m, "flatten") || !strcmp(m, "astype"))
+    case KN_BI_ARRAY_TRANSPOSE:
+    case KN_BI_ARRAY_RESHAPE:
+    case KN_BI_ARRAY_RAVEL:
+    case KN_BI_ARRAY_FLATTEN:
+    case KN_BI_ARRAY_ASTYPE:
         return kn_lower_array_method(l, in, m, a, self->type);
-    /* reductions: sum, prod, min, max, mean (with axis=), argmin, argmax, any, all, cum* */
-    return kn_lower_reduction(l, in, m, a, self->type);
+    default:
+        /* reductions: sum, prod, min, max, mean (with axis=), argmin, argmax, any, all, cum* */
+        return kn_lower_reduction(l, in, m, a, self->type);
+    }
 }
 
-static LLVMValueRef
-lower_builtin(L *l, KnInstr *in, KnCallImpl *impl)
+/* number.conjugate() */
+LLVMValueRef
+kn_lower_rule_number_method(L *l, KnInstr *in, int id)
 {
-    int id = impl->builtin, n = in->nargs - 1;
+    (void)id;
+    const KnType *self = in->args[0]->args[0]->type;
+    LLVMValueRef v = l->vals[in->args[0]->args[0]->id];
+    if (self->kind == KN_TY_COMPLEX) {
+        LLVMValueRef im = LLVMBuildExtractValue(l->b, v, 1, "");
+        return LLVMBuildInsertValue(l->b, v, kn_lower_fmf(l, LLVMBuildFNeg(l->b, im, "")), 1, "");
+    }
+    return kn_lower_convert(l, v, self, in->type);
+}
+
+LLVMValueRef
+kn_lower_rule_math(L *l, KnInstr *in, int id)
+{
+    return lower_math(l, in, id, ((KnCallImpl *)in->impl)->operand);
+}
+
+/* int(), float(), bool(), complex() and the NumPy scalar classes */
+LLVMValueRef
+kn_lower_rule_conversion(L *l, KnInstr *in, int id)
+{
+    int n = in->nargs - 1;
+    switch (id) {
+    case KN_BI_INT:
+    case KN_BI_FLOAT:
+        if (!n)
+            return LLVMConstNull(kn_lower_type(l, in->type));
+        if (id == KN_BI_INT && argt(in, 0)->kind == KN_TY_FLOAT)
+            return kn_lower_float_to_pyint(l, arg(l, in, 0), argt(in, 0));
+        return kn_lower_convert(l, arg(l, in, 0), argt(in, 0), in->type);
+    case KN_BI_BOOL:
+        return n ? kn_lower_truth(l, arg(l, in, 0), argt(in, 0)) : LLVMConstInt(l->i1, 0, 0);
+    case KN_BI_COMPLEX:
+        return lower_complex(l, in);
+    default: /* the NumPy scalar classes */
+        if (!n)
+            return LLVMConstNull(kn_lower_type(l, in->type));
+        return kn_lower_convert(l, arg(l, in, 0), argt(in, 0), in->type);
+    }
+}
+
+/* The builtins family (lib/builtins.def) other than the conversions. */
+LLVMValueRef
+kn_lower_rule_builtin(L *l, KnInstr *in, int id)
+{
+    KnCallImpl *impl = in->impl;
+    int n = in->nargs - 1;
     const KnType *op = impl->operand;
-    if (id >= KN_BI_NP_EMPTY)
-        return lower_numpy(l, in, impl);
-    if (id >= KN_BI_MATH_ACOS && id <= KN_BI_MATH_NEXTAFTER)
-        return lower_math(l, in, id, op);
     switch (id) {
     case KN_BI_ABS:
         return lower_abs(l, in, op);
@@ -589,17 +638,6 @@ lower_builtin(L *l, KnInstr *in, KnCallImpl *impl)
                                 kn_lower_binop(l, KN_BIN_POW, arg(l, in, 0), arg(l, in, 1), op,
                                                argt(in, 0), argt(in, 1)),
                                 op, in->type);
-    case KN_BI_INT:
-    case KN_BI_FLOAT:
-        if (!n)
-            return LLVMConstNull(kn_lower_type(l, in->type));
-        if (id == KN_BI_INT && argt(in, 0)->kind == KN_TY_FLOAT)
-            return kn_lower_float_to_pyint(l, arg(l, in, 0), argt(in, 0));
-        return kn_lower_convert(l, arg(l, in, 0), argt(in, 0), in->type);
-    case KN_BI_BOOL:
-        return n ? kn_lower_truth(l, arg(l, in, 0), argt(in, 0)) : LLVMConstInt(l->i1, 0, 0);
-    case KN_BI_COMPLEX:
-        return lower_complex(l, in);
     case KN_BI_LEN:
         if (argt(in, 0)->kind == KN_TY_TUPLE)
             return LLVMConstInt(l->i64, (unsigned long long)argt(in, 0)->n, 0);
@@ -622,19 +660,15 @@ lower_builtin(L *l, KnInstr *in, KnCallImpl *impl)
         return acc;
     }
     default:
-        if (id >= KN_BI_NP_INT8 && id <= KN_BI_NP_BOOL) {
-            if (!n)
-                return LLVMConstNull(kn_lower_type(l, in->type));
-            return kn_lower_convert(l, arg(l, in, 0), argt(in, 0), in->type);
-        }
         return NULL;
     }
 }
 
+/* A call of a jitted function with the arguments argv[0..n) (for a method implemented in
+ * Python, self first). */
 static LLVMValueRef
-lower_jitted(L *l, KnInstr *in, KnCallImpl *impl)
+lower_jitted(L *l, KnInstr *in, KnCallImpl *impl, KnInstr **argv, int n)
 {
-    int n = in->nargs - 1;
     LLVMTypeRef params[KN_MAX_PARAMS + 3];
     LLVMValueRef args[KN_MAX_PARAMS + 3];
     LLVMTypeRef rt = kn_lower_type(l, in->type);
@@ -642,9 +676,9 @@ lower_jitted(L *l, KnInstr *in, KnCallImpl *impl)
     if (self ? l->direct : !impl->callee.can_raise) {
         /* a callee that cannot raise returns its value: no status to check */
         for (int i = 0; i < n && i < KN_MAX_PARAMS; i++) {
-            const KnType *pt = impl->callee.params ? impl->callee.params[i] : argt(in, i);
+            const KnType *pt = impl->callee.params ? impl->callee.params[i] : argv[i]->type;
             params[i] = kn_lower_type(l, pt);
-            args[i] = kn_lower_convert(l, arg(l, in, i), argt(in, i), pt);
+            args[i] = kn_lower_convert(l, l->vals[argv[i]->id], argv[i]->type, pt);
         }
         if (!impl->callee.recursive)
             return kn_lower_extern(l, impl->callee.symbol, rt, params, n, args);
@@ -660,9 +694,9 @@ lower_jitted(L *l, KnInstr *in, KnCallImpl *impl)
     args[0] = ret;
     args[1] = l->exc_ptr;
     for (int i = 0; i < n && i < KN_MAX_PARAMS; i++) {
-        const KnType *pt = impl->callee.params ? impl->callee.params[i] : argt(in, i);
+        const KnType *pt = impl->callee.params ? impl->callee.params[i] : argv[i]->type;
         params[i + 2] = kn_lower_type(l, pt);
-        args[i + 2] = kn_lower_convert(l, arg(l, in, i), argt(in, i), pt);
+        args[i + 2] = kn_lower_convert(l, l->vals[argv[i]->id], argv[i]->type, pt);
     }
     if (impl->callee.recursive) {
         params[n + 2] = l->i64;
@@ -680,6 +714,25 @@ lower_jitted(L *l, KnInstr *in, KnCallImpl *impl)
     return LLVMBuildLoad2(l->b, rt, ret, "");
 }
 
+/* A call or attribute implemented in Python (kiln/lib, kiln.extending): an ordinary call of
+ * the implementation's overload, self first for methods and attributes. */
+LLVMValueRef
+kn_lower_jitted_call(L *l, KnInstr *in)
+{
+    KnCallImpl *impl = in->impl;
+    KnInstr *argv[KN_MAX_PARAMS + 1];
+    int n = 0;
+    if (in->op == KN_OP_GETATTR) {
+        argv[n++] = in->args[0];
+    } else {
+        if (impl->self_first)
+            argv[n++] = in->args[0]->args[0];
+        for (int i = 1; i < in->nargs && n < KN_MAX_PARAMS + 1; i++)
+            argv[n++] = in->args[i];
+    }
+    return lower_jitted(l, in, impl, argv, n);
+}
+
 LLVMValueRef
 kn_lower_call(L *l, KnInstr *in)
 {
@@ -688,21 +741,10 @@ kn_lower_call(L *l, KnInstr *in)
     case KN_CALL_CONST:
         return LLVMConstInt(l->i1, (unsigned long long)impl->value, 0);
     case KN_CALL_BUILTIN:
-        return lower_builtin(l, in, impl);
+    case KN_CALL_METHOD:
+        return kn_lower_entry(l, in, impl->builtin);
     case KN_CALL_JITTED:
-        return lower_jitted(l, in, impl);
-    case KN_CALL_METHOD: {
-        const KnType *self = in->args[0]->args[0]->type;
-        if (self->kind == KN_TY_ARRAY)
-            return lower_array_method(l, in);
-        LLVMValueRef v = l->vals[in->args[0]->args[0]->id];
-        if (self->kind == KN_TY_COMPLEX) {
-            LLVMValueRef im = LLVMBuildExtractValue(l->b, v, 1, "");
-            return LLVMBuildInsertValue(l->b, v, kn_lower_fmf(l, LLVMBuildFNeg(l->b, im, "")), 1,
-                                        "");
-        }
-        return kn_lower_convert(l, v, self, in->type);
-    }
+        return kn_lower_jitted_call(l, in);
     }
     return NULL;
 }

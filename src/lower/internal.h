@@ -63,6 +63,14 @@ LLVMValueRef kn_lower_unop(L *l, KnInstr *in, LLVMValueRef a);
 LLVMValueRef kn_lower_cmp(L *l, KnCmp op, LLVMValueRef a, LLVMValueRef b, const KnType *ta,
                           const KnType *tb, const KnType *operand);
 LLVMValueRef kn_lower_call(L *l, KnInstr *in);
+/* registry.c: the lowering rule of a registry entry (lib/lib.h) */
+LLVMValueRef kn_lower_entry(L *l, KnInstr *in, int id);
+/* the lowering rules of the registry's entries (lib/registry.def): kn_lower_rule_<rule> */
+#define X(id, owner, name, flags, rule) LLVMValueRef kn_lower_rule_##rule(L *l, KnInstr *in, int bid);
+#include "lib/registry.def"
+#undef X
+/* calls.c: a call or attribute implemented in Python (KN_CALL_JITTED, self first if a method) */
+LLVMValueRef kn_lower_jitted_call(L *l, KnInstr *in);
 LLVMValueRef kn_lower_range_len(L *l, LLVMValueRef r);
 
 /* arrays (array.c) */

@@ -586,8 +586,6 @@ lower_getattr(L *l, KnInstr *in)
 {
     KnType *t = in->args[0]->type;
     LLVMValueRef v = l->vals[in->args[0]->id];
-    if (t->kind == KN_TY_ARRAY && !strcmp(in->imm.str, "flags"))
-        return v; /* the flags are read from the array when asked */
     if (t->kind == KN_TY_BOUND && !strcmp(t->name, "flags"))
         return kn_lower_array_flag(l, v, t->items[0], in->imm.str);
     if (t->kind == KN_TY_ARRAY)

@@ -166,7 +166,8 @@ quiet(const KnCompilation *c, const KnInstr *in)
                 return 0;
         return 1;
     case KN_OP_GETATTR:
-        return in->type && in->type->kind != KN_TY_ARRAY;
+        return in->type && in->type->kind != KN_TY_ARRAY &&
+               !(impl && impl->kind == KN_CALL_JITTED);
     case KN_OP_GETITEM:
         if (in->args[0]->type->kind == KN_TY_ARRAY)
             return !c->boundscheck && is_scalar(in->type);
@@ -177,10 +178,8 @@ quiet(const KnCompilation *c, const KnInstr *in)
     case KN_OP_CALL: /* int(x) of a float checks its value (kn_pass_call_raises) */
         return impl && is_scalar(in->type) && !kn_pass_float_to_pyint(in) &&
                (impl->kind == KN_CALL_CONST ||
-                (impl->kind == KN_CALL_BUILTIN && impl->builtin < KN_BI_NP_EMPTY &&
-                 impl->builtin != KN_BI_PRINT && impl->builtin != KN_BI_DIVMOD &&
-                 impl->builtin != KN_BI_POW && impl->builtin != KN_BI_RANGE &&
-                 impl->builtin != KN_BI_MATH_ISQRT));
+                (impl->kind == KN_CALL_BUILTIN &&
+                 !(kn_lib_flags(impl->builtin) & (KN_CF_RAISES | KN_CF_IO))));
     default:
         return 0;
     }

@@ -28,8 +28,8 @@ kn_pass_is_elementwise(const KnInstr *in)
     case KN_OP_CMP:
         return 1;
     case KN_OP_CALL:
-        return impl && impl->kind == KN_CALL_BUILTIN && impl->builtin >= KN_BI_NP_SQRT &&
-               impl->builtin <= KN_BI_NP_CLIP && !impl->inplace &&
+        return impl && impl->kind == KN_CALL_BUILTIN &&
+               (kn_lib_flags(impl->builtin) & KN_CF_ELEMENTWISE) && !impl->inplace &&
                in->aux == 0; /* no keywords (out=) */
     default:
         return 0;

@@ -40,17 +40,9 @@ kn_pass_float_to_pyint(const KnInstr *in)
     const KnCallImpl *impl = in->impl;
     if (in->op != KN_OP_CALL || !impl || impl->kind != KN_CALL_BUILTIN)
         return 0;
-    switch (impl->builtin) {
-    case KN_BI_INT:
-    case KN_BI_ROUND:
-    case KN_BI_MATH_FLOOR:
-    case KN_BI_MATH_CEIL:
-    case KN_BI_MATH_TRUNC:
-        return in->nargs >= 2 && in->args[1]->type && in->args[1]->type->kind == KN_TY_FLOAT &&
-               in->type && in->type->kind == KN_TY_INT;
-    default:
-        return 0;
-    }
+    return (kn_lib_flags(impl->builtin) & KN_CF_FLOAT_TO_INT) && in->nargs >= 2 &&
+           in->args[1]->type && in->args[1]->type->kind == KN_TY_FLOAT && in->type &&
+           in->type->kind == KN_TY_INT;
 }
 
 static int
@@ -67,26 +59,17 @@ call_raises(const KnCompilation *c, const KnInstr *in)
             return 0;                                            /* self recursion */
         return impl->callee.can_raise || impl->callee.recursive; /* RecursionError */
     case KN_CALL_METHOD:
-        return in->args[0]->args[0]->type->kind == KN_TY_ARRAY;
-    case KN_CALL_BUILTIN:
-        switch (impl->builtin) {
-        case KN_BI_DIVMOD:
-        case KN_BI_POW:
-        case KN_BI_RANGE:
-        case KN_BI_MATH_ISQRT:
+        return (kn_lib_flags(impl->builtin) & KN_CF_RAISES) != 0;
+    case KN_CALL_BUILTIN: {
+        unsigned flags = kn_lib_flags(impl->builtin);
+        if (flags & KN_CF_RAISES)
             return 1;
-        case KN_BI_ROUND: /* round(float, n): "rounded value too large to represent" */
-            if (in->nargs == 3 && in->type && in->type->kind == KN_TY_FLOAT)
-                return 1;
-            return kn_pass_float_to_pyint(in);
-        case KN_BI_INT:
-        case KN_BI_MATH_FLOOR:
-        case KN_BI_MATH_CEIL:
-        case KN_BI_MATH_TRUNC:
-            return kn_pass_float_to_pyint(in);
-        default:
-            return impl->builtin >= KN_BI_NP_EMPTY;
-        }
+        /* round(float, n): "rounded value too large to represent" */
+        if ((flags & KN_CF_FLOAT_TO_INT) && in->nargs == 3 && in->type &&
+            in->type->kind == KN_TY_FLOAT)
+            return 1;
+        return kn_pass_float_to_pyint(in);
+    }
     }
     return 1;
 }
@@ -111,6 +94,9 @@ kn_pass_instr_raises(const KnCompilation *c, const KnInstr *in)
         return !(in->args[0]->type->kind == KN_TY_TUPLE && in->args[1]->op == KN_OP_CONST);
     case KN_OP_SLICE:
         return in->args[0]->type->kind != KN_TY_TUPLE;
+    case KN_OP_GETATTR: /* an attribute implemented in Python (overload_attribute) */
+        return in->impl && ((const KnCallImpl *)in->impl)->kind == KN_CALL_JITTED &&
+               call_raises(c, in);
     default:
         return 0;
     }

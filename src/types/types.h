@@ -23,8 +23,13 @@ typedef enum KnTypeKind {
     KN_TY_BOUND,  /* a method bound to a value: items[0] is self's type, name */
 } KnTypeKind;
 
-/* Builtin callables known to typing and lowering: see ir/builtins.def. */
+/* Builtin callables known to typing and lowering: see lib/registry.def. A KN_TY_FUNC's id is
+ * the registry entry, or one of these. */
 typedef int KnBuiltinId;
+enum {
+    KN_FUNC_JITTED = -1,   /* ref: a dispatcher */
+    KN_FUNC_OVERLOAD = -2, /* ref: a callable implemented in Python (kiln.extending) */
+};
 
 typedef struct KnType KnType;
 
@@ -34,7 +39,7 @@ struct KnType {
     int is_signed;  /* INT */
     int n;          /* TUPLE: item count */
     KnType **items; /* TUPLE items; BOUND: items[0] = self type */
-    int id;         /* FUNC: builtin id or -1; MODULE, CLASS: an id */
+    int id;         /* FUNC: registry entry or KN_FUNC_*; MODULE, CLASS: an id */
     void *ref; /* FUNC: dispatcher (borrowed, kept alive by the compiling code); CLASS: PyObject */
     const char *name; /* printed name (interned types own it) */
     uint64_t hash;

@@ -209,45 +209,60 @@ kn_typing_array_unop(KnCompilation *c, KnInstr *in, KnType *a)
     return 0;
 }
 
+/* GETATTR of an array: an attribute or a method of the registry (lib/array.def), else one
+ * implemented in Python (kiln.extending.overload_method / overload_attribute). */
 int
 kn_typing_array_getattr(KnCompilation *c, KnInstr *in, KnType *t)
 {
     const char *a = in->imm.str;
-    if (!strcmp(a, "shape") || !strcmp(a, "strides")) {
+    int id = kn_lib_find("array", a);
+    if (id >= 0 && (kn_lib_flags(id) & KN_CF_ATTR)) {
+        impl_of(c, in)->builtin = id;
+        return kn_typing_entry(c, in, id, NULL, 0);
+    }
+    int has = id >= 0 ? 1 : kn_typing_has_overload_method(c, t, a, in->span);
+    if (has < 0)
+        return -1;
+    if (has) {
+        in->type = kn_type_bound(c->types, t, a);
+        return 0;
+    }
+    int none = kn_typing_overload_attr(c, in, t);
+    if (none <= 0)
+        return none;
+    return err(c, in->span, "%s has no attribute '%s' (in kiln yet)", t->name, a);
+}
+
+int
+kn_type_rule_array_attr(KnCompilation *c, KnInstr *in, int id, KnType **args, int n)
+{
+    (void)args;
+    (void)n;
+    KnType *t = in->args[0]->type;
+    const char *a = in->imm.str;
+    switch (id) {
+    case KN_BI_ARRAY_ATTR_SHAPE:
+    case KN_BI_ARRAY_ATTR_STRIDES: {
         KnType *items[32];
         for (int i = 0; i < t->ndim; i++)
             items[i] = &kn_type_int64;
         in->type = kn_type_tuple(c->types, items, t->ndim);
         return 0;
     }
-    if (!strcmp(a, "ndim") || !strcmp(a, "size") || !strcmp(a, "itemsize") ||
-        !strcmp(a, "nbytes")) {
+    case KN_BI_ARRAY_ATTR_NDIM:
+    case KN_BI_ARRAY_ATTR_SIZE:
+    case KN_BI_ARRAY_ATTR_ITEMSIZE:
+    case KN_BI_ARRAY_ATTR_NBYTES:
         in->type = &kn_type_int64;
         return 0;
-    }
-    if (!strcmp(a, "dtype")) {
-        static const struct {
-            KnType *t;
-            int id;
-        } map[] = {{&kn_type_bool, KN_BI_NP_BOOL},
-                   {&kn_type_int8, KN_BI_NP_INT8},
-                   {&kn_type_int16, KN_BI_NP_INT16},
-                   {&kn_type_int32, KN_BI_NP_INT32},
-                   {&kn_type_int64, KN_BI_NP_INT64},
-                   {&kn_type_uint8, KN_BI_NP_UINT8},
-                   {&kn_type_uint16, KN_BI_NP_UINT16},
-                   {&kn_type_uint32, KN_BI_NP_UINT32},
-                   {&kn_type_uint64, KN_BI_NP_UINT64},
-                   {&kn_type_float32, KN_BI_NP_FLOAT32},
-                   {&kn_type_float64, KN_BI_NP_FLOAT64},
-                   {&kn_type_complex64, KN_BI_NP_COMPLEX64},
-                   {&kn_type_complex128, KN_BI_NP_COMPLEX128}};
-        for (int i = 0; i < KN_ARRAY_LEN(map); i++)
-            if (map[i].t == t->dtype)
-                in->type = kn_type_func(c->types, map[i].id, NULL, kn_kir_builtin_name(map[i].id));
+    case KN_BI_ARRAY_ATTR_DTYPE: {
+        int cls = kn_typing_scalar_class(t->dtype);
+        if (cls >= 0)
+            in->type = kn_type_func(c->types, cls, NULL, kn_kir_builtin_name(cls));
         return 0;
     }
-    if (!strcmp(a, "real") || !strcmp(a, "imag")) {
+    case KN_BI_ARRAY_ATTR_REAL:
+    case KN_BI_ARRAY_ATTR_IMAG: {
         /* complex arrays: views of the parts; real arrays: the array itself, or zeros */
         KnType *d = t->dtype->kind == KN_TY_COMPLEX ? kn_type_float(t->dtype->bits / 2) : t->dtype;
         int view = t->dtype->kind == KN_TY_COMPLEX || a[0] == 'r';
@@ -258,27 +273,17 @@ kn_typing_array_getattr(KnCompilation *c, KnInstr *in, KnType *t)
             in->type = t;
         return 0;
     }
-    if (!strcmp(a, "flags")) {
+    case KN_BI_ARRAY_ATTR_FLAGS:
         in->type = kn_type_bound(c->types, t, "flags");
         return 0;
-    }
-    if (!strcmp(a, "T")) {
+    default: { /* T */
         char layout = t->layout == 'C' ? 'F' : t->layout == 'F' ? 'C' : 'A';
         if (t->ndim <= 1)
             layout = t->layout;
         in->type = kn_type_array(c->types, t->dtype, t->ndim, layout, t->readonly);
         return 0;
     }
-    static const char *const methods[] = {"sum",    "prod",      "min",     "max",    "mean",
-                                          "copy",   "fill",      "reshape", "ravel",  "flatten",
-                                          "astype", "transpose", "argmin",  "argmax", "any",
-                                          "all",    "cumsum",    "cumprod", "nonzero"};
-    for (int i = 0; i < KN_ARRAY_LEN(methods); i++)
-        if (!strcmp(a, methods[i])) {
-            in->type = kn_type_bound(c->types, t, a);
-            return 0;
-        }
-    return err(c, in->span, "%s has no attribute '%s' (in kiln yet)", t->name, a);
+    }
 }
 
 /* the kind of a scalar, or of an array's elements */
@@ -891,15 +896,19 @@ type_np_array(KnCompilation *c, KnInstr *in, int id)
     return 0;
 }
 
+/* The NumPy family (lib/numpy.def) other than the scalar classes. */
 int
-kn_typing_numpy_call(KnCompilation *c, KnInstr *in, int id)
+kn_type_rule_numpy(KnCompilation *c, KnInstr *in, int id, KnType **args, int n)
 {
+    (void)args;
+    (void)n;
     KnCallImpl *impl = impl_of(c, in);
     impl->kind = KN_CALL_BUILTIN;
     impl->builtin = id;
-    if (kn_kir_builtin_creates(id))
+    unsigned flags = kn_lib_flags(id);
+    if (flags & KN_CF_CREATES)
         return type_creation(c, in, id);
-    if (kn_kir_builtin_reduces(id)) {
+    if (flags & KN_CF_REDUCES) {
         static const char *const kw[] = {"a", "axis", "keepdims", NULL};
         KN_TRY(check_keywords(c, in, kw, 2));
         KnInstr *arr = kn_typing_arg(in, 0, "a");
@@ -971,25 +980,29 @@ kn_typing_numpy_call(KnCompilation *c, KnInstr *in, int id)
     }
 }
 
+/* Array methods (lib/array.def): the call's callee is the method bound to the array. */
 int
-kn_typing_array_method(KnCompilation *c, KnInstr *in, KnType *bound)
+kn_type_rule_array_method(KnCompilation *c, KnInstr *in, int id, KnType **args, int nargs)
 {
-    KnType *self = bound->items[0];
+    (void)args;
+    (void)nargs;
+    KnType *bound = in->args[0]->type, *self = bound->items[0];
     const char *m = bound->name;
     int n = in->nargs - 1;
-    impl_of(c, in)->kind = KN_CALL_METHOD;
-    if (!strcmp(m, "nonzero")) {
+    KnCallImpl *impl = impl_of(c, in);
+    impl->kind = KN_CALL_METHOD;
+    impl->builtin = id;
+    switch (id) {
+    case KN_BI_ARRAY_NONZERO:
         if (n)
             return err(c, in->span, "nonzero() takes no arguments");
         return type_nonzero(c, in, in->args[0]->args[0], "nonzero()");
-    }
-    if (!strcmp(m, "copy")) {
+    case KN_BI_ARRAY_COPY:
         if (n)
             return err(c, in->span, "copy() takes no arguments here");
         in->type = kn_type_array(c->types, self->dtype, self->ndim, 'C', 0);
         return 0;
-    }
-    if (!strcmp(m, "transpose")) {
+    case KN_BI_ARRAY_TRANSPOSE: {
         if (n)
             return err(c, in->span, "transpose() with axes is not supported yet");
         char layout = self->layout == 'C' ? 'F' : self->layout == 'F' ? 'C' : 'A';
@@ -997,7 +1010,7 @@ kn_typing_array_method(KnCompilation *c, KnInstr *in, KnType *bound)
                                  self->ndim <= 1 ? self->layout : layout, self->readonly);
         return 0;
     }
-    if (!strcmp(m, "reshape")) {
+    case KN_BI_ARRAY_RESHAPE: {
         if (self->layout != 'C')
             return err(c, in->span,
                        "reshape() needs a C-contiguous array, not %s (use .copy() "
@@ -1022,28 +1035,31 @@ kn_typing_array_method(KnCompilation *c, KnInstr *in, KnType *bound)
         in->type = kn_type_array(c->types, self->dtype, nd, 'C', self->readonly);
         return 0;
     }
-    if (!strcmp(m, "ravel") || !strcmp(m, "flatten")) {
+    case KN_BI_ARRAY_RAVEL:
+    case KN_BI_ARRAY_FLATTEN:
         if (n)
             return err(c, in->span, "%s() with an order is not supported yet", m);
         in->type = kn_type_array(c->types, self->dtype, 1, 'C',
                                  m[0] == 'r' && self->layout == 'C' ? self->readonly : 0);
         return 0;
-    }
-    if (!strcmp(m, "astype")) {
+    case KN_BI_ARRAY_ASTYPE: {
         KnType *d = n == 1 ? dtype_of(in->args[1]) : NULL;
         if (!d)
             return err(c, in->span, "astype() takes one dtype (np.float32, 'float32', a.dtype)");
         in->type = kn_type_array(c->types, d, self->ndim, 'C', 0);
         return 0;
     }
-    if (!strcmp(m, "fill")) {
+    case KN_BI_ARRAY_FILL:
         if (n != 1 || !kn_type_is_number(in->args[1]->type))
             return err(c, in->span, "fill() takes one number");
         if (self->readonly)
             return err(c, in->span, "cannot fill a read-only array");
         in->type = &kn_type_none;
         return 0;
+    default:
+        break;
     }
+    /* reductions and scans */
     KnInstr *axis = kn_typing_arg(in, 0, "axis"),
             *keep = kn_typing_arg(in, KN_KEYWORD_ONLY, "keepdims");
     if (n > (axis ? 1 : 0) + (keep ? 1 : 0))

@@ -148,6 +148,15 @@ kn_typing_np_scalar(int id)
 }
 
 /* isinstance(x, cls): does a value of type t match the compile-time class value k? */
+int
+kn_typing_scalar_class(const KnType *t)
+{
+    for (int id = 0; id < KN_BI__COUNT; id++)
+        if ((kn_lib_flags(id) & KN_CF_SCALAR_CLASS) && kn_typing_np_scalar(id) == t)
+            return id;
+    return -1;
+}
+
 static int
 matches_class(const KnType *t, const KnType *k)
 {
@@ -217,8 +226,8 @@ type_minmax(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
     return 0;
 }
 
-static int
-type_math(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
+int
+kn_type_rule_math(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
 {
     KnCallImpl *impl = impl_of(c, in, KN_CALL_BUILTIN);
     if (math_unary_float(id)) {
@@ -285,8 +294,8 @@ type_math(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
     }
 }
 
-static int
-type_conversion(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
+int
+kn_type_rule_conversion(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
 {
     KnCallImpl *impl = impl_of(c, in, KN_CALL_BUILTIN);
     switch (id) {
@@ -321,27 +330,17 @@ type_conversion(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
     }
 }
 
-static int
-type_builtin(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
+/* The builtins family (lib/builtins.def) other than the conversions. */
+int
+kn_type_rule_builtin(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
 {
     KnCallImpl *impl = impl_of(c, in, KN_CALL_BUILTIN);
-    impl->builtin = id;
-    if (id >= KN_BI_NP_EMPTY)
-        return kn_typing_numpy_call(c, in, id);
-    if (in->aux)
-        return err(c, in, "%s() does not take keyword arguments in kiln yet",
-                   kn_kir_builtin_name(id));
     if (id == KN_BI_LEN && n == 1 && a[0]->kind == KN_TY_ARRAY) {
         if (a[0]->ndim == 0)
             return err(c, in, "len() of a 0-d array");
         in->type = &kn_type_int64;
         return 0;
     }
-    if (id >= KN_BI_MATH_ACOS && id <= KN_BI_MATH_NEXTAFTER)
-        return type_math(c, in, id, a, n);
-    if ((id >= KN_BI_NP_INT8 && id <= KN_BI_NP_BOOL) || id == KN_BI_INT || id == KN_BI_FLOAT ||
-        id == KN_BI_BOOL || id == KN_BI_COMPLEX)
-        return type_conversion(c, in, id, a, n);
     switch (id) {
     case KN_BI_ABS:
         if (n != 1 || !kn_type_is_number(a[0]))
@@ -451,32 +450,51 @@ type_builtin(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
     }
 }
 
-static int
-type_method(KnCompilation *c, KnInstr *in, KnType *bound, KnType **a, int n)
+/* number.conjugate() */
+int
+kn_type_rule_number_method(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
 {
-    KnType *self = bound->items[0];
-    if (self->kind == KN_TY_ARRAY)
-        return kn_typing_array_method(c, in, bound);
-    if (!strcmp(bound->name, "conjugate") && n == 0) {
+    KnType *self = in->args[0]->args[0]->type;
+    if (n == 0) {
         in->type = self->kind == KN_TY_BOOL ? &kn_type_int64 : self;
-        impl_of(c, in, KN_CALL_METHOD);
+        impl_of(c, in, KN_CALL_METHOD)->builtin = id;
         return 0;
     }
-    return err(c, in, "%s.%s() does not accept (%s)", self->name, bound->name, arg_list(c, a, n));
+    return err(c, in, "%s.%s() does not accept (%s)", self->name, kn_kir_builtin_attr(id),
+               arg_list(c, a, n));
+}
+
+/* The registry entry of a method bound to a value (KN_TY_BOUND: items[0] is self), or -1. */
+int
+kn_typing_method_entry(const KnType *bound)
+{
+    const KnType *self = bound->items[0];
+    const char *owner = self->kind == KN_TY_ARRAY ? "array" : "number";
+    int id = kn_lib_find(owner, bound->name);
+    return id >= 0 && (kn_lib_flags(id) & KN_CF_METHOD) ? id : -1;
 }
 
 static int
-type_jitted(KnCompilation *c, KnInstr *in, KnType *callee, KnType **a, int n)
+type_method(KnCompilation *c, KnInstr *in, KnType *bound, KnType **a, int n)
+{
+    int id = kn_typing_method_entry(bound);
+    if (id < 0)
+        return kn_typing_overload(c, in, NULL, bound, a, n);
+    return kn_typing_entry(c, in, id, a, n);
+}
+
+static int
+type_jitted(KnCompilation *c, KnInstr *in, void *disp, const char *name, KnType **a, int n)
 {
     for (int i = 0; i < n; i++)
         if (!kn_type_is_value(a[i]))
-            return err(c, in, "cannot pass %s to jitted function %s", a[i]->name, callee->name);
+            return err(c, in, "cannot pass %s to jitted function %s", a[i]->name, name);
     KnCallImpl *impl = impl_of(c, in, KN_CALL_JITTED);
     KnType **args = kn_arena_alloc(&c->arena, sizeof(KnType *) * (size_t)(n ? n : 1));
     memcpy(args, a, sizeof(KnType *) * (size_t)n);
     if (!c->hooks || !c->hooks->resolve_call)
         return err(c, in, "calls to other jitted functions are not available here");
-    KN_TRY(c->hooks->resolve_call(c, callee->ref, args, n, in->span, &impl->callee));
+    KN_TRY(c->hooks->resolve_call(c, disp, args, n, in->span, &impl->callee));
     in->type = impl->callee.ret; /* NULL: a recursive call whose type is not known yet */
     return 0;
 }
@@ -498,7 +516,12 @@ kn_typing_call(KnCompilation *c, KnInstr *in, int *changed)
     int rc;
     switch (ct->kind) {
     case KN_TY_FUNC:
-        rc = ct->id >= 0 ? type_builtin(c, in, ct->id, a, n) : type_jitted(c, in, ct, a, n);
+        if (ct->id >= 0)
+            rc = kn_typing_entry(c, in, ct->id, a, n);
+        else if (ct->id == KN_FUNC_OVERLOAD)
+            rc = kn_typing_overload(c, in, ct, NULL, a, n);
+        else
+            rc = type_jitted(c, in, ct->ref, ct->name, a, n);
         break;
     case KN_TY_BOUND:
         rc = type_method(c, in, ct, a, n);

@@ -210,7 +210,7 @@ type_contains(KnCompilation *c, KnInstr *in, KnType *a, KnType *b)
 static int
 is_np_scalar_class(const KnType *t)
 {
-    return t->kind == KN_TY_FUNC && t->id >= KN_BI_NP_INT8 && t->id <= KN_BI_NP_BOOL;
+    return t->kind == KN_TY_FUNC && t->id >= 0 && (kn_lib_flags(t->id) & KN_CF_SCALAR_CLASS);
 }
 
 static int

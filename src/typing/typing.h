@@ -17,7 +17,7 @@ int kn_typing_slice_items(const KnSlice *s, int n, int *out);
 enum { KN_KEYWORD_ONLY = 1 << 20 };
 KnInstr *kn_typing_arg(KnInstr *call, int i, const char *keyword);
 
-/* How many array operands a NumPy function of ir/builtins.def takes (np.where: 3). */
+/* How many array operands a NumPy function of lib/numpy.def takes (np.where: 3). */
 int kn_typing_ufunc_nin(int builtin_id);
 
 /* The result type of a binary operator, NULL if unsupported (shared with lowering). */
