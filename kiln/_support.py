@@ -33,6 +33,15 @@ def make_error(kind, message, filename, line, col, end_line, end_col, notes):
     return _KINDS.get(kind, KilnError)(message, filename, line, col, end_line, end_col, fixed)
 
 
+def add_note(err, message, filename, line, col, end_line, end_col):
+    """Append a note at a position (the call that led to ``err``) to a KilnError, in place."""
+    from .errors import Note, render
+
+    col, end_col = _char_columns(filename, line, col, end_line, end_col)
+    err.notes.append(Note(message, filename, line, col, end_line, end_col))
+    err.args = (render(err),)
+
+
 def _char_columns(filename, line, col, end_line, end_col):
     text = source_line(filename, line)
     end_text = text if end_line in (None, line) else source_line(filename, end_line)

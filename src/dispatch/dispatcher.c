@@ -436,6 +436,35 @@ compile_overload(Dispatcher *d, KnType **args, int n, KnType *declared_ret)
     return ov;
 }
 
+/* A note at the call site on the pending KilnError of a callee that failed to compile. */
+static void
+add_call_note(KnCompilation *c, Dispatcher *d, KnType **args, int n, KnSpan span)
+{
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyErr_NormalizeException(&type, &value, &tb);
+    PyObject *support = kn_support();
+    PyObject *kerr = support ? PyObject_GetAttrString(support, "KilnError") : NULL;
+    if (kerr && value && PyObject_IsInstance(value, kerr) > 0 && c->fn) {
+        KnStrBuf sb;
+        kn_sb_init(&sb);
+        PyObject *nm = PyObject_GetAttrString(d->py_func, "__name__");
+        kn_sb_printf(&sb, "in the call of %s(", nm && PyUnicode_Check(nm) ? PyUnicode_AsUTF8(nm) : "?");
+        Py_XDECREF(nm);
+        for (int i = 0; i < n; i++)
+            kn_sb_printf(&sb, "%s%s", i ? ", " : "", args[i]->name);
+        kn_sb_printf(&sb, ") from %s", c->fn->name);
+        PyObject *r = PyObject_CallMethod(support, "add_note", "Ossiiii", value, sb.data,
+                                          c->fn->filename, span.line, span.col, span.end_line,
+                                          span.end_col);
+        Py_XDECREF(r);
+        kn_sb_fini(&sb);
+    }
+    Py_XDECREF(kerr);
+    PyErr_Clear();
+    PyErr_Restore(type, value, tb);
+}
+
 /* The typing hook: the type of a call to another (or the same) jitted function. */
 static int
 resolve_call(KnCompilation *c, void *ref, KnType **args, int n, KnSpan span, KnCallee *out)
@@ -492,7 +521,9 @@ resolve_call(KnCompilation *c, void *ref, KnType **args, int n, KnSpan span, KnC
         ov = compile_overload(d, args, n, NULL);
     }
     if (!ov) {
-        /* the callee's own error (at its own position) is the useful one: keep it set */
+        /* the callee's own error (at its own position) is the useful one: keep it set, with
+         * a note at this call */
+        add_call_note(c, d, args, n, span);
         kn_diag_error(&c->diags, KN_DIAG_TYPING, span, "in a call to a jitted function");
         return -1;
     }
