@@ -10,62 +10,42 @@
 #include <numpy/arrayobject.h>
 #include <numpy/arrayscalars.h>
 
+/* The kiln type of a dtype by its kind and size (types/dtypes.def), or NULL. Every spelling
+ * of a type number (NPY_LONG and NPY_LONGLONG on Linux) has the same kind and size. */
+static KnType *
+dtype_by_kind(char kind, int size)
+{
+    static const struct {
+        KnType *t;
+        char kind;
+        int size;
+    } table[] = {
+#define X(type, npy, k, sz, cls) {&type, k, sz},
+#include "types/dtypes.def"
+#undef X
+    };
+    for (int i = 0; i < KN_ARRAY_LEN(table); i++)
+        if (table[i].kind == kind && table[i].size == size)
+            return table[i].t;
+    return NULL;
+}
+
+/* The element type of a NumPy dtype, or NULL. */
+static KnType *
+dtype_type(PyArray_Descr *d)
+{
+    if (!PyDataType_ISNOTSWAPPED(d) || d->type_num >= NPY_OBJECT)
+        return NULL;
+    return dtype_by_kind(d->kind, (int)PyDataType_ELSIZE(d));
+}
+
 static KnType *
 numpy_scalar_type(PyObject *o)
 {
     PyArray_Descr *d = PyArray_DescrFromScalar(o);
     if (!d)
         return NULL;
-    KnType *t = NULL;
-    switch (d->type_num) {
-    case NPY_BOOL:
-        t = &kn_type_bool;
-        break;
-    case NPY_BYTE:
-        t = &kn_type_int8;
-        break;
-    case NPY_SHORT:
-        t = &kn_type_int16;
-        break;
-    case NPY_INT:
-        t = &kn_type_int32;
-        break;
-    case NPY_LONG:
-        t = sizeof(long) == 8 ? &kn_type_int64 : &kn_type_int32;
-        break;
-    case NPY_LONGLONG:
-        t = &kn_type_int64;
-        break;
-    case NPY_UBYTE:
-        t = &kn_type_uint8;
-        break;
-    case NPY_USHORT:
-        t = &kn_type_uint16;
-        break;
-    case NPY_UINT:
-        t = &kn_type_uint32;
-        break;
-    case NPY_ULONG:
-        t = sizeof(long) == 8 ? &kn_type_uint64 : &kn_type_uint32;
-        break;
-    case NPY_ULONGLONG:
-        t = &kn_type_uint64;
-        break;
-    case NPY_FLOAT:
-        t = &kn_type_float32;
-        break;
-    case NPY_DOUBLE:
-        t = &kn_type_float64;
-        break;
-    case NPY_CFLOAT:
-        t = &kn_type_complex64;
-        break;
-    case NPY_CDOUBLE:
-        t = &kn_type_complex128;
-        break;
-    default:
-        break;
-    }
+    KnType *t = d->type_num < NPY_OBJECT ? dtype_by_kind(d->kind, (int)PyDataType_ELSIZE(d)) : NULL;
     Py_DECREF(d);
     return t;
 }
@@ -87,72 +67,15 @@ typeof_int(PyObject *o)
     return NULL;
 }
 
-/* The element type of a NumPy dtype, or NULL. */
-static KnType *
-dtype_type(PyArray_Descr *d)
-{
-    if (!PyDataType_ISNOTSWAPPED(d))
-        return NULL;
-    switch (d->type_num) {
-    case NPY_BOOL:
-        return &kn_type_bool;
-    case NPY_BYTE:
-        return &kn_type_int8;
-    case NPY_SHORT:
-        return &kn_type_int16;
-    case NPY_INT:
-        return &kn_type_int32;
-    case NPY_LONG:
-        return sizeof(long) == 8 ? &kn_type_int64 : &kn_type_int32;
-    case NPY_LONGLONG:
-        return &kn_type_int64;
-    case NPY_UBYTE:
-        return &kn_type_uint8;
-    case NPY_USHORT:
-        return &kn_type_uint16;
-    case NPY_UINT:
-        return &kn_type_uint32;
-    case NPY_ULONG:
-        return sizeof(long) == 8 ? &kn_type_uint64 : &kn_type_uint32;
-    case NPY_ULONGLONG:
-        return &kn_type_uint64;
-    case NPY_FLOAT:
-        return &kn_type_float32;
-    case NPY_DOUBLE:
-        return &kn_type_float64;
-    case NPY_CFLOAT:
-        return &kn_type_complex64;
-    case NPY_CDOUBLE:
-        return &kn_type_complex128;
-    default:
-        return NULL;
-    }
-}
-
 int
 kn_box_type_num(const KnType *t)
 {
-    switch (t->kind) {
-    case KN_TY_BOOL:
-        return NPY_BOOL;
-    case KN_TY_INT:
-        switch (t->bits) {
-        case 8:
-            return t->is_signed ? NPY_INT8 : NPY_UINT8;
-        case 16:
-            return t->is_signed ? NPY_INT16 : NPY_UINT16;
-        case 32:
-            return t->is_signed ? NPY_INT32 : NPY_UINT32;
-        default:
-            return t->is_signed ? NPY_INT64 : NPY_UINT64;
-        }
-    case KN_TY_FLOAT:
-        return t->bits == 32 ? NPY_FLOAT32 : NPY_FLOAT64;
-    case KN_TY_COMPLEX:
-        return t->bits == 64 ? NPY_COMPLEX64 : NPY_COMPLEX128;
-    default:
-        return -1;
-    }
+#define X(type, npy, kind, size, cls)                                                              \
+    if (t == &type)                                                                                \
+        return npy;
+#include "types/dtypes.def"
+#undef X
+    return -1;
 }
 
 /* Which ndarray subclasses compiled code may take: np.memmap is a plain buffer (the data on

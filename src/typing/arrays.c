@@ -387,7 +387,7 @@ static KnType *
 dtype_of(KnInstr *arg)
 {
     KnType *t = arg->type;
-    if (t->kind == KN_TY_FUNC && t->id >= KN_BI_NP_INT8 && t->id <= KN_BI_NP_BOOL)
+    if (t->kind == KN_TY_FUNC && t->id >= 0 && (kn_lib_flags(t->id) & KN_CF_SCALAR_CLASS))
         return kn_typing_np_scalar(t->id);
     if (t->kind == KN_TY_FUNC && t->id == KN_BI_FLOAT)
         return &kn_type_float64;

@@ -112,48 +112,35 @@ float_of(KnType *t)
     return t->kind == KN_TY_FLOAT && t->bits == 32 ? &kn_type_float32 : &kn_type_float64;
 }
 
+/* np.float64 -> float64 (types/dtypes.def), NULL if id is not a NumPy scalar class */
 KnType *
 kn_typing_np_scalar(int id)
 {
-    switch (id) {
-    case KN_BI_NP_INT8:
-        return &kn_type_int8;
-    case KN_BI_NP_INT16:
-        return &kn_type_int16;
-    case KN_BI_NP_INT32:
-        return &kn_type_int32;
-    case KN_BI_NP_INT64:
-        return &kn_type_int64;
-    case KN_BI_NP_UINT8:
-        return &kn_type_uint8;
-    case KN_BI_NP_UINT16:
-        return &kn_type_uint16;
-    case KN_BI_NP_UINT32:
-        return &kn_type_uint32;
-    case KN_BI_NP_UINT64:
-        return &kn_type_uint64;
-    case KN_BI_NP_FLOAT32:
-        return &kn_type_float32;
-    case KN_BI_NP_FLOAT64:
-        return &kn_type_float64;
-    case KN_BI_NP_COMPLEX64:
-        return &kn_type_complex64;
-    case KN_BI_NP_COMPLEX128:
-        return &kn_type_complex128;
-    case KN_BI_NP_BOOL:
-        return &kn_type_bool;
-    default:
-        return NULL;
-    }
+    static KnType *const types[] = {
+#define X(type, npy, kind, size, cls) &type,
+#include "types/dtypes.def"
+#undef X
+    };
+    static const int classes[] = {
+#define X(type, npy, kind, size, cls) KN_BI_##cls,
+#include "types/dtypes.def"
+#undef X
+    };
+    for (int i = 0; i < KN_ARRAY_LEN(classes); i++)
+        if (classes[i] == id)
+            return types[i];
+    return NULL;
 }
 
 /* isinstance(x, cls): does a value of type t match the compile-time class value k? */
 int
 kn_typing_scalar_class(const KnType *t)
 {
-    for (int id = 0; id < KN_BI__COUNT; id++)
-        if ((kn_lib_flags(id) & KN_CF_SCALAR_CLASS) && kn_typing_np_scalar(id) == t)
-            return id;
+#define X(type, npy, kind, size, cls)                                                              \
+    if (t == &type)                                                                                \
+        return KN_BI_##cls;
+#include "types/dtypes.def"
+#undef X
     return -1;
 }
 
