@@ -2,8 +2,9 @@
  * which the dispatcher runs because it needs Python objects) to code added to the JIT: typing,
  * verify, fuse (array-expression fusion and the can-raise analysis, then verify again), lower,
  * optimize, jit. Each pass takes the compilation and returns 0 or -1 with a diagnostic.
- * KILN_DUMP (c->dump) prints the stages to stderr as they are built (time: each pass's time);
- * inspect_llvm/inspect_asm run the same table in text-only mode. */
+ * Its products (KnTexts, KnCode, the LLVM module) live in the compilation's side table
+ * (base/context.h). KILN_DUMP (c->dump) prints the stages to stderr as they are built (time: each
+ * pass's time); inspect_llvm/inspect_asm run the same table in text-only mode. */
 #include "compile.h"
 
 #include <llvm-c/Core.h>
@@ -28,19 +29,49 @@ kn_compile_init(KnCompilation *c, KnTypeTable *types, KnJit *jit)
     c->error_model_python = 1;
 }
 
+/* KN_SIDE_LLVM: the module from lower to jit, and the context it lives in. */
+typedef struct KnLlvmProduct {
+    LLVMModuleRef module;
+    LLVMOrcThreadSafeContextRef tsc;
+} KnLlvmProduct;
+
+static KnLlvmProduct *
+llvm_product(KnCompilation *c)
+{
+    return kn_ctx_need(c, KN_SIDE_LLVM, sizeof(KnLlvmProduct));
+}
+
+static KnTexts *
+texts(KnCompilation *c)
+{
+    return kn_ctx_need(c, KN_SIDE_TEXT, sizeof(KnTexts));
+}
+
+static KnCode *
+code(KnCompilation *c)
+{
+    return kn_ctx_need(c, KN_SIDE_CODE, sizeof(KnCode));
+}
+
 void
 kn_compile_fini(KnCompilation *c)
 {
-    if (c->llvm_module)
-        LLVMDisposeModule(c->llvm_module);
-    if (c->llvm_tsc)
-        LLVMOrcDisposeThreadSafeContext(c->llvm_tsc);
-    free(c->bitcode);
-    free(c->kir_text);
-    free(c->typed_text);
-    free(c->llvm_text);
-    free(c->opt_text);
-    free(c->asm_text);
+    KnLlvmProduct *lp = kn_ctx_get(c, KN_SIDE_LLVM);
+    if (lp && lp->module)
+        LLVMDisposeModule(lp->module);
+    if (lp && lp->tsc)
+        LLVMOrcDisposeThreadSafeContext(lp->tsc);
+    KnCode *cd = kn_ctx_get(c, KN_SIDE_CODE);
+    if (cd)
+        free(cd->bitcode);
+    KnTexts *t = kn_ctx_get(c, KN_SIDE_TEXT);
+    if (t) {
+        free(t->kir_text);
+        free(t->typed_text);
+        free(t->llvm_text);
+        free(t->opt_text);
+        free(t->asm_text);
+    }
     kn_arena_fini(&c->arena);
 }
 
@@ -71,12 +102,12 @@ pass_typing(KnCompilation *c)
     if (c->dump & KN_DUMP_KIR)
         dump_kir(c, "KIR", 0);
     if (c->want_text)
-        c->kir_text = kir_text(c, 0);
+        texts(c)->kir_text = kir_text(c, 0);
     KN_TRY(kn_typing_infer(c, c->arg_types));
     if (c->dump & KN_DUMP_TYPED)
         dump_kir(c, "typed KIR", 1);
     if (c->want_text)
-        c->typed_text = kir_text(c, 1);
+        texts(c)->typed_text = kir_text(c, 1);
     return 0;
 }
 
@@ -107,15 +138,16 @@ pass_lower(KnCompilation *c)
 {
     LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
     LLVMContextRef ctx = LLVMOrcThreadSafeContextGetContext(tsc);
-    c->llvm_tsc = tsc;
+    KnLlvmProduct *lp = llvm_product(c);
+    lp->tsc = tsc;
     LLVMModuleRef m = kn_lower_function(c, ctx, c->jit->triple, c->jit->datalayout);
     if (!m)
         return -1;
-    c->llvm_module = m;
+    lp->module = m;
     if (c->want_text || (c->dump & KN_DUMP_LLVM))
-        c->llvm_text = module_text(m);
+        texts(c)->llvm_text = module_text(m);
     if (c->dump & KN_DUMP_LLVM)
-        fprintf(stderr, "---- LLVM IR: %s ----\n%s", c->fn->name, c->llvm_text);
+        fprintf(stderr, "---- LLVM IR: %s ----\n%s", c->fn->name, texts(c)->llvm_text);
     return 0;
 }
 
@@ -125,6 +157,7 @@ static void
 link_callees(KnCompilation *c)
 {
     KnFunction *fn = c->fn;
+    LLVMModuleRef m = llvm_product(c)->module;
     for (int b = 0; b < fn->blocks.len; b++) {
         KnBlock *blk = fn->blocks.items[b];
         for (int i = 0; blk->reachable && i < blk->instrs.len; i++) {
@@ -133,11 +166,10 @@ link_callees(KnCompilation *c)
             if (in->op != KN_OP_CALL || !impl || impl->kind != KN_CALL_JITTED ||
                 !impl->callee.bitcode)
                 continue;
-            if (LLVMGetNamedFunction(c->llvm_module, impl->callee.symbol) &&
-                !LLVMIsDeclaration(LLVMGetNamedFunction(c->llvm_module, impl->callee.symbol)))
+            if (LLVMGetNamedFunction(m, impl->callee.symbol) &&
+                !LLVMIsDeclaration(LLVMGetNamedFunction(m, impl->callee.symbol)))
                 continue; /* already linked */
-            kn_jit_link_for_inlining(c->llvm_module, impl->callee.bitcode,
-                                     impl->callee.bitcode_size);
+            kn_jit_link_for_inlining(m, impl->callee.bitcode, impl->callee.bitcode_size);
         }
     }
 }
@@ -147,27 +179,30 @@ pass_optimize(KnCompilation *c)
 {
     char *err = NULL;
     link_callees(c);
-    if (kn_jit_optimize(c->jit, c->llvm_module, 3, &err) < 0) {
+    LLVMModuleRef m = llvm_product(c)->module;
+    if (kn_jit_optimize(c->jit, m, 3, &err) < 0) {
         kn_diag_error(&c->diags, KN_DIAG_LOWERING, c->fn->span, "LLVM optimization failed: %s",
                       err);
         free(err);
         return -1;
     }
-    if (!c->text_only)
-        kn_jit_bitcode(c->llvm_module, &c->bitcode, &c->bitcode_size);
+    if (!c->text_only) {
+        KnCode *cd = code(c);
+        kn_jit_bitcode(m, &cd->bitcode, &cd->bitcode_size);
+    }
     /* after the bitcode: callers inline the uncut blocks */
-    int cuts = kn_jit_split_blocks(c->llvm_module);
+    int cuts = kn_jit_split_blocks(m);
     if (cuts && (c->dump & KN_DUMP_TIME))
         fprintf(stderr, "kiln: %s: huge blocks cut in %d places (jit/split.c)\n", c->fn->name,
                 cuts);
     if (c->want_text || (c->dump & KN_DUMP_OPT))
-        c->opt_text = module_text(c->llvm_module);
+        texts(c)->opt_text = module_text(m);
     if (c->dump & KN_DUMP_OPT)
-        fprintf(stderr, "---- optimized LLVM IR: %s ----\n%s", c->fn->name, c->opt_text);
+        fprintf(stderr, "---- optimized LLVM IR: %s ----\n%s", c->fn->name, texts(c)->opt_text);
     if (c->want_text || (c->dump & KN_DUMP_ASM))
-        c->asm_text = kn_jit_asm(c->jit, c->llvm_module);
+        texts(c)->asm_text = kn_jit_asm(c->jit, m);
     if (c->dump & KN_DUMP_ASM)
-        fprintf(stderr, "---- assembly: %s ----\n%s", c->fn->name, c->asm_text);
+        fprintf(stderr, "---- assembly: %s ----\n%s", c->fn->name, texts(c)->asm_text);
     return 0;
 }
 
@@ -178,16 +213,17 @@ pass_jit(KnCompilation *c)
         return 0;
     char *err = NULL;
     LLVMOrcResourceTrackerRef rt = NULL;
-    int rc = kn_jit_add(c->jit, c->llvm_tsc, c->llvm_module, &rt, &err);
-    c->llvm_module = NULL; /* consumed, even on error */
-    LLVMOrcDisposeThreadSafeContext(c->llvm_tsc);
-    c->llvm_tsc = NULL;
+    KnLlvmProduct *lp = llvm_product(c);
+    int rc = kn_jit_add(c->jit, lp->tsc, lp->module, &rt, &err);
+    lp->module = NULL; /* consumed, even on error */
+    LLVMOrcDisposeThreadSafeContext(lp->tsc);
+    lp->tsc = NULL;
     if (rc < 0) {
         kn_diag_error(&c->diags, KN_DIAG_LOWERING, c->fn->span, "JIT failed: %s", err);
         free(err);
         return -1;
     }
-    c->resource_tracker = rt;
+    code(c)->resource_tracker = rt;
     return 0;
 }
 
@@ -202,7 +238,8 @@ pass_fuse(KnCompilation *c)
     KN_TRY(kn_pass_fuse(c));
     /* 0 for a function in a recursion cycle means the coded ABI (lower/internal.h): it can
      * still raise RecursionError, through a code returned with its value */
-    c->can_raise = c->force_status || getenv("KILN_STATUS_ALWAYS") ? 1 : kn_pass_can_raise(c);
+    KnRaises *r = kn_ctx_need(c, KN_SIDE_RAISES, sizeof(KnRaises));
+    r->can_raise = c->force_status || getenv("KILN_STATUS_ALWAYS") ? 1 : kn_pass_can_raise(c);
     kn_pass_defer_division_checks(c);
     kn_pass_nonzero_divisors(c);
     if (c->dump & KN_DUMP_TYPED)

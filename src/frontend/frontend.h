@@ -8,7 +8,9 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
-#include "compile.h"
+#include "base/context.h"
+#include "ir/kir.h"
+#include "types/types.h"
 
 typedef struct KnFrontendEnv {
     PyObject *dispatcher_type; /* borrowed: objects of this type are jitted callees */

@@ -8,7 +8,9 @@
 #include <llvm-c/LLJIT.h>
 #include <llvm-c/Orc.h>
 
-#include "compile.h"
+#include "base/context.h"
+#include "ir/kir.h"
+#include "types/types.h"
 
 typedef struct KnJitSymbol {
     const char *name;

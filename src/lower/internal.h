@@ -4,6 +4,7 @@
 #define KN_LOWER_INTERNAL_H
 
 #include "lower/lower.h"
+#include "passes/passes.h"
 #include "runtime/runtime.h"
 #include "typing/typing.h"
 
@@ -45,7 +46,7 @@ typedef struct L {
     int nslotted;
     KnSpan span;    /* of the instruction being lowered */
     char *borrowed; /* by variable: a parameter only ever holding its argument (no refcount) */
-    LLVMValueRef defer_flags[KN_MAX_DEFERRED]; /* i1 allocas for c->deferred */
+    LLVMValueRef defer_flags[KN_MAX_DEFERRED]; /* i1 allocas for KN_SIDE_DEFERRED */
     LLVMValueRef defer_flag; /* while lowering a deferred division: its flag, else NULL */
     int divisor_nonzero;     /* while lowering a division passes/nonzero.c cleared: no test */
 } L;

@@ -3,8 +3,8 @@
  *
  * Input: c->fn after typing and the passes. Output: an LLVM module holding
  *   i32 @symbol(ptr %ret, ptr %exc, <args by value>)   the native function, or, when the function
- *   <ret> @symbol(<args by value>)                       cannot raise (c->can_raise == 0), this
- *   i32 @wrapper(ptr %ret, ptr %exc, ptr %args)        loads args from C layout, stores result
+ *   <ret> @symbol(<args by value>)                       cannot raise (KnRaises.can_raise == 0),
+ * this i32 @wrapper(ptr %ret, ptr %exc, ptr %args)        loads args from C layout, stores result
  * Status 0 is a normal return; nonzero means an exception was recorded in *exc (its index in the
  * exception table, with run-time message values). Variables are allocas in the entry block
  * (LLVM's mem2reg makes SSA of them); a value is converted to its variable's (unified) type when
@@ -694,7 +694,8 @@ lower_binop_instr(L *l, KnInstr *in)
         return kn_lower_array_binop(l, in);
     if (in->type->kind == KN_TY_TUPLE)
         return lower_concat(l, in);
-    l->divisor_nonzero = in->id < l->c->nonzero_len && l->c->nonzero_divisor[in->id];
+    const KnNonzero *nz = kn_ctx_get(l->c, KN_SIDE_NONZERO);
+    l->divisor_nonzero = nz && in->id < nz->len && nz->divisor[in->id];
     LLVMValueRef r =
         kn_lower_binop(l, (KnBinop)in->aux, l->vals[in->args[0]->id], l->vals[in->args[1]->id],
                        impl->operand, in->args[0]->type, in->args[1]->type);
@@ -772,12 +773,23 @@ makes_reference(const KnInstr *in)
     }
 }
 
+/* The divisions whose zero check the defer pass moved to their loop's exit (none if it did not
+ * run). */
+static const KnDeferrals *
+deferrals(const L *l)
+{
+    static const KnDeferrals none = {.n = 0};
+    const KnDeferrals *ds = kn_ctx_get(l->c, KN_SIDE_DEFERRED);
+    return ds ? ds : &none;
+}
+
 /* A loop exit whose loop divided by zero raises here, at the division's position. */
 static void
 check_deferred(L *l, const KnBlock *blk)
 {
-    for (int k = 0; k < l->c->ndeferred; k++) {
-        const KnDeferred *d = &l->c->deferred[k];
+    const KnDeferrals *ds = deferrals(l);
+    for (int k = 0; k < ds->n; k++) {
+        const KnDeferred *d = &ds->items[k];
         if (d->exit != blk)
             continue;
         l->span = d->division->span;
@@ -789,8 +801,9 @@ check_deferred(L *l, const KnBlock *blk)
 static LLVMValueRef
 deferred_flag(L *l, const KnInstr *in)
 {
-    for (int k = 0; k < l->c->ndeferred; k++)
-        if (l->c->deferred[k].division == in)
+    const KnDeferrals *ds = deferrals(l);
+    for (int k = 0; k < ds->n; k++)
+        if (ds->items[k].division == in)
             return l->defer_flags[k];
     return NULL;
 }
@@ -1072,7 +1085,7 @@ lower_body(L *l)
             continue;
         l->vars[i] = var_slot(l, v, kn_lower_type(l, v->type), &shared);
     }
-    for (int k = 0; k < l->c->ndeferred; k++) {
+    for (int k = 0; k < deferrals(l)->n; k++) {
         l->defer_flags[k] = LLVMBuildAlloca(l->b, l->i1, "divided_by_zero");
         LLVMBuildStore(l->b, LLVMConstInt(l->i1, 0, 0), l->defer_flags[k]);
     }
@@ -1277,7 +1290,8 @@ kn_lower_function(KnCompilation *c, LLVMContextRef ctx, const char *triple, cons
         goto fail;
     }
     l.has_refs = function_has_refs(c->fn);
-    l.direct = !c->can_raise;
+    const KnRaises *raises = kn_ctx_get(c, KN_SIDE_RAISES);
+    l.direct = !(raises && raises->can_raise);
     l.fn = declare_native(&l, c->fn, c->symbol);
     l.ret_ptr = l.direct ? NULL : LLVMGetParam(l.fn, 0);
     l.exc_ptr = l.direct ? NULL : LLVMGetParam(l.fn, 1);

@@ -774,11 +774,12 @@ kn_typing_infer(KnCompilation *c, KnType **argtypes)
         return report_untyped(c, bad);
     if (!fn->ret_type) /* no reachable return: every path raises (or loops); as in Numba */
         fn->ret_type = &kn_type_none;
-    if (c->partial_ret_used && c->ret_type_seen != fn->ret_type) {
+    const KnRecursionSeen *seen = kn_ctx_get(c, KN_SIDE_RECURSION);
+    if (seen && seen->partial_ret_used && seen->ret_type_seen != fn->ret_type) {
         kn_diag_error(&c->diags, KN_DIAG_TYPING, fn->span,
                       "the return type of recursive function %s changed from %s to %s while it "
                       "was typed; make its base case return the final type",
-                      fn->name, c->ret_type_seen ? c->ret_type_seen->name : "unknown",
+                      fn->name, seen->ret_type_seen ? seen->ret_type_seen->name : "unknown",
                       fn->ret_type->name);
         return -1;
     }
