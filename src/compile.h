@@ -1,29 +1,12 @@
 /* compile.h - the pipeline that runs the stages in order (compile.c): the dispatcher fills in a
  * compilation's options and hooks (base/context.h), calls kn_compile_run, and reads back the
- * products below or the diagnostics. Stages include base/context.h, never this header. */
+ * products (KnTexts, KnCode: jit/jit.h) or the diagnostics. Stages include base/context.h, never
+ * this header. */
 #ifndef KN_COMPILE_H
 #define KN_COMPILE_H
 
 #include "base/context.h"
-#include "ir/kir.h"
-#include "types/types.h"
-
-/* KN_SIDE_TEXT: the stages as text, kept when c->want_text (malloc, freed by kn_compile_fini). */
-typedef struct KnTexts {
-    char *kir_text;   /* frontend's KIR, untyped */
-    char *typed_text; /* KIR after typing */
-    char *llvm_text;  /* lower: IR before optimization (also kept for KILN_DUMP=llvm) */
-    char *opt_text;   /* jit: IR after optimization (also for KILN_DUMP=opt) */
-    char *asm_text;   /* jit: assembly (also for KILN_DUMP=asm) */
-} KnTexts;
-
-/* KN_SIDE_CODE: what the JIT made of it (not in text-only mode). */
-typedef struct KnCode {
-    void *resource_tracker; /* LLVMOrcResourceTrackerRef owning this code */
-    void *bitcode; /* the optimized module, kept for inlining into callers (malloc; taking it
-                    * sets this to NULL, else kn_compile_fini frees it) */
-    size_t bitcode_size;
-} KnCode;
+#include "jit/jit.h"
 
 void kn_compile_init(KnCompilation *c, KnTypeTable *types, KnJit *jit);
 void kn_compile_fini(KnCompilation *c);
