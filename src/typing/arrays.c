@@ -9,34 +9,12 @@
 
 #include <stdio.h>
 
-static int err(KnCompilation *c, KnSpan span, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int
-err(KnCompilation *c, KnSpan span, const char *fmt, ...)
-{
-    char buf[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    kn_diag_error(&c->diags, KN_DIAG_TYPING, span, "%s", buf);
-    return -1;
-}
-
-static KnCallImpl *
-impl_of(KnCompilation *c, KnInstr *in)
-{
-    if (!in->impl)
-        in->impl = kn_arena_alloc(&c->arena, sizeof(KnCallImpl));
-    return in->impl;
-}
-
-static int
-intlike(const KnType *t)
-{
-    return t->kind == KN_TY_INT || t->kind == KN_TY_BOOL;
-}
+/* The rules floor (rules.c) under the short names this file's rules were written with. */
+#define err(c, span, ...) kn_typing_err(c, span, __VA_ARGS__)
+#define impl_of(c, in) kn_typing_impl_of(c, in)
+#define intlike(t) kn_typing_intlike(t)
+#define dtype_of(arg) kn_typing_dtype_of(arg)
+#define check_keywords(c, in, allowed, npos_max) kn_typing_check_keywords(c, in, allowed, npos_max)
 
 static int
 kind_rank(const KnType *t)
@@ -376,64 +354,6 @@ kn_typing_setitem(KnCompilation *c, KnInstr *in)
 }
 
 /* ---- numpy functions ---- */
-
-/* the dtype an argument names: np.float64, a.dtype, 'float64' */
-static KnType *
-dtype_of(KnInstr *arg)
-{
-    KnType *t = arg->type;
-    if (t->kind == KN_TY_FUNC && t->id >= KN_BI_NP_INT8 && t->id <= KN_BI_NP_BOOL)
-        return kn_typing_np_scalar(t->id);
-    if (t->kind == KN_TY_FUNC && t->id == KN_BI_FLOAT)
-        return &kn_type_float64;
-    if (t->kind == KN_TY_FUNC && t->id == KN_BI_INT)
-        return &kn_type_int64;
-    if (t->kind == KN_TY_FUNC && t->id == KN_BI_BOOL)
-        return &kn_type_bool;
-    if (t->kind == KN_TY_FUNC && t->id == KN_BI_COMPLEX)
-        return &kn_type_complex128;
-    if (t->kind == KN_TY_STR && arg->op == KN_OP_CONST) {
-        KnType *p = kn_type_by_name(arg->imm.str);
-        if (p && kn_type_is_number(p))
-            return p;
-        if (!strcmp(arg->imm.str, "bool_") || !strcmp(arg->imm.str, "bool"))
-            return &kn_type_bool;
-    }
-    return NULL;
-}
-
-/* positional argument i or keyword `name` of a call; NULL when absent */
-KnInstr *
-kn_typing_arg(KnInstr *in, int i, const char *name)
-{
-    int nkw = in->aux, npos = in->nargs - 1 - nkw;
-    const char **names = in->imm.ptr;
-    if (i < npos)
-        return in->args[i + 1];
-    for (int k = 0; name && k < nkw; k++)
-        if (!strcmp(names[k], name))
-            return in->args[1 + npos + k];
-    return NULL;
-}
-
-static int
-check_keywords(KnCompilation *c, KnInstr *in, const char *const *allowed, int npos_max)
-{
-    int nkw = in->aux, npos = in->nargs - 1 - nkw;
-    const char **names = in->imm.ptr;
-    if (npos > npos_max)
-        return err(c, in->span, "%s takes at most %d positional arguments", in->args[0]->type->name,
-                   npos_max);
-    for (int k = 0; k < nkw; k++) {
-        int ok = 0;
-        for (int j = 0; allowed[j]; j++)
-            ok |= !strcmp(allowed[j], names[k]);
-        if (!ok)
-            return err(c, in->span, "%s() got an unsupported keyword argument '%s'",
-                       in->args[0]->type->name, names[k]);
-    }
-    return 0;
-}
 
 static int
 shape_ndim(KnCompilation *c, KnInstr *shape)

@@ -6,53 +6,16 @@
 
 #include <stdio.h>
 
-static int err(KnCompilation *c, KnInstr *in, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int
-err(KnCompilation *c, KnInstr *in, const char *fmt, ...)
-{
-    char buf[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    kn_diag_error(&c->diags, KN_DIAG_TYPING, in->span, "%s", buf);
-    return -1;
-}
-
-static KnCallImpl *
-impl_of(KnCompilation *c, KnInstr *in, KnCallKind kind)
-{
-    KnCallImpl *impl = in->impl;
-    if (!impl)
-        in->impl = impl = kn_arena_alloc(&c->arena, sizeof(KnCallImpl));
-    impl->kind = kind;
-    return impl;
-}
+/* The rules floor (rules.c) under the short names this file's rules were written with. */
+#define err(c, in, ...) kn_typing_err(c, (in)->span, __VA_ARGS__)
+#define impl_of(c, in, kind) kn_typing_impl_kind(c, in, kind)
+#define intlike(t) kn_typing_intlike(t)
+#define arg_list(c, a, n) kn_typing_arg_list(c, a, n)
 
 static int
 real_number(const KnType *t)
 {
     return t->kind == KN_TY_BOOL || t->kind == KN_TY_INT || t->kind == KN_TY_FLOAT;
-}
-
-static int
-intlike(const KnType *t)
-{
-    return t->kind == KN_TY_BOOL || t->kind == KN_TY_INT;
-}
-
-static const char *
-arg_list(KnCompilation *c, KnType **a, int n)
-{
-    KnStrBuf sb;
-    kn_sb_init(&sb);
-    for (int i = 0; i < n; i++)
-        kn_sb_printf(&sb, "%s%s", i ? ", " : "", a[i]->name);
-    char *r = kn_arena_strdup(&c->arena, sb.data);
-    kn_sb_fini(&sb);
-    return r;
 }
 
 static int

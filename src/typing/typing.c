@@ -12,17 +12,14 @@
 
 #include <stdio.h>
 
+/* The rules floor (rules.c) under the short name this file was written with. */
+#define is_intlike(t) kn_typing_intlike(t)
+
 static const char *const binop_verbs[] = {
     "add", "subtract", "multiply", "divide", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
 };
 
 /* ---- operators ---- */
-
-static int
-is_intlike(const KnType *t)
-{
-    return t->kind == KN_TY_INT || t->kind == KN_TY_BOOL;
-}
 
 KnType *
 kn_typing_binop_result(KnBinop op, KnType *a, KnType *b, KnType **operand)
