@@ -2,18 +2,16 @@
  * which the dispatcher runs because it needs Python objects) to code added to the JIT: typing,
  * verify, fuse (array-expression fusion and the can-raise analysis, then verify again), lower,
  * optimize, jit. Each pass takes the compilation and returns 0 or -1 with a diagnostic.
- * KILN_DUMP (c->dump) prints the stages to stderr as they are built (time: each pass's time);
- * inspect_llvm/inspect_asm run the same table in text-only mode. */
+ * Its products (KnTexts, KnCode, the LLVM module) live in the compilation's side table
+ * (base/context.h). KILN_DUMP (c->dump) prints the stages to stderr as they are built (time: each
+ * pass's time); inspect_llvm/inspect_asm run the same table in text-only mode. */
 #include "compile.h"
 
-#include <llvm-c/Core.h>
-#include <llvm-c/Orc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
 #include "jit/jit.h"
-#include "lower/lower.h"
 #include "passes/passes.h"
 #include "typing/typing.h"
 
@@ -28,19 +26,16 @@ kn_compile_init(KnCompilation *c, KnTypeTable *types, KnJit *jit)
     c->error_model_python = 1;
 }
 
+static KnTexts *
+texts(KnCompilation *c)
+{
+    return kn_jit_texts(c);
+}
+
 void
 kn_compile_fini(KnCompilation *c)
 {
-    if (c->llvm_module)
-        LLVMDisposeModule(c->llvm_module);
-    if (c->llvm_tsc)
-        LLVMOrcDisposeThreadSafeContext(c->llvm_tsc);
-    free(c->bitcode);
-    free(c->kir_text);
-    free(c->typed_text);
-    free(c->llvm_text);
-    free(c->opt_text);
-    free(c->asm_text);
+    kn_jit_fini_products(c);
     kn_arena_fini(&c->arena);
 }
 
@@ -71,12 +66,12 @@ pass_typing(KnCompilation *c)
     if (c->dump & KN_DUMP_KIR)
         dump_kir(c, "KIR", 0);
     if (c->want_text)
-        c->kir_text = kir_text(c, 0);
+        texts(c)->kir_text = kir_text(c, 0);
     KN_TRY(kn_typing_infer(c, c->arg_types));
     if (c->dump & KN_DUMP_TYPED)
         dump_kir(c, "typed KIR", 1);
     if (c->want_text)
-        c->typed_text = kir_text(c, 1);
+        texts(c)->typed_text = kir_text(c, 1);
     return 0;
 }
 
@@ -93,104 +88,6 @@ pass_verify(KnCompilation *c)
     return rc;
 }
 
-static char *
-module_text(LLVMModuleRef m)
-{
-    char *s = LLVMPrintModuleToString(m);
-    char *r = strdup(s);
-    LLVMDisposeMessage(s);
-    return r;
-}
-
-static int
-pass_lower(KnCompilation *c)
-{
-    LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
-    LLVMContextRef ctx = LLVMOrcThreadSafeContextGetContext(tsc);
-    c->llvm_tsc = tsc;
-    LLVMModuleRef m = kn_lower_function(c, ctx, c->jit->triple, c->jit->datalayout);
-    if (!m)
-        return -1;
-    c->llvm_module = m;
-    if (c->want_text || (c->dump & KN_DUMP_LLVM))
-        c->llvm_text = module_text(m);
-    if (c->dump & KN_DUMP_LLVM)
-        fprintf(stderr, "---- LLVM IR: %s ----\n%s", c->fn->name, c->llvm_text);
-    return 0;
-}
-
-/* Bring the bodies of small jitted callees into this module as available_externally
- * definitions: LLVM may inline them; calls it does not inline still go to their symbols. */
-static void
-link_callees(KnCompilation *c)
-{
-    KnFunction *fn = c->fn;
-    for (int b = 0; b < fn->blocks.len; b++) {
-        KnBlock *blk = fn->blocks.items[b];
-        for (int i = 0; blk->reachable && i < blk->instrs.len; i++) {
-            KnInstr *in = blk->instrs.items[i];
-            KnCallImpl *impl = in->impl;
-            if (in->op != KN_OP_CALL || !impl || impl->kind != KN_CALL_JITTED ||
-                !impl->callee.bitcode)
-                continue;
-            if (LLVMGetNamedFunction(c->llvm_module, impl->callee.symbol) &&
-                !LLVMIsDeclaration(LLVMGetNamedFunction(c->llvm_module, impl->callee.symbol)))
-                continue; /* already linked */
-            kn_jit_link_for_inlining(c->llvm_module, impl->callee.bitcode,
-                                     impl->callee.bitcode_size);
-        }
-    }
-}
-
-static int
-pass_optimize(KnCompilation *c)
-{
-    char *err = NULL;
-    link_callees(c);
-    if (kn_jit_optimize(c->jit, c->llvm_module, 3, &err) < 0) {
-        kn_diag_error(&c->diags, KN_DIAG_LOWERING, c->fn->span, "LLVM optimization failed: %s",
-                      err);
-        free(err);
-        return -1;
-    }
-    if (!c->text_only)
-        kn_jit_bitcode(c->llvm_module, &c->bitcode, &c->bitcode_size);
-    /* after the bitcode: callers inline the uncut blocks */
-    int cuts = kn_jit_split_blocks(c->llvm_module);
-    if (cuts && (c->dump & KN_DUMP_TIME))
-        fprintf(stderr, "kiln: %s: huge blocks cut in %d places (jit/split.c)\n", c->fn->name,
-                cuts);
-    if (c->want_text || (c->dump & KN_DUMP_OPT))
-        c->opt_text = module_text(c->llvm_module);
-    if (c->dump & KN_DUMP_OPT)
-        fprintf(stderr, "---- optimized LLVM IR: %s ----\n%s", c->fn->name, c->opt_text);
-    if (c->want_text || (c->dump & KN_DUMP_ASM))
-        c->asm_text = kn_jit_asm(c->jit, c->llvm_module);
-    if (c->dump & KN_DUMP_ASM)
-        fprintf(stderr, "---- assembly: %s ----\n%s", c->fn->name, c->asm_text);
-    return 0;
-}
-
-static int
-pass_jit(KnCompilation *c)
-{
-    if (c->text_only)
-        return 0;
-    char *err = NULL;
-    LLVMOrcResourceTrackerRef rt = NULL;
-    int rc = kn_jit_add(c->jit, c->llvm_tsc, c->llvm_module, &rt, &err);
-    c->llvm_module = NULL; /* consumed, even on error */
-    LLVMOrcDisposeThreadSafeContext(c->llvm_tsc);
-    c->llvm_tsc = NULL;
-    if (rc < 0) {
-        kn_diag_error(&c->diags, KN_DIAG_LOWERING, c->fn->span, "JIT failed: %s", err);
-        free(err);
-        return -1;
-    }
-    c->resource_tracker = rt;
-    return 0;
-}
-
 typedef struct KnPass {
     const char *name;
     int (*run)(KnCompilation *c);
@@ -202,7 +99,8 @@ pass_fuse(KnCompilation *c)
     KN_TRY(kn_pass_fuse(c));
     /* 0 for a function in a recursion cycle means the coded ABI (lower/internal.h): it can
      * still raise RecursionError, through a code returned with its value */
-    c->can_raise = c->force_status || getenv("KILN_STATUS_ALWAYS") ? 1 : kn_pass_can_raise(c);
+    KnRaises *r = kn_ctx_need(c, KN_SIDE_RAISES, sizeof(KnRaises));
+    r->can_raise = c->force_status || getenv("KILN_STATUS_ALWAYS") ? 1 : kn_pass_can_raise(c);
     kn_pass_defer_division_checks(c);
     kn_pass_nonzero_divisors(c);
     if (c->dump & KN_DUMP_TYPED)
@@ -211,8 +109,12 @@ pass_fuse(KnCompilation *c)
 }
 
 static const KnPass pipeline[] = {
-    {"typing", pass_typing}, {"verify", pass_verify},     {"fuse", pass_fuse},
-    {"lower", pass_lower},   {"optimize", pass_optimize}, {"jit", pass_jit},
+    {"typing", pass_typing},
+    {"verify", pass_verify},
+    {"fuse", pass_fuse},
+    {"lower", kn_jit_pass_lower},
+    {"optimize", kn_jit_pass_optimize},
+    {"jit", kn_jit_pass_add},
 };
 
 static double

@@ -195,9 +195,9 @@ core_llvm_info(PyObject *self, PyObject *unused)
     KN_UNUSED(self);
     KN_UNUSED(unused);
     KnJit *j = kn_state->jit;
-    return Py_BuildValue("{ssssssssss}", "version", LLVM_VERSION_STRING, "linkage", KN_LLVM_LINKAGE,
-                         "cpu", j ? j->cpu : "", "features", j ? j->features : "", "triple",
-                         j ? j->triple : "");
+    return Py_BuildValue("{ssssssssss}", "version", kn_jit_llvm_version(), "linkage",
+                         KN_LLVM_LINKAGE, "cpu", j ? j->cpu : "", "features", j ? j->features : "",
+                         "triple", j ? j->triple : "");
 }
 
 static PyMethodDef core_methods[] = {

@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "jit/jit.h"
+#include "passes/passes.h"
 #include "runtime/runtime.h"
 
 typedef struct Overload {
@@ -321,8 +322,12 @@ run_compile(Dispatcher *d, KnType **args, int n, KnType *declared_ret, Overload 
     c->symbol = kn_arena_printf(&c->arena, "kn_%s_%ld", base, ++s->counter);
     c->wrapper = kn_arena_printf(&c->arena, "%s_wrap", c->symbol);
     PyObject *keep = PyList_New(0);
-    KnFrontendEnv env = {(PyObject *)&KnDispatcher_Type, s->builtin_ids, s->exc_table, kn_support(),
-                         keep, s->overloads};
+    KnFrontendEnv env = {(PyObject *)&KnDispatcher_Type,
+                         s->builtin_ids,
+                         s->exc_table,
+                         kn_support(),
+                         keep,
+                         s->overloads};
     KnFrame frame = {d, args, n, c, s->compiling, {0}, 0, {0}, 0};
     int rc = -1;
     if (!keep || !env.support)
@@ -359,17 +364,19 @@ run_compile(Dispatcher *d, KnType **args, int n, KnType *declared_ret, Overload 
         ov->ret = c->fn->ret_type;
         ov->symbol = strdup(c->symbol);
         ov->wrapper = strdup(c->wrapper);
-        ov->rt = c->resource_tracker;
+        KnCode *code = kn_ctx_need(c, KN_SIDE_CODE, sizeof(KnCode));
+        const KnRaises *raises = kn_ctx_get(c, KN_SIDE_RAISES);
+        ov->rt = code->resource_tracker;
         ov->argbuf_size = kn_type_args_size(args, n);
         ov->offsets = malloc(sizeof(size_t) * (size_t)(n ? n : 1));
         for (int i = 0; i < n; i++)
             ov->offsets[i] = kn_type_arg_offset(args, i);
         ov->var_info = var_info(c);
-        ov->can_raise = c->can_raise;
+        ov->can_raise = raises && raises->can_raise;
         ov->recursive = c->in_cycle;
-        ov->bitcode = c->bitcode;
-        ov->bitcode_size = c->bitcode_size;
-        c->bitcode = NULL;
+        ov->bitcode = code->bitcode;
+        ov->bitcode_size = code->bitcode_size;
+        code->bitcode = NULL;
         ov->keepalive = keep;
         keep = NULL;
         for (int i = 0; i < frame.nneeds; i++) {
@@ -449,14 +456,15 @@ add_call_note(KnCompilation *c, Dispatcher *d, KnType **args, int n, KnSpan span
         KnStrBuf sb;
         kn_sb_init(&sb);
         PyObject *nm = PyObject_GetAttrString(d->py_func, "__name__");
-        kn_sb_printf(&sb, "in the call of %s(", nm && PyUnicode_Check(nm) ? PyUnicode_AsUTF8(nm) : "?");
+        kn_sb_printf(&sb, "in the call of %s(",
+                     nm && PyUnicode_Check(nm) ? PyUnicode_AsUTF8(nm) : "?");
         Py_XDECREF(nm);
         for (int i = 0; i < n; i++)
             kn_sb_printf(&sb, "%s%s", i ? ", " : "", args[i]->name);
         kn_sb_printf(&sb, ") from %s", c->fn->name);
-        PyObject *r = PyObject_CallMethod(support, "add_note", "Ossiiii", value, sb.data,
-                                          c->fn->filename, span.line, span.col, span.end_line,
-                                          span.end_col);
+        PyObject *r =
+            PyObject_CallMethod(support, "add_note", "Ossiiii", value, sb.data, c->fn->filename,
+                                span.line, span.col, span.end_line, span.end_col);
         Py_XDECREF(r);
         kn_sb_fini(&sb);
     }
@@ -487,8 +495,9 @@ resolve_call(KnCompilation *c, void *ref, KnType **args, int n, KnSpan span, KnC
             }
             if (f != s->compiling)
                 f->c->force_status = 1; /* a partner calls it before its ABI is known */
-            f->c->partial_ret_used = 1;
-            f->c->ret_type_seen = out->ret;
+            KnRecursionSeen *saw = kn_ctx_need(f->c, KN_SIDE_RECURSION, sizeof(KnRecursionSeen));
+            saw->partial_ret_used = 1;
+            saw->ret_type_seen = out->ret;
             KnFrame *me = s->compiling;
             if (me && me != f && me->nneeds < KN_ARRAY_LEN(me->needs)) {
                 int seen = 0;
@@ -1064,7 +1073,8 @@ overload_text(Dispatcher *d, Overload *ov, int which)
     lock_release(kn_state);
     PyObject *r = NULL;
     if (rc == 0) {
-        const char *t = which == TEXT_LLVM ? c.opt_text : c.asm_text;
+        KnTexts texts = kn_compile_texts(&c);
+        const char *t = which == TEXT_LLVM ? texts.opt_text : texts.asm_text;
         r = PyUnicode_FromString(t ? t : "");
     }
     kn_compile_fini(&c);
@@ -1209,10 +1219,12 @@ kn_dispatch_stages(PyObject *module, PyObject *args)
     int rc = run_compile(d, types, n, NULL, NULL, &c);
     lock_release(kn_state);
     PyObject *r = NULL;
-    if (rc == 0)
-        r = Py_BuildValue("{sNsNsNsNsN}", "kir", text_or_none(c.kir_text), "typed",
-                          text_or_none(c.typed_text), "llvm", text_or_none(c.llvm_text), "opt",
-                          text_or_none(c.opt_text), "asm", text_or_none(c.asm_text));
+    if (rc == 0) {
+        KnTexts t = kn_compile_texts(&c);
+        r = Py_BuildValue("{sNsNsNsNsN}", "kir", text_or_none(t.kir_text), "typed",
+                          text_or_none(t.typed_text), "llvm", text_or_none(t.llvm_text), "opt",
+                          text_or_none(t.opt_text), "asm", text_or_none(t.asm_text));
+    }
     kn_compile_fini(&c);
     Py_DECREF(d);
     return r;

@@ -8,7 +8,9 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
-#include "compile.h"
+#include "base/context.h"
+#include "ir/kir.h"
+#include "types/types.h"
 
 typedef struct KnFrontendEnv {
     PyObject *dispatcher_type; /* borrowed: objects of this type are jitted callees */
@@ -16,7 +18,8 @@ typedef struct KnFrontendEnv {
     PyObject *exc_table;       /* borrowed list of (class, args): RAISE indexes into it */
     PyObject *support;         /* borrowed: the kiln._support module */
     PyObject *keepalive;       /* borrowed list: objects the compiled code refers to */
-    PyObject *overloads; /* borrowed dict: callable -> its Python implementations (kiln.extending) */
+    PyObject
+        *overloads; /* borrowed dict: callable -> its Python implementations (kiln.extending) */
 } KnFrontendEnv;
 
 /* Build c->fn from `func`. Returns 0, or -1 with either a diagnostic in c->diags or a Python

@@ -19,6 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *
+kn_jit_llvm_version(void)
+{
+    return LLVM_VERSION_STRING;
+}
+
 static char *
 take_error(LLVMErrorRef e)
 {

@@ -8,7 +8,9 @@
 #include <llvm-c/LLJIT.h>
 #include <llvm-c/Orc.h>
 
-#include "compile.h"
+#include "base/context.h"
+#include "ir/kir.h"
+#include "types/types.h"
 
 typedef struct KnJitSymbol {
     const char *name;
@@ -25,6 +27,7 @@ struct KnJit {
 /* Create the JIT for the host (KILN_CPU / KILN_FEATURES override); NULL with *err set. */
 KnJit *kn_jit_create(char **err);
 void kn_jit_destroy(KnJit *j);
+const char *kn_jit_llvm_version(void); /* the LLVM kiln was built with, e.g. "19.1.7" */
 int kn_jit_define_symbols(KnJit *j, const KnJitSymbol *syms, int n, char **err);
 
 /* Optimize (O3 or the level given) in place. */
@@ -48,6 +51,39 @@ int kn_jit_add(KnJit *j, LLVMOrcThreadSafeContextRef tsc, LLVMModuleRef m,
                LLVMOrcResourceTrackerRef *rt, char **err);
 void *kn_jit_lookup(KnJit *j, const char *name, char **err);
 void kn_jit_remove(LLVMOrcResourceTrackerRef rt);
+
+/* KN_SIDE_TEXT: the stages as text, kept when c->want_text (malloc, freed by kn_jit_fini_products).
+ */
+typedef struct KnTexts {
+    char *kir_text;   /* frontend's KIR, untyped */
+    char *typed_text; /* KIR after typing */
+    char *llvm_text;  /* lower: IR before optimization (also kept for KILN_DUMP=llvm) */
+    char *opt_text;   /* jit: IR after optimization (also for KILN_DUMP=opt) */
+    char *asm_text;   /* jit: assembly (also for KILN_DUMP=asm) */
+} KnTexts;
+
+/* KN_SIDE_CODE: what the JIT made of it (not in text-only mode). */
+typedef struct KnCode {
+    void *resource_tracker; /* LLVMOrcResourceTrackerRef owning this code */
+    void *bitcode; /* the optimized module, kept for inlining into callers (malloc; taking it
+                    * sets this to NULL, else kn_jit_fini_products frees it) */
+    size_t bitcode_size;
+} KnCode;
+
+/* KN_SIDE_LLVM: one compilation's module between lowering and the JIT, and its context. */
+typedef struct KnLlvmProduct {
+    LLVMModuleRef module;
+    LLVMOrcThreadSafeContextRef tsc;
+} KnLlvmProduct;
+
+/* The pipeline's LLVM passes (module.c): 0, or -1 with a diagnostic. */
+int kn_jit_pass_lower(KnCompilation *c);    /* lower c->fn into a module of its own context */
+int kn_jit_pass_optimize(KnCompilation *c); /* link callees, O3, bitcode, cut blocks, texts */
+int kn_jit_pass_add(KnCompilation *c);      /* add the module to the JIT (not when text_only) */
+KnTexts *kn_jit_texts(KnCompilation *c);    /* KN_SIDE_TEXT, made when first asked for */
+/* Free what the compilation's products hold outside the arena (a module left over, bitcode
+ * nobody took, the texts). */
+void kn_jit_fini_products(KnCompilation *c);
 
 /* The module as bitcode (malloc'ed), to inline its functions into later callers. */
 void kn_jit_bitcode(LLVMModuleRef m, void **out, size_t *size);

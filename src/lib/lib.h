@@ -14,17 +14,17 @@
 
 /* What passes may assume of a call (KnCallEntry.flags). */
 enum {
-    KN_CF_RAISES = 1 << 0,       /* may raise whatever the argument types (allocation, checks) */
-    KN_CF_ALLOCATES = 1 << 1,    /* returns new memory */
-    KN_CF_ELEMENTWISE = 1 << 2,  /* a ufunc: passes/fuse.c may fuse it into an array expression */
-    KN_CF_PURE = 1 << 3,         /* no side effect: the result depends on the arguments only */
-    KN_CF_CREATES = 1 << 4,      /* np.empty/zeros/ones/full and their *_like */
-    KN_CF_REDUCES = 1 << 5,      /* a reduction or scan taking (a, axis=, keepdims=) */
-    KN_CF_SCALAR_CLASS = 1 << 6, /* a NumPy scalar class (np.int8, ...): also what a.dtype is */
-    KN_CF_METHOD = 1 << 7,       /* a method: key "owner.name" with owner a kind of value */
-    KN_CF_ATTR = 1 << 8,         /* an attribute of a value */
-    KN_CF_KEYWORDS = 1 << 9,     /* accepts keyword arguments (others reject them in typing) */
-    KN_CF_IO = 1 << 10,          /* has an effect outside the program (print) */
+    KN_CF_RAISES = 1 << 0,        /* may raise whatever the argument types (allocation, checks) */
+    KN_CF_ALLOCATES = 1 << 1,     /* returns new memory */
+    KN_CF_ELEMENTWISE = 1 << 2,   /* a ufunc: passes/fuse.c may fuse it into an array expression */
+    KN_CF_PURE = 1 << 3,          /* no side effect: the result depends on the arguments only */
+    KN_CF_CREATES = 1 << 4,       /* np.empty/zeros/ones/full and their *_like */
+    KN_CF_REDUCES = 1 << 5,       /* a reduction or scan taking (a, axis=, keepdims=) */
+    KN_CF_SCALAR_CLASS = 1 << 6,  /* a NumPy scalar class (np.int8, ...): also what a.dtype is */
+    KN_CF_METHOD = 1 << 7,        /* a method: key "owner.name" with owner a kind of value */
+    KN_CF_ATTR = 1 << 8,          /* an attribute of a value */
+    KN_CF_KEYWORDS = 1 << 9,      /* accepts keyword arguments (others reject them in typing) */
+    KN_CF_IO = 1 << 10,           /* has an effect outside the program (print) */
     KN_CF_FLOAT_TO_INT = 1 << 11, /* raises when it turns a float argument into a Python int */
 };
 

@@ -1,6 +1,7 @@
-/* array.h - what the array files of lower/ (array.c, create.c, reduce.c) share: the fields of an
- * array value, element access, kiln's counted loops, elementwise operands and the helpers each
- * file gives the others. Only these three files include it; the rest of lower/ sees internal.h. */
+/* array.h - what the array files of lower/ (array.c, index.c, elementwise.c, create.c, reduce.c)
+ * share: the fields of an array value, element access, kiln's counted loops, elementwise operands
+ * and the helpers each file gives the others. Only these files include it; the rest of lower/
+ * sees internal.h. */
 #ifndef KN_LOWER_ARRAY_H
 #define KN_LOWER_ARRAY_H
 
@@ -102,7 +103,13 @@ any_nan(L *l, LLVMValueRef v, const KnType *t)
                        LLVMBuildFCmp(l->b, LLVMRealUNO, im, im, ""), "");
 }
 
-/* loops over 0..n-1 (array.c) */
+/* signed max and min of two i64 (array.c) */
+LLVMValueRef kn_lower_smax(L *l, LLVMValueRef a, LLVMValueRef b);
+LLVMValueRef kn_lower_smin(L *l, LLVMValueRef a, LLVMValueRef b);
+/* may the elements of a and b overlap in memory (array.c) */
+LLVMValueRef kn_lower_may_share(L *l, LLVMValueRef a, const KnType *at, LLVMValueRef b,
+                                const KnType *bt);
+/* loops over 0..n-1 (elementwise.c) */
 void kn_lower_loop_begin(L *l, Loop *lp, LLVMValueRef n);
 LLVMValueRef kn_lower_loop_index(L *l, Loop *lp);
 void kn_lower_loop_end(L *l, Loop *lp);
@@ -114,9 +121,13 @@ LLVMValueRef kn_lower_new_reference(L *l, LLVMValueRef v, const KnType *t);
 /* a view of a's data with the given shape and strides, increfed (array.c) */
 LLVMValueRef kn_lower_array_rebuild(L *l, LLVMValueRef a, const KnType *vt, LLVMValueRef *shape,
                                     LLVMValueRef *strides);
-/* dest (or a new array of type dt) = kernel(ops) elementwise, broadcasting (array.c) */
+/* dest (or a new array of type dt) = kernel(ops) elementwise, broadcasting (elementwise.c) */
 LLVMValueRef kn_lower_elementwise_into(L *l, KnInstr *in, Operand *ops, int nops, Kernel kernel,
                                        LLVMValueRef dest, const KnType *dt, const KnType *ktype);
+/* the same into dest when an operand may overlap dest: such an operand is copied first
+ * (elementwise.c) */
+void kn_lower_elementwise_into_unaliased(L *l, KnInstr *in, Operand *ops, int nops, Kernel kernel,
+                                         LLVMValueRef dest, const KnType *dt, const KnType *ktype);
 LLVMValueRef kn_lower_copy_kernel(L *l, KnInstr *in, LLVMValueRef *e);
 /* a new array; own == 0: not registered as an owned temp, the caller releases it (create.c) */
 LLVMValueRef kn_lower_array_new(L *l, const KnType *t, LLVMValueRef *shape, int own);

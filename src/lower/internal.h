@@ -1,9 +1,11 @@
-/* internal.h - state shared by the files of lower/: the per-function lowering context and the
- * helpers that scalar.c, calls.c and lower.c give each other. */
+/* internal.h - state shared by the files of lower/: the per-function lowering context, the
+ * emission helpers of the floor (emit.c) and what scalar.c, calls.c, lower.c and the array files
+ * give each other. */
 #ifndef KN_LOWER_INTERNAL_H
 #define KN_LOWER_INTERNAL_H
 
 #include "lower/lower.h"
+#include "passes/passes.h"
 #include "runtime/runtime.h"
 #include "typing/typing.h"
 
@@ -45,7 +47,7 @@ typedef struct L {
     int nslotted;
     KnSpan span;    /* of the instruction being lowered */
     char *borrowed; /* by variable: a parameter only ever holding its argument (no refcount) */
-    LLVMValueRef defer_flags[KN_MAX_DEFERRED]; /* i1 allocas for c->deferred */
+    LLVMValueRef defer_flags[KN_MAX_DEFERRED]; /* i1 allocas for KN_SIDE_DEFERRED */
     LLVMValueRef defer_flag; /* while lowering a deferred division: its flag, else NULL */
     int divisor_nonzero;     /* while lowering a division passes/nonzero.c cleared: no test */
 } L;
@@ -66,7 +68,8 @@ LLVMValueRef kn_lower_call(L *l, KnInstr *in);
 /* registry.c: the lowering rule of a registry entry (lib/lib.h) */
 LLVMValueRef kn_lower_entry(L *l, KnInstr *in, int id);
 /* the lowering rules of the registry's entries (lib/registry.def): kn_lower_rule_<rule> */
-#define X(id, owner, name, flags, rule) LLVMValueRef kn_lower_rule_##rule(L *l, KnInstr *in, int bid);
+#define X(id, owner, name, flags, rule)                                                            \
+    LLVMValueRef kn_lower_rule_##rule(L *l, KnInstr *in, int bid);
 #include "lib/registry.def"
 #undef X
 /* calls.c: a call or attribute implemented in Python (KN_CALL_JITTED, self first if a method) */
@@ -79,10 +82,10 @@ LLVMValueRef kn_lower_array_shape(L *l, LLVMValueRef a, int k);
 int kn_lower_has_refs(const KnType *t);
 void kn_lower_incref(L *l, LLVMValueRef v, const KnType *t);
 void kn_lower_decref(L *l, LLVMValueRef v, const KnType *t);
-void kn_lower_own(L *l, LLVMValueRef v, const KnType *t); /* register an owned temp (lower.c) */
+void kn_lower_own(L *l, LLVMValueRef v, const KnType *t); /* register an owned temp (emit.c) */
 void kn_lower_release_owned(L *l, LLVMValueRef v, const KnType *t); /* and release it early */
-void kn_lower_cleanup(L *l); /* release variables and owned temps before leaving (lower.c) */
-void kn_lower_unwind(L *l, LLVMValueRef status); /* leave with an exception (lower.c) */
+void kn_lower_cleanup(L *l); /* release variables and owned temps before leaving (emit.c) */
+void kn_lower_unwind(L *l, LLVMValueRef status); /* leave with an exception (emit.c) */
 LLVMValueRef kn_lower_array_getitem(L *l, KnInstr *in);
 LLVMValueRef kn_lower_array_const_slice(L *l, KnInstr *in); /* SLICE op on an array */
 LLVMValueRef kn_lower_array_method(L *l, KnInstr *in, const char *name, LLVMValueRef a,
@@ -104,7 +107,7 @@ LLVMValueRef kn_lower_reduction(L *l, KnInstr *in, const char *name, LLVMValueRe
                                 const KnType *t);
 void kn_lower_array_fill(L *l, LLVMValueRef a, const KnType *t, LLVMValueRef v, const KnType *vt);
 /* a Python int (kiln's int64 scalars not read from an array) taken as integer dtype d must
- * fit it, else NumPy 2's OverflowError; below_ok/above_ok: np.clip's bounds (array.c) */
+ * fit it, else NumPy 2's OverflowError; below_ok/above_ok: np.clip's bounds (elementwise.c) */
 void kn_lower_check_python_int(L *l, KnInstr *arg, const KnType *d, int below_ok, int above_ok);
 void kn_lower_check_int_value(L *l, LLVMValueRef v, const KnType *d, int below_ok, int above_ok,
                               LLVMValueRef when);
@@ -113,7 +116,7 @@ LLVMValueRef kn_lower_ufunc_scalar(L *l, int id, LLVMValueRef x, const KnType *x
 
 void kn_lower_not_raising(L *l);
 
-/* helpers */
+/* the floor (emit.c): raising, constants, calls of intrinsics and externs */
 void kn_lower_raise_if(L *l, LLVMValueRef cond, int exc_index); /* branch to a raise when cond */
 void kn_lower_raise_if_args(L *l, LLVMValueRef cond, int exc_index, LLVMValueRef *args, int nargs);
 void kn_lower_cold_branch(L *l, LLVMValueRef cond, LLVMBasicBlockRef cold, LLVMBasicBlockRef hot);
@@ -126,7 +129,7 @@ LLVMValueRef kn_lower_extern(L *l, const char *name, LLVMTypeRef ret, LLVMTypeRe
                              int nparams, LLVMValueRef *args);
 LLVMValueRef kn_lower_const_f(L *l, const KnType *t, double v);
 LLVMValueRef kn_lower_entry_alloca(L *l, LLVMTypeRef t, const char *name);
-/* Runaway recursion and Ctrl-C (lower.c). A function in a recursion cycle that cannot raise
+/* Runaway recursion and Ctrl-C (emit.c). A function in a recursion cycle that cannot raise
  * otherwise ("coded": l->direct with l->limit) returns {value, i8 code} instead of taking a
  * status: code 0 is a return, code k raises exception KN_EXC_RECURSION + k - 1. It stays free
  * of memory effects, so LLVM still merges its repeated calls (fib). */
@@ -142,5 +145,22 @@ LLVMValueRef kn_lower_callee_limit(L *l);
 /* After a call of a coded callee: pass a nonzero code up, and return the value. */
 LLVMValueRef kn_lower_coded_result(L *l, LLVMValueRef call);
 LLVMValueRef kn_lower_cplx(L *l, const KnType *t, LLVMValueRef re, LLVMValueRef im);
+/* return {v, code} from a coded function */
+void kn_lower_ret_coded(L *l, LLVMValueRef v, LLVMValueRef code);
+/* store the raise's "file:line" in KnExcInfo.where */
+void kn_lower_store_where(L *l);
+
+/* ownership of array references (emit.c), with kn_lower_own, kn_lower_release_owned,
+ * kn_lower_cleanup and kn_lower_unwind above */
+/* register v as owned until the end of block `until` (the later end if it is already owned) */
+void kn_lower_own_until(L *l, LLVMValueRef v, const KnType *t, int until);
+/* at the end of a block: release (emit) or forget the temporaries whose last use was in it */
+void kn_lower_release_due(L *l, int emit);
+/* a value used in later blocks: its reference moves from the owned list into its slot */
+void kn_lower_keep_in_slot(L *l, const KnInstr *in, LLVMValueRef v);
+/* at the end of a block: release the slotted values whose last use was in it */
+void kn_lower_release_slots_due(L *l);
+/* the unwind block's body, once every raise has branched to it */
+void kn_lower_finish_unwind(L *l);
 
 #endif

@@ -7,7 +7,9 @@
 
 #include <llvm-c/Core.h>
 
-#include "compile.h"
+#include "base/context.h"
+#include "ir/kir.h"
+#include "types/types.h"
 
 /* Build c->fn into a new module in ctx. NULL with a diagnostic on failure. */
 LLVMModuleRef kn_lower_function(KnCompilation *c, LLVMContextRef ctx, const char *triple,

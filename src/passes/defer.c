@@ -17,7 +17,7 @@
  *     off), no array values made (kiln has no try/except, so the locals the exception abandons
  *     cannot be seen);
  *   - exactly one raising float division.
- * Lowering reads c->deferred (lower.c): the division ors its check into a flag, and the exit
+ * Lowering reads KN_SIDE_DEFERRED (lower.c): the division ors its check into a flag, and the exit
  * block starts with `if flag: raise`. */
 #include "passes/passes.h"
 
@@ -166,8 +166,7 @@ quiet(const KnCompilation *c, const KnInstr *in)
                 return 0;
         return 1;
     case KN_OP_GETATTR:
-        return in->type && in->type->kind != KN_TY_ARRAY &&
-               !(impl && impl->kind == KN_CALL_JITTED);
+        return in->type && in->type->kind != KN_TY_ARRAY && !(impl && impl->kind == KN_CALL_JITTED);
     case KN_OP_GETITEM:
         if (in->args[0]->type->kind == KN_TY_ARRAY)
             return !c->boundscheck && is_scalar(in->type);
@@ -220,9 +219,10 @@ consider(KnCompilation *c, KnBlock *h)
     if (has_inner_cycle(&lp, 0, state))
         return;
     KnInstr *div = the_division(c, &lp);
-    if (!div || c->ndeferred == KN_MAX_DEFERRED)
+    KnDeferrals *ds = kn_ctx_get(c, KN_SIDE_DEFERRED);
+    if (!div || ds->n == KN_MAX_DEFERRED)
         return;
-    KnDeferred *d = &c->deferred[c->ndeferred++];
+    KnDeferred *d = &ds->items[ds->n++];
     d->division = div;
     d->exit = lp.exit;
     d->from_ints = is_intlike(div->args[0]->type) && is_intlike(div->args[1]->type);
@@ -231,7 +231,8 @@ consider(KnCompilation *c, KnBlock *h)
 void
 kn_pass_defer_division_checks(KnCompilation *c)
 {
-    c->ndeferred = 0;
+    KnDeferrals *ds = kn_ctx_need(c, KN_SIDE_DEFERRED, sizeof(KnDeferrals));
+    ds->n = 0;
     if (!c->error_model_python || getenv("KILN_NO_DEFER"))
         return;
     for (int b = 0; b < c->fn->blocks.len; b++)

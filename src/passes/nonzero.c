@@ -11,7 +11,7 @@
  * is nonzero until the next store to `y` (KIR writes variables only with `store`). This pass is a
  * forward must-dataflow over the reachable blocks: a bit per divisor variable, set after a
  * division that raises on zero, cleared by a store, intersected where paths meet. A later
- * division whose divisor is `load y` with the bit set is marked in c->nonzero_divisor, and
+ * division whose divisor is `load y` with the bit set is marked in KN_SIDE_NONZERO, and
  * lowering (scalar.c) emits it without the test. The first division by zero still raises, at
  * its own line, with its own message: only divisions that it precedes lose their test.
  *
@@ -29,11 +29,12 @@ enum { MAX_TRACKED = 64 };
 
 typedef struct Flow {
     KnCompilation *c;
-    int *slot;     /* variable index -> bit, or -1 */
-    uint64_t *in;  /* per block (by position in fn->blocks): facts at entry */
-    uint64_t *out; /* facts at exit */
-    int *index;    /* block id -> position, or -1 */
-    int **preds;   /* per position: predecessor positions */
+    KnNonzero *nonzero; /* what this pass stores under KN_SIDE_NONZERO */
+    int *slot;          /* variable index -> bit, or -1 */
+    uint64_t *in;       /* per block (by position in fn->blocks): facts at entry */
+    uint64_t *out;      /* facts at exit */
+    int *index;         /* block id -> position, or -1 */
+    int **preds;        /* per position: predecessor positions */
     int *npreds;
 } Flow;
 
@@ -73,8 +74,9 @@ divisor_var(const KnCompilation *c, const KnInstr *in)
 static int
 is_deferred(const KnCompilation *c, const KnInstr *in)
 {
-    for (int k = 0; k < c->ndeferred; k++)
-        if (c->deferred[k].division == in)
+    const KnDeferrals *ds = kn_ctx_get(c, KN_SIDE_DEFERRED);
+    for (int k = 0; ds && k < ds->n; k++)
+        if (ds->items[k].division == in)
             return 1;
     return 0;
 }
@@ -96,7 +98,7 @@ transfer(Flow *f, const KnBlock *b, uint64_t facts, int mark)
         uint64_t bit = (uint64_t)1 << f->slot[v];
         if (facts & bit) {
             if (mark)
-                f->c->nonzero_divisor[in->id] = 1;
+                f->nonzero->divisor[in->id] = 1;
         } else if (!is_deferred(f->c, in)) {
             facts |= bit;
         }
@@ -154,12 +156,14 @@ kn_pass_nonzero_divisors(KnCompilation *c)
 {
     KnFunction *fn = c->fn;
     KnArena *a = &c->arena;
-    c->nonzero_divisor = kn_arena_alloc(a, (size_t)fn->next_id + 1);
-    c->nonzero_len = fn->next_id + 1;
+    KnNonzero *nz = kn_arena_alloc(a, sizeof *nz);
+    nz->divisor = kn_arena_alloc(a, (size_t)fn->next_id + 1);
+    nz->len = fn->next_id + 1;
+    kn_ctx_put(c, KN_SIDE_NONZERO, nz);
     if (!c->error_model_python || getenv("KILN_NO_NONZERO"))
         return;
     int nb = fn->blocks.len, maxid = 0;
-    Flow f = {.c = c};
+    Flow f = {.c = c, .nonzero = nz};
     f.slot = kn_arena_alloc(a, sizeof(int) * (size_t)(fn->vars.len + 1));
     if (assign_slots(&f) == 0)
         return;

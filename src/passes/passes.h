@@ -2,7 +2,34 @@
 #ifndef KN_PASSES_H
 #define KN_PASSES_H
 
-#include "compile.h"
+#include "base/context.h"
+#include "ir/kir.h"
+#include "types/types.h"
+
+/* KN_SIDE_RAISES (raises.c, stored by compile.c's fuse pass): 0 when the function is lowered
+ * without a status code. */
+typedef struct KnRaises {
+    int can_raise;
+} KnRaises;
+
+/* KN_SIDE_DEFERRED (defer.c, read by lowering): a loop's float division whose zero check moves
+ * to the loop's exit. */
+typedef struct KnDeferred {
+    KnInstr *division;
+    KnBlock *exit;
+    int from_ints; /* int / int: CPython's message differs */
+} KnDeferred;
+enum { KN_MAX_DEFERRED = 8 };
+typedef struct KnDeferrals {
+    KnDeferred items[KN_MAX_DEFERRED];
+    int n;
+} KnDeferrals;
+
+/* KN_SIDE_NONZERO (nonzero.c, read by lowering): by instruction id, 1 to skip the zero test. */
+typedef struct KnNonzero {
+    unsigned char *divisor;
+    int len;
+} KnNonzero;
 
 /* Array-expression fusion: a tree of elementwise array operations whose intermediate results
  * are used once becomes one FUSED instruction, lowered as a single loop with no temporary
@@ -18,11 +45,11 @@ int kn_pass_float_to_pyint(const KnInstr *in); /* int(x), math.floor(x), round(x
 int kn_pass_instr_raises(const KnCompilation *c, const KnInstr *in);
 
 /* Float divisions in side-effect-free innermost loops whose zero check can move to the loop's
- * exit, so LLVM can vectorize the loop (defer.c); fills c->deferred. */
+ * exit, so LLVM can vectorize the loop (defer.c); stores KN_SIDE_DEFERRED. */
 void kn_pass_defer_division_checks(KnCompilation *c);
 
 /* Scalar divisions whose divisor variable a division before them on every path has already
- * tested for zero (nonzero.c); fills c->nonzero_divisor. Runs after the defer pass. */
+ * tested for zero (nonzero.c); stores KN_SIDE_NONZERO. Runs after the defer pass. */
 void kn_pass_nonzero_divisors(KnCompilation *c);
 
 /* Is `in` an elementwise array operation fusion can take (typing/lowering agree on it)? */

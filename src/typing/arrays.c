@@ -9,34 +9,6 @@
 
 #include <stdio.h>
 
-static int err(KnCompilation *c, KnSpan span, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int
-err(KnCompilation *c, KnSpan span, const char *fmt, ...)
-{
-    char buf[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    kn_diag_error(&c->diags, KN_DIAG_TYPING, span, "%s", buf);
-    return -1;
-}
-
-static KnCallImpl *
-impl_of(KnCompilation *c, KnInstr *in)
-{
-    if (!in->impl)
-        in->impl = kn_arena_alloc(&c->arena, sizeof(KnCallImpl));
-    return in->impl;
-}
-
-static int
-intlike(const KnType *t)
-{
-    return t->kind == KN_TY_INT || t->kind == KN_TY_BOOL;
-}
 
 static int
 kind_rank(const KnType *t)
@@ -61,10 +33,11 @@ same_kind_cast(const KnType *from, const KnType *to)
 static int
 inplace_cast_error(KnCompilation *c, KnSpan span, const KnType *r, const KnType *target, int op)
 {
-    return err(c, span,
-               "cannot store the %s result in %s in place (NumPy's same_kind casting): write "
-               "a = a %s b for a new array",
-               r->name, target->name, kn_kir_binop_symbol((KnBinop)op));
+    return kn_typing_err(
+        c, span,
+        "cannot store the %s result in %s in place (NumPy's same_kind casting): write "
+        "a = a %s b for a new array",
+        r->name, target->name, kn_kir_binop_symbol((KnBinop)op));
 }
 
 /* The dtype of an elementwise operation of an array of dtype `d` with a scalar of type `s`
@@ -122,15 +95,15 @@ int
 kn_typing_array_binop(KnCompilation *c, KnInstr *in, KnType *a, KnType *b)
 {
     if (!elem_ok(a) || !elem_ok(b))
-        return err(c, in->span, "unsupported operand types for %s: %s and %s",
-                   kn_kir_binop_symbol((KnBinop)in->aux), a->name, b->name);
+        return kn_typing_err(c, in->span, "unsupported operand types for %s: %s and %s",
+                             kn_kir_binop_symbol((KnBinop)in->aux), a->name, b->name);
     KnType *operand = kn_typing_elementwise_operand(a, b), *r = operand;
     if (in->aux == KN_BIN_POW && a->kind == KN_TY_ARRAY && a->dtype->kind == KN_TY_BOOL &&
         is_literal_two(in->args[1]))
         operand = r = &kn_type_int8; /* NumPy's `** 2` shortcut: np.square of bools is int8 */
     switch (in->aux) {
     case KN_BIN_TRUEDIV:
-        if (intlike(operand))
+        if (kn_typing_intlike(operand))
             operand = r = &kn_type_float64;
         break;
     case KN_BIN_LSHIFT:
@@ -138,15 +111,15 @@ kn_typing_array_binop(KnCompilation *c, KnInstr *in, KnType *a, KnType *b)
     case KN_BIN_AND:
     case KN_BIN_OR:
     case KN_BIN_XOR:
-        if (!intlike(operand))
-            return err(c, in->span, "'%s' needs integer or bool arrays, not %s and %s",
-                       kn_kir_binop_symbol((KnBinop)in->aux), a->name, b->name);
+        if (!kn_typing_intlike(operand))
+            return kn_typing_err(c, in->span, "'%s' needs integer or bool arrays, not %s and %s",
+                                 kn_kir_binop_symbol((KnBinop)in->aux), a->name, b->name);
         break;
     case KN_BIN_FLOORDIV:
     case KN_BIN_MOD:
         if (operand->kind == KN_TY_COMPLEX)
-            return err(c, in->span, "'%s' is not defined for complex arrays",
-                       kn_kir_binop_symbol((KnBinop)in->aux));
+            return kn_typing_err(c, in->span, "'%s' is not defined for complex arrays",
+                                 kn_kir_binop_symbol((KnBinop)in->aux));
         break;
     default:
         break;
@@ -162,21 +135,21 @@ kn_typing_array_binop(KnCompilation *c, KnInstr *in, KnType *a, KnType *b)
         case KN_BIN_XOR:
             break;
         case KN_BIN_SUB:
-            return err(c, in->span,
-                       "numpy boolean subtract, the '-' operator, is not supported: "
-                       "use '^' or np.logical_xor");
+            return kn_typing_err(c, in->span,
+                                 "numpy boolean subtract, the '-' operator, is not supported: "
+                                 "use '^' or np.logical_xor");
         default:
             operand = r = &kn_type_int8;
         }
     }
     in->type = result_array(c, r, a, b);
-    impl_of(c, in)->operand = operand;
+    kn_typing_impl_of(c, in)->operand = operand;
     if (in->imm.i && a->kind == KN_TY_ARRAY && !a->readonly && a->ndim == in->type->ndim) {
         if (!same_kind_cast(r, a->dtype))
             return inplace_cast_error(c, in->span, r, a, (int)in->aux);
         /* a += b on an array updates it in place, as NumPy does */
         in->type = a;
-        impl_of(c, in)->inplace = 1;
+        kn_typing_impl_of(c, in)->inplace = 1;
     }
     return 0;
 }
@@ -185,10 +158,10 @@ int
 kn_typing_array_cmp(KnCompilation *c, KnInstr *in, KnType *a, KnType *b)
 {
     if (!elem_ok(a) || !elem_ok(b) || in->aux > KN_CMP_GE)
-        return err(c, in->span, "cannot compare %s and %s with '%s'", a->name, b->name,
-                   kn_kir_cmp_symbol((KnCmp)in->aux));
+        return kn_typing_err(c, in->span, "cannot compare %s and %s with '%s'", a->name, b->name,
+                             kn_kir_cmp_symbol((KnCmp)in->aux));
     in->type = result_array(c, &kn_type_bool, a, b);
-    impl_of(c, in)->operand = kn_typing_elementwise_operand(a, b);
+    kn_typing_impl_of(c, in)->operand = kn_typing_elementwise_operand(a, b);
     return 0;
 }
 
@@ -196,16 +169,17 @@ int
 kn_typing_array_unop(KnCompilation *c, KnInstr *in, KnType *a)
 {
     if (in->aux == KN_UN_NOT)
-        return err(c, in->span, "the truth value of an array is ambiguous: use a.any() or a.all()");
-    if (in->aux == KN_UN_INVERT && !intlike(a->dtype))
-        return err(c, in->span, "'~' needs an integer or bool array, not %s", a->name);
+        return kn_typing_err(c, in->span,
+                             "the truth value of an array is ambiguous: use a.any() or a.all()");
+    if (in->aux == KN_UN_INVERT && !kn_typing_intlike(a->dtype))
+        return kn_typing_err(c, in->span, "'~' needs an integer or bool array, not %s", a->name);
     KnType *d = a->dtype;
     if ((in->aux == KN_UN_NEG || in->aux == KN_UN_POS) && d->kind == KN_TY_BOOL)
-        return err(c, in->span,
-                   "unary %s is not defined for bool arrays: use '~' or np.logical_not",
-                   in->aux == KN_UN_NEG ? "-" : "+");
+        return kn_typing_err(c, in->span,
+                             "unary %s is not defined for bool arrays: use '~' or np.logical_not",
+                             in->aux == KN_UN_NEG ? "-" : "+");
     in->type = kn_type_array(c->types, d, a->ndim, 'C', 0);
-    impl_of(c, in)->operand = d;
+    kn_typing_impl_of(c, in)->operand = d;
     return 0;
 }
 
@@ -217,7 +191,7 @@ kn_typing_array_getattr(KnCompilation *c, KnInstr *in, KnType *t)
     const char *a = in->imm.str;
     int id = kn_lib_find("array", a);
     if (id >= 0 && (kn_lib_flags(id) & KN_CF_ATTR)) {
-        impl_of(c, in)->builtin = id;
+        kn_typing_impl_of(c, in)->builtin = id;
         return kn_typing_entry(c, in, id, NULL, 0);
     }
     int has = id >= 0 ? 1 : kn_typing_has_overload_method(c, t, a, in->span);
@@ -230,7 +204,7 @@ kn_typing_array_getattr(KnCompilation *c, KnInstr *in, KnType *t)
     int none = kn_typing_overload_attr(c, in, t);
     if (none <= 0)
         return none;
-    return err(c, in->span, "%s has no attribute '%s' (in kiln yet)", t->name, a);
+    return kn_typing_err(c, in->span, "%s has no attribute '%s' (in kiln yet)", t->name, a);
 }
 
 int
@@ -303,7 +277,7 @@ kn_typing_index_result(KnCompilation *c, KnSpan span, KnType *a, KnType *idx)
     int only_leading_ints = 1;
     for (int i = 0; i < n; i++) {
         KnType *it = idx->kind == KN_TY_TUPLE ? idx->items[i] : idx;
-        if (intlike(it)) {
+        if (kn_typing_intlike(it)) {
             ints++;
             if (slices || nones || ell)
                 only_leading_ints = 0;
@@ -313,19 +287,19 @@ kn_typing_index_result(KnCompilation *c, KnSpan span, KnType *a, KnType *idx)
             nones++;
         } else if (it == &kn_type_ellipsis) {
             if (ell++) {
-                err(c, span, "an index can only have a single ellipsis ('...')");
+                kn_typing_err(c, span, "an index can only have a single ellipsis ('...')");
                 return NULL;
             }
         } else {
-            err(c, span,
-                "arrays are indexed by integers, slices, None and '...', not %s "
-                "(fancy indexing with arrays comes later)",
-                it->name);
+            kn_typing_err(c, span,
+                          "arrays are indexed by integers, slices, None and '...', not %s "
+                          "(fancy indexing with arrays comes later)",
+                          it->name);
             return NULL;
         }
     }
     if (ints + slices > a->ndim) {
-        err(c, span, "too many indices for %s: %d", a->name, ints + slices);
+        kn_typing_err(c, span, "too many indices for %s: %d", a->name, ints + slices);
         return NULL;
     }
     if (ints == a->ndim && !slices && !nones && !ell) /* a[...] of a 0-d array is a view */
@@ -348,9 +322,10 @@ kn_typing_setitem(KnCompilation *c, KnInstr *in)
     if (!a || !idx || !v)
         return 0;
     if (a->kind != KN_TY_ARRAY)
-        return err(c, in->span, "%s does not support item assignment", a->name);
+        return kn_typing_err(c, in->span, "%s does not support item assignment", a->name);
     if (a->readonly)
-        return err(c, in->span, "cannot assign to an item of a read-only array (%s)", a->name);
+        return kn_typing_err(c, in->span, "cannot assign to an item of a read-only array (%s)",
+                             a->name);
     KnType *target = kn_typing_index_result(c, in->args[1]->span, a, idx);
     if (!target)
         return -1;
@@ -366,100 +341,44 @@ kn_typing_setitem(KnCompilation *c, KnInstr *in)
         !same_kind_cast(vd, target->dtype))
         return inplace_cast_error(c, val->span, vd, target, (int)val->aux);
     if (!kn_type_is_number(vd) || (vd->kind == KN_TY_COMPLEX && a->dtype->kind != KN_TY_COMPLEX))
-        return err(c, in->args[2]->span, "cannot store %s into %s", v->name, a->name);
+        return kn_typing_err(c, in->args[2]->span, "cannot store %s into %s", v->name, a->name);
     if (v->kind == KN_TY_ARRAY && (target->kind != KN_TY_ARRAY || v->ndim > target->ndim))
-        return err(c, in->args[2]->span, "cannot store %s into %s", v->name,
-                   target->kind == KN_TY_ARRAY ? target->name : "a single element");
+        return kn_typing_err(c, in->args[2]->span, "cannot store %s into %s", v->name,
+                             target->kind == KN_TY_ARRAY ? target->name : "a single element");
     /* of bool elements, NumPy's bool scalars do not subtract, as `a -= b` of bool arrays */
     if (aug && val->aux == KN_BIN_SUB && a->dtype->kind == KN_TY_BOOL && val->args[1]->type &&
         elem_kind(val->args[1]->type) == KN_TY_BOOL)
-        return err(c, val->span,
-                   "numpy boolean subtract, the '-' operator, is not supported: "
-                   "use '^' or np.logical_xor");
-    impl_of(c, in)->operand = target; /* the element or view being assigned */
+        return kn_typing_err(c, val->span,
+                             "numpy boolean subtract, the '-' operator, is not supported: "
+                             "use '^' or np.logical_xor");
+    kn_typing_impl_of(c, in)->operand = target; /* the element or view being assigned */
     return 0;
 }
 
 /* ---- numpy functions ---- */
 
-/* the dtype an argument names: np.float64, a.dtype, 'float64' */
-static KnType *
-dtype_of(KnInstr *arg)
-{
-    KnType *t = arg->type;
-    if (t->kind == KN_TY_FUNC && t->id >= 0 && (kn_lib_flags(t->id) & KN_CF_SCALAR_CLASS))
-        return kn_typing_np_scalar(t->id);
-    if (t->kind == KN_TY_FUNC && t->id == KN_BI_FLOAT)
-        return &kn_type_float64;
-    if (t->kind == KN_TY_FUNC && t->id == KN_BI_INT)
-        return &kn_type_int64;
-    if (t->kind == KN_TY_FUNC && t->id == KN_BI_BOOL)
-        return &kn_type_bool;
-    if (t->kind == KN_TY_FUNC && t->id == KN_BI_COMPLEX)
-        return &kn_type_complex128;
-    if (t->kind == KN_TY_STR && arg->op == KN_OP_CONST) {
-        KnType *p = kn_type_by_name(arg->imm.str);
-        if (p && kn_type_is_number(p))
-            return p;
-        if (!strcmp(arg->imm.str, "bool_") || !strcmp(arg->imm.str, "bool"))
-            return &kn_type_bool;
-    }
-    return NULL;
-}
-
-/* positional argument i or keyword `name` of a call; NULL when absent */
-KnInstr *
-kn_typing_arg(KnInstr *in, int i, const char *name)
-{
-    int nkw = in->aux, npos = in->nargs - 1 - nkw;
-    const char **names = in->imm.ptr;
-    if (i < npos)
-        return in->args[i + 1];
-    for (int k = 0; name && k < nkw; k++)
-        if (!strcmp(names[k], name))
-            return in->args[1 + npos + k];
-    return NULL;
-}
-
-static int
-check_keywords(KnCompilation *c, KnInstr *in, const char *const *allowed, int npos_max)
-{
-    int nkw = in->aux, npos = in->nargs - 1 - nkw;
-    const char **names = in->imm.ptr;
-    if (npos > npos_max)
-        return err(c, in->span, "%s takes at most %d positional arguments", in->args[0]->type->name,
-                   npos_max);
-    for (int k = 0; k < nkw; k++) {
-        int ok = 0;
-        for (int j = 0; allowed[j]; j++)
-            ok |= !strcmp(allowed[j], names[k]);
-        if (!ok)
-            return err(c, in->span, "%s() got an unsupported keyword argument '%s'",
-                       in->args[0]->type->name, names[k]);
-    }
-    return 0;
-}
-
 static int
 shape_ndim(KnCompilation *c, KnInstr *shape)
 {
     KnType *t = shape->type;
-    if (intlike(t))
+    if (kn_typing_intlike(t))
         return 1;
     if (t->kind == KN_TY_TUPLE) {
         for (int i = 0; i < t->n; i++)
-            if (!intlike(t->items[i]))
-                return err(c, shape->span, "array shapes are tuples of integers, not %s", t->name);
+            if (!kn_typing_intlike(t->items[i]))
+                return kn_typing_err(c, shape->span, "array shapes are tuples of integers, not %s",
+                                     t->name);
         return t->n;
     }
-    return err(c, shape->span, "array shapes are integers or tuples of integers, not %s", t->name);
+    return kn_typing_err(c, shape->span, "array shapes are integers or tuples of integers, not %s",
+                         t->name);
 }
 
 static int
 type_creation(KnCompilation *c, KnInstr *in, int id)
 {
     static const char *const kw[] = {"shape", "dtype", "fill_value", NULL};
-    KN_TRY(check_keywords(c, in, kw, 3));
+    KN_TRY(kn_typing_check_keywords(c, in, kw, 3));
     int like = id == KN_BI_NP_EMPTY_LIKE || id == KN_BI_NP_ZEROS_LIKE || id == KN_BI_NP_ONES_LIKE ||
                id == KN_BI_NP_FULL_LIKE;
     int full = id == KN_BI_NP_FULL || id == KN_BI_NP_FULL_LIKE;
@@ -467,13 +386,13 @@ type_creation(KnCompilation *c, KnInstr *in, int id)
     KnInstr *fill = full ? kn_typing_arg(in, 1, "fill_value") : NULL;
     KnInstr *dt = kn_typing_arg(in, full ? 2 : 1, "dtype");
     if (!first || (full && !fill))
-        return err(c, in->span, "%s() is missing arguments", kn_kir_builtin_name(id));
+        return kn_typing_err(c, in->span, "%s() is missing arguments", kn_kir_builtin_name(id));
     KnType *dtype = &kn_type_float64;
     int ndim;
     if (like) {
         if (first->type->kind != KN_TY_ARRAY)
-            return err(c, first->span, "%s() needs an array, not %s", kn_kir_builtin_name(id),
-                       first->type->name);
+            return kn_typing_err(c, first->span, "%s() needs an array, not %s",
+                                 kn_kir_builtin_name(id), first->type->name);
         dtype = first->type->dtype;
         ndim = first->type->ndim;
     } else {
@@ -482,9 +401,10 @@ type_creation(KnCompilation *c, KnInstr *in, int id)
             dtype = fill->type->kind == KN_TY_BOOL ? &kn_type_bool : fill->type;
     }
     if (full && !kn_type_is_number(fill->type))
-        return err(c, fill->span, "the fill value must be a number, not %s", fill->type->name);
-    if (dt && !(dtype = dtype_of(dt)))
-        return err(c, dt->span, "unsupported dtype %s", dt->type->name);
+        return kn_typing_err(c, fill->span, "the fill value must be a number, not %s",
+                             fill->type->name);
+    if (dt && !(dtype = kn_typing_dtype_of(dt)))
+        return kn_typing_err(c, dt->span, "unsupported dtype %s", dt->type->name);
     in->type = kn_type_array(c->types, dtype, ndim, 'C', 0);
     return 0;
 }
@@ -493,24 +413,24 @@ static int
 type_arange(KnCompilation *c, KnInstr *in)
 {
     static const char *const kw[] = {"dtype", NULL};
-    KN_TRY(check_keywords(c, in, kw, 3));
+    KN_TRY(kn_typing_check_keywords(c, in, kw, 3));
     int npos = in->nargs - 1 - in->aux;
     KnType *r = &kn_type_int64;
     for (int i = 0; i < npos; i++) {
         KnType *t = in->args[i + 1]->type;
         if (!kn_type_is_number(t) || t->kind == KN_TY_COMPLEX)
-            return err(c, in->args[i + 1]->span, "arange() arguments must be real numbers, not %s",
-                       t->name);
+            return kn_typing_err(c, in->args[i + 1]->span,
+                                 "arange() arguments must be real numbers, not %s", t->name);
         if (t->kind == KN_TY_FLOAT)
             r = &kn_type_float64;
     }
     if (npos < 1)
-        return err(c, in->span, "arange() needs a stop value");
+        return kn_typing_err(c, in->span, "arange() needs a stop value");
     KnInstr *dt = kn_typing_arg(in, 99, "dtype");
-    if (dt && !(r = dtype_of(dt)))
-        return err(c, dt->span, "unsupported dtype %s", dt->type->name);
+    if (dt && !(r = kn_typing_dtype_of(dt)))
+        return kn_typing_err(c, dt->span, "unsupported dtype %s", dt->type->name);
     in->type = kn_type_array(c->types, r, 1, 'C', 0);
-    impl_of(c, in)->operand = r;
+    kn_typing_impl_of(c, in)->operand = r;
     return 0;
 }
 
@@ -613,7 +533,7 @@ ufunc_elem(KnCompilation *c, KnInstr *in, int id, KnType **args, KnType **operan
     case KN_BI_NP_REMAINDER: {
         /* the arithmetic operators as functions: the operator's dtype rules */
         KnType *p = kn_typing_elementwise_operand(args[0], args[1]);
-        if (id == KN_BI_NP_DIVIDE && intlike(p))
+        if (id == KN_BI_NP_DIVIDE && kn_typing_intlike(p))
             p = &kn_type_float64;
         if ((id == KN_BI_NP_FLOOR_DIVIDE || id == KN_BI_NP_REMAINDER) && p->kind == KN_TY_COMPLEX)
             return NULL;
@@ -659,11 +579,11 @@ ufunc_elem(KnCompilation *c, KnInstr *in, int id, KnType **args, KnType **operan
     }
     default: {
         KnType *r = ufunc_result(id, d);
-        *operand =
-            (id == KN_BI_NP_ABS || id == KN_BI_NP_ABSOLUTE || id == KN_BI_NP_NEGATIVE ||
-             ((id == KN_BI_NP_FLOOR || id == KN_BI_NP_CEIL || id == KN_BI_NP_TRUNC) && intlike(d)))
-                ? d
-                : r;
+        *operand = (id == KN_BI_NP_ABS || id == KN_BI_NP_ABSOLUTE || id == KN_BI_NP_NEGATIVE ||
+                    ((id == KN_BI_NP_FLOOR || id == KN_BI_NP_CEIL || id == KN_BI_NP_TRUNC) &&
+                     kn_typing_intlike(d)))
+                       ? d
+                       : r;
         return r;
     }
     }
@@ -675,9 +595,9 @@ static int
 type_nonzero(KnCompilation *c, KnInstr *in, KnInstr *a, const char *name)
 {
     if (!a || a->type->kind != KN_TY_ARRAY || !kn_type_is_number(a->type->dtype) || !a->type->ndim)
-        return err(c, a ? a->span : in->span,
-                   "%s needs an array of numbers with at least one dimension, not %s", name,
-                   a ? a->type->name : "nothing");
+        return kn_typing_err(c, a ? a->span : in->span,
+                             "%s needs an array of numbers with at least one dimension, not %s",
+                             name, a ? a->type->name : "nothing");
     KnType *items[32], *idx = kn_type_array(c->types, &kn_type_int64, 1, 'C', 0);
     for (int k = 0; k < a->type->ndim; k++)
         items[k] = idx;
@@ -693,18 +613,18 @@ type_ufunc(KnCompilation *c, KnInstr *in, int id)
     int nin = kn_typing_ufunc_nin(id), npos = in->nargs - 1 - in->aux;
     if (id == KN_BI_NP_WHERE && npos == 1 && !in->aux)
         return type_nonzero(c, in, in->args[1], "np.where(condition)");
-    KN_TRY(check_keywords(c, in, kw, nin + 1));
+    KN_TRY(kn_typing_check_keywords(c, in, kw, nin + 1));
     if (npos < nin)
-        return err(c, in->span, "%s() takes %d argument%s", kn_kir_builtin_name(id), nin,
-                   nin > 1 ? "s" : "");
+        return kn_typing_err(c, in->span, "%s() takes %d argument%s", kn_kir_builtin_name(id), nin,
+                             nin > 1 ? "s" : "");
     KnType *args[3];
     int ndim = 0, any_array = 0;
     for (int i = 0; i < nin; i++) {
         args[i] = in->args[i + 1]->type;
         KnType *d = args[i]->kind == KN_TY_ARRAY ? args[i]->dtype : args[i];
         if (!kn_type_is_number(d))
-            return err(c, in->args[i + 1]->span, "%s() does not accept %s", kn_kir_builtin_name(id),
-                       args[i]->name);
+            return kn_typing_err(c, in->args[i + 1]->span, "%s() does not accept %s",
+                                 kn_kir_builtin_name(id), args[i]->name);
         if (args[i]->kind == KN_TY_ARRAY) {
             any_array = 1;
             ndim = args[i]->ndim > ndim ? args[i]->ndim : ndim;
@@ -713,30 +633,30 @@ type_ufunc(KnCompilation *c, KnInstr *in, int id)
     KnType *operand = NULL;
     KnType *r = ufunc_elem(c, in, id, args, &operand);
     if (!r)
-        return err(c, in->span, "%s() does not accept (%s%s%s)", kn_kir_builtin_name(id),
-                   args[0]->name, nin > 1 ? ", ..." : "", "");
+        return kn_typing_err(c, in->span, "%s() does not accept (%s%s%s)", kn_kir_builtin_name(id),
+                             args[0]->name, nin > 1 ? ", ..." : "", "");
     KnInstr *out = kn_typing_arg(in, nin, "out");
     if (out) {
         KnType *o = out->type;
         if (o->kind != KN_TY_ARRAY || o->readonly || o->ndim < ndim)
-            return err(c, out->span,
-                       "out= must be a writable array with at least %d dimensions, "
-                       "not %s",
-                       ndim, o->name);
+            return kn_typing_err(c, out->span,
+                                 "out= must be a writable array with at least %d dimensions, "
+                                 "not %s",
+                                 ndim, o->name);
         if (!same_kind_cast(r, o->dtype))
-            return err(c, out->span,
-                       "cannot store the %s result of %s() in out= of %s (NumPy's "
-                       "same_kind casting)",
-                       r->name, kn_kir_builtin_name(id), o->name);
+            return kn_typing_err(c, out->span,
+                                 "cannot store the %s result of %s() in out= of %s (NumPy's "
+                                 "same_kind casting)",
+                                 r->name, kn_kir_builtin_name(id), o->name);
         in->type = o;
     } else if (id == KN_BI_NP_WHERE && !any_array) {
-        return err(c, in->span,
-                   "np.where() of three scalars is not supported (use 'x if c else "
-                   "y')");
+        return kn_typing_err(c, in->span,
+                             "np.where() of three scalars is not supported (use 'x if c else "
+                             "y')");
     } else {
         in->type = any_array ? kn_type_array(c->types, r, ndim, 'C', 0) : r;
     }
-    KnCallImpl *impl = impl_of(c, in);
+    KnCallImpl *impl = kn_typing_impl_of(c, in);
     impl->operand = operand;
     impl->inplace = out != NULL;
     impl->result = r;
@@ -749,24 +669,25 @@ int
 kn_typing_reduction_axis(KnCompilation *c, KnInstr *in, const char *name, KnType *a, KnInstr *axis)
 {
     if (a->kind != KN_TY_ARRAY || !kn_type_is_number(a->dtype))
-        return err(c, in->span, "%s() needs a numeric array, not %s", name, a->name);
+        return kn_typing_err(c, in->span, "%s() needs a numeric array, not %s", name, a->name);
     KnType *d = a->dtype;
-    KnCallImpl *impl = impl_of(c, in);
+    KnCallImpl *impl = kn_typing_impl_of(c, in);
     impl->value = -1;
     if (axis) {
         if (axis->op != KN_OP_CONST || !axis->type || axis->type->kind != KN_TY_INT)
-            return err(c, axis->span, "axis= must be a constant integer in kiln");
+            return kn_typing_err(c, axis->span, "axis= must be a constant integer in kiln");
         int64_t k = axis->imm.i < 0 ? axis->imm.i + a->ndim : axis->imm.i;
         if (k < 0 || k >= a->ndim)
-            return err(c, axis->span, "axis %lld is out of bounds for an array of dimension %d",
-                       (long long)axis->imm.i, a->ndim);
+            return kn_typing_err(c, axis->span,
+                                 "axis %lld is out of bounds for an array of dimension %d",
+                                 (long long)axis->imm.i, a->ndim);
         static const char *const ok[] = {"sum",    "prod",   "min", "max", "mean",
                                          "argmin", "argmax", "any", "all"};
         int supported = 0;
         for (int i = 0; i < KN_ARRAY_LEN(ok); i++)
             supported |= !strcmp(ok[i], name);
         if (!supported)
-            return err(c, axis->span, "%s(axis=...) is not supported yet", name);
+            return kn_typing_err(c, axis->span, "%s(axis=...) is not supported yet", name);
         KN_TRY(kn_typing_reduction_axis(c, in, name, a, NULL));
         if (a->ndim == 1)
             return 0; /* NumPy: the reduction of a 1-d array along its axis is a scalar */
@@ -787,21 +708,22 @@ kn_typing_reduction_axis(KnCompilation *c, KnInstr *in, const char *name, KnType
     }
     if (!strcmp(name, "cumsum") || !strcmp(name, "cumprod")) {
         KnType *acc =
-            intlike(d) ? (d->kind == KN_TY_INT && !d->is_signed ? &kn_type_uint64 : &kn_type_int64)
-                       : d;
+            kn_typing_intlike(d)
+                ? (d->kind == KN_TY_INT && !d->is_signed ? &kn_type_uint64 : &kn_type_int64)
+                : d;
         impl->operand = acc;
         in->type = kn_type_array(c->types, acc, 1, 'C', 0);
         return 0;
     }
     if (!strcmp(name, "sum") || !strcmp(name, "prod"))
-        in->type = intlike(d)
+        in->type = kn_typing_intlike(d)
                        ? (d->kind == KN_TY_INT && !d->is_signed ? &kn_type_uint64 : &kn_type_int64)
                        : d;
     else if (!strcmp(name, "mean"))
-        in->type = d->kind == KN_TY_COMPLEX ? d : intlike(d) ? &kn_type_float64 : d;
+        in->type = d->kind == KN_TY_COMPLEX ? d : kn_typing_intlike(d) ? &kn_type_float64 : d;
     else
         in->type = d;
-    impl_of(c, in)->operand = in->type;
+    kn_typing_impl_of(c, in)->operand = in->type;
     return 0;
 }
 
@@ -812,13 +734,14 @@ keep_dims(KnCompilation *c, KnInstr *in, const char *name, KnType *a, KnInstr *k
     if (!keep)
         return 0;
     if (keep->op != KN_OP_CONST || keep->type->kind != KN_TY_BOOL)
-        return err(c, keep->span, "keepdims= must be True or False, written as a constant");
+        return kn_typing_err(c, keep->span,
+                             "keepdims= must be True or False, written as a constant");
     if (!keep->imm.i)
         return 0;
     if (!strncmp(name, "cum", 3))
-        return err(c, keep->span, "%s() has no keepdims=", name);
+        return kn_typing_err(c, keep->span, "%s() has no keepdims=", name);
     KnType *r = in->type, *d = r->kind == KN_TY_ARRAY ? r->dtype : r;
-    impl_of(c, in)->reduced = r;
+    kn_typing_impl_of(c, in)->reduced = r;
     in->type = kn_type_array(c->types, d, a->ndim, 'C', 0);
     return 0;
 }
@@ -859,13 +782,13 @@ static int
 type_np_array(KnCompilation *c, KnInstr *in, int id)
 {
     static const char *const kw[] = {"object", "dtype", NULL};
-    KN_TRY(check_keywords(c, in, kw, 2));
+    KN_TRY(kn_typing_check_keywords(c, in, kw, 2));
     KnInstr *obj = kn_typing_arg(in, 0, "object"), *dt = kn_typing_arg(in, 1, "dtype");
     if (!obj)
-        return err(c, in->span, "%s() needs an object", kn_kir_builtin_name(id));
+        return kn_typing_err(c, in->span, "%s() needs an object", kn_kir_builtin_name(id));
     KnType *want = NULL;
-    if (dt && !(want = dtype_of(dt)))
-        return err(c, dt->span, "unsupported dtype %s", dt->type->name);
+    if (dt && !(want = kn_typing_dtype_of(dt)))
+        return kn_typing_err(c, dt->span, "unsupported dtype %s", dt->type->name);
     KnType *t = obj->type;
     if (t->kind == KN_TY_ARRAY) {
         KnType *d = want ? want : t->dtype;
@@ -876,7 +799,7 @@ type_np_array(KnCompilation *c, KnInstr *in, int id)
     }
     if (t->kind == KN_TY_TUPLE && t->n == 0) { /* np.array([]): float64, shape (0,) */
         in->type = kn_type_array(c->types, want ? want : &kn_type_float64, 1, 'C', 0);
-        impl_of(c, in)->operand = in->type->dtype;
+        kn_typing_impl_of(c, in)->operand = in->type->dtype;
         return 0;
     }
     int dims[32];
@@ -885,14 +808,14 @@ type_np_array(KnCompilation *c, KnInstr *in, int id)
     KnType *elem = NULL;
     int nd = nested_shape(t, 0, dims, &elem);
     if (nd < 0 || !elem)
-        return err(c, obj->span,
-                   "%s() takes numbers, or lists or tuples of them nested to a regular "
-                   "shape, not %s",
-                   kn_kir_builtin_name(id), t->name);
+        return kn_typing_err(c, obj->span,
+                             "%s() takes numbers, or lists or tuples of them nested to a regular "
+                             "shape, not %s",
+                             kn_kir_builtin_name(id), t->name);
     if (elem->kind == KN_TY_BOOL && !want)
         elem = &kn_type_bool;
     in->type = kn_type_array(c->types, want ? want : elem, nd, 'C', 0);
-    impl_of(c, in)->operand = elem;
+    kn_typing_impl_of(c, in)->operand = elem;
     return 0;
 }
 
@@ -902,7 +825,7 @@ kn_type_rule_numpy(KnCompilation *c, KnInstr *in, int id, KnType **args, int n)
 {
     (void)args;
     (void)n;
-    KnCallImpl *impl = impl_of(c, in);
+    KnCallImpl *impl = kn_typing_impl_of(c, in);
     impl->kind = KN_CALL_BUILTIN;
     impl->builtin = id;
     unsigned flags = kn_lib_flags(id);
@@ -910,10 +833,10 @@ kn_type_rule_numpy(KnCompilation *c, KnInstr *in, int id, KnType **args, int n)
         return type_creation(c, in, id);
     if (flags & KN_CF_REDUCES) {
         static const char *const kw[] = {"a", "axis", "keepdims", NULL};
-        KN_TRY(check_keywords(c, in, kw, 2));
+        KN_TRY(kn_typing_check_keywords(c, in, kw, 2));
         KnInstr *arr = kn_typing_arg(in, 0, "a");
         if (!arr)
-            return err(c, in->span, "%s() needs an array", kn_kir_builtin_name(id));
+            return kn_typing_err(c, in->span, "%s() needs an array", kn_kir_builtin_name(id));
         KN_TRY(kn_typing_reduction_axis(c, in, kn_kir_builtin_attr(id), arr->type,
                                         kn_typing_arg(in, 1, "axis")));
         return keep_dims(c, in, kn_kir_builtin_attr(id), arr->type,
@@ -924,7 +847,7 @@ kn_type_rule_numpy(KnCompilation *c, KnInstr *in, int id, KnType **args, int n)
         return type_arange(c, in);
     case KN_BI_NP_NONZERO: {
         static const char *const kw[] = {"a", NULL};
-        KN_TRY(check_keywords(c, in, kw, 1));
+        KN_TRY(kn_typing_check_keywords(c, in, kw, 1));
         return type_nonzero(c, in, kn_typing_arg(in, 0, "a"), "np.nonzero()");
     }
     case KN_BI_NP_ARRAY:
@@ -932,45 +855,45 @@ kn_type_rule_numpy(KnCompilation *c, KnInstr *in, int id, KnType **args, int n)
         return type_np_array(c, in, id);
     case KN_BI_NP_ASCONTIGUOUSARRAY:
         if (in->nargs != 2 || in->args[1]->type->kind != KN_TY_ARRAY)
-            return err(c, in->span, "np.ascontiguousarray() takes one array");
+            return kn_typing_err(c, in->span, "np.ascontiguousarray() takes one array");
         in->type =
             kn_type_array(c->types, in->args[1]->type->dtype, in->args[1]->type->ndim, 'C', 0);
         return 0;
     case KN_BI_NP_LINSPACE: {
         static const char *const kw[] = {"start", "stop", "num", "endpoint", NULL};
-        KN_TRY(check_keywords(c, in, kw, 4));
+        KN_TRY(kn_typing_check_keywords(c, in, kw, 4));
         KnInstr *endpoint = kn_typing_arg(in, 3, "endpoint");
         if (endpoint && endpoint->type->kind != KN_TY_BOOL)
-            return err(c, endpoint->span, "linspace()'s endpoint must be a bool");
+            return kn_typing_err(c, endpoint->span, "linspace()'s endpoint must be a bool");
         for (int i = 1; i < in->nargs && i < 3; i++)
             if (!kn_type_is_number(in->args[i]->type) || in->args[i]->type->kind == KN_TY_COMPLEX)
-                return err(c, in->args[i]->span, "linspace() takes real numbers, not %s",
-                           in->args[i]->type->name);
+                return kn_typing_err(c, in->args[i]->span, "linspace() takes real numbers, not %s",
+                                     in->args[i]->type->name);
         KnInstr *num = kn_typing_arg(in, 2, "num");
-        if (num && !intlike(num->type))
-            return err(c, num->span, "linspace()'s num must be an integer");
+        if (num && !kn_typing_intlike(num->type))
+            return kn_typing_err(c, num->span, "linspace()'s num must be an integer");
         in->type = kn_type_array(c->types, &kn_type_float64, 1, 'C', 0);
         return 0;
     }
     case KN_BI_NP_EYE:
     case KN_BI_NP_IDENTITY: {
         static const char *const kw[] = {"N", "M", "k", "dtype", "n", NULL};
-        KN_TRY(check_keywords(c, in, kw, id == KN_BI_NP_EYE ? 3 : 1));
+        KN_TRY(kn_typing_check_keywords(c, in, kw, id == KN_BI_NP_EYE ? 3 : 1));
         int npos = in->nargs - 1 - in->aux;
         for (int i = 0; i < npos; i++)
-            if (!intlike(in->args[i + 1]->type))
-                return err(c, in->args[i + 1]->span, "%s() takes integers, not %s",
-                           kn_kir_builtin_name(id), in->args[i + 1]->type->name);
+            if (!kn_typing_intlike(in->args[i + 1]->type))
+                return kn_typing_err(c, in->args[i + 1]->span, "%s() takes integers, not %s",
+                                     kn_kir_builtin_name(id), in->args[i + 1]->type->name);
         KnInstr *dt = kn_typing_arg(in, id == KN_BI_NP_EYE ? 99 : 1, "dtype");
         KnType *d = &kn_type_float64;
-        if (dt && !(d = dtype_of(dt)))
-            return err(c, dt->span, "unsupported dtype %s", dt->type->name);
+        if (dt && !(d = kn_typing_dtype_of(dt)))
+            return kn_typing_err(c, dt->span, "unsupported dtype %s", dt->type->name);
         in->type = kn_type_array(c->types, d, 2, 'C', 0);
         return 0;
     }
     case KN_BI_NP_COPY:
         if (in->nargs != 2 || in->args[1]->type->kind != KN_TY_ARRAY)
-            return err(c, in->span, "np.copy() takes one array");
+            return kn_typing_err(c, in->span, "np.copy() takes one array");
         /* np.copy keeps a Fortran-ordered array Fortran-ordered (order='K'); a.copy() is C */
         in->type = kn_type_array(c->types, in->args[1]->type->dtype, in->args[1]->type->ndim,
                                  in->args[1]->type->layout == 'F' ? 'F' : 'C', 0);
@@ -989,22 +912,22 @@ kn_type_rule_array_method(KnCompilation *c, KnInstr *in, int id, KnType **args, 
     KnType *bound = in->args[0]->type, *self = bound->items[0];
     const char *m = bound->name;
     int n = in->nargs - 1;
-    KnCallImpl *impl = impl_of(c, in);
+    KnCallImpl *impl = kn_typing_impl_of(c, in);
     impl->kind = KN_CALL_METHOD;
     impl->builtin = id;
     switch (id) {
     case KN_BI_ARRAY_NONZERO:
         if (n)
-            return err(c, in->span, "nonzero() takes no arguments");
+            return kn_typing_err(c, in->span, "nonzero() takes no arguments");
         return type_nonzero(c, in, in->args[0]->args[0], "nonzero()");
     case KN_BI_ARRAY_COPY:
         if (n)
-            return err(c, in->span, "copy() takes no arguments here");
+            return kn_typing_err(c, in->span, "copy() takes no arguments here");
         in->type = kn_type_array(c->types, self->dtype, self->ndim, 'C', 0);
         return 0;
     case KN_BI_ARRAY_TRANSPOSE: {
         if (n)
-            return err(c, in->span, "transpose() with axes is not supported yet");
+            return kn_typing_err(c, in->span, "transpose() with axes is not supported yet");
         char layout = self->layout == 'C' ? 'F' : self->layout == 'F' ? 'C' : 'A';
         in->type = kn_type_array(c->types, self->dtype, self->ndim,
                                  self->ndim <= 1 ? self->layout : layout, self->readonly);
@@ -1012,48 +935,51 @@ kn_type_rule_array_method(KnCompilation *c, KnInstr *in, int id, KnType **args, 
     }
     case KN_BI_ARRAY_RESHAPE: {
         if (self->layout != 'C')
-            return err(c, in->span,
-                       "reshape() needs a C-contiguous array, not %s (use .copy() "
-                       "first)",
-                       self->name);
+            return kn_typing_err(c, in->span,
+                                 "reshape() needs a C-contiguous array, not %s (use .copy() "
+                                 "first)",
+                                 self->name);
         int nd = 0;
         if (n == 1 && in->args[1]->type->kind == KN_TY_TUPLE) {
             KnType *s = in->args[1]->type;
             for (int i = 0; i < s->n; i++)
-                if (!intlike(s->items[i]))
-                    return err(c, in->args[1]->span, "reshape() takes integers, not %s", s->name);
+                if (!kn_typing_intlike(s->items[i]))
+                    return kn_typing_err(c, in->args[1]->span, "reshape() takes integers, not %s",
+                                         s->name);
             nd = s->n;
         } else {
             for (int i = 0; i < n; i++)
-                if (!intlike(in->args[i + 1]->type))
-                    return err(c, in->args[i + 1]->span, "reshape() takes integers, not %s",
-                               in->args[i + 1]->type->name);
+                if (!kn_typing_intlike(in->args[i + 1]->type))
+                    return kn_typing_err(c, in->args[i + 1]->span,
+                                         "reshape() takes integers, not %s",
+                                         in->args[i + 1]->type->name);
             nd = n;
         }
         if (nd < 1 || nd > 32)
-            return err(c, in->span, "reshape() needs between 1 and 32 dimensions");
+            return kn_typing_err(c, in->span, "reshape() needs between 1 and 32 dimensions");
         in->type = kn_type_array(c->types, self->dtype, nd, 'C', self->readonly);
         return 0;
     }
     case KN_BI_ARRAY_RAVEL:
     case KN_BI_ARRAY_FLATTEN:
         if (n)
-            return err(c, in->span, "%s() with an order is not supported yet", m);
+            return kn_typing_err(c, in->span, "%s() with an order is not supported yet", m);
         in->type = kn_type_array(c->types, self->dtype, 1, 'C',
                                  m[0] == 'r' && self->layout == 'C' ? self->readonly : 0);
         return 0;
     case KN_BI_ARRAY_ASTYPE: {
-        KnType *d = n == 1 ? dtype_of(in->args[1]) : NULL;
+        KnType *d = n == 1 ? kn_typing_dtype_of(in->args[1]) : NULL;
         if (!d)
-            return err(c, in->span, "astype() takes one dtype (np.float32, 'float32', a.dtype)");
+            return kn_typing_err(c, in->span,
+                                 "astype() takes one dtype (np.float32, 'float32', a.dtype)");
         in->type = kn_type_array(c->types, d, self->ndim, 'C', 0);
         return 0;
     }
     case KN_BI_ARRAY_FILL:
         if (n != 1 || !kn_type_is_number(in->args[1]->type))
-            return err(c, in->span, "fill() takes one number");
+            return kn_typing_err(c, in->span, "fill() takes one number");
         if (self->readonly)
-            return err(c, in->span, "cannot fill a read-only array");
+            return kn_typing_err(c, in->span, "cannot fill a read-only array");
         in->type = &kn_type_none;
         return 0;
     default:
@@ -1063,7 +989,7 @@ kn_type_rule_array_method(KnCompilation *c, KnInstr *in, int id, KnType **args, 
     KnInstr *axis = kn_typing_arg(in, 0, "axis"),
             *keep = kn_typing_arg(in, KN_KEYWORD_ONLY, "keepdims");
     if (n > (axis ? 1 : 0) + (keep ? 1 : 0))
-        return err(c, in->span, "%s() takes only axis= and keepdims= here", m);
+        return kn_typing_err(c, in->span, "%s() takes only axis= and keepdims= here", m);
     KN_TRY(kn_typing_reduction_axis(c, in, m, self, axis));
     return keep_dims(c, in, m, self, keep);
 }

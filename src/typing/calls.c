@@ -6,30 +6,6 @@
 
 #include <stdio.h>
 
-static int err(KnCompilation *c, KnInstr *in, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int
-err(KnCompilation *c, KnInstr *in, const char *fmt, ...)
-{
-    char buf[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    kn_diag_error(&c->diags, KN_DIAG_TYPING, in->span, "%s", buf);
-    return -1;
-}
-
-static KnCallImpl *
-impl_of(KnCompilation *c, KnInstr *in, KnCallKind kind)
-{
-    KnCallImpl *impl = in->impl;
-    if (!impl)
-        in->impl = impl = kn_arena_alloc(&c->arena, sizeof(KnCallImpl));
-    impl->kind = kind;
-    return impl;
-}
 
 static int
 real_number(const KnType *t)
@@ -38,27 +14,10 @@ real_number(const KnType *t)
 }
 
 static int
-intlike(const KnType *t)
-{
-    return t->kind == KN_TY_BOOL || t->kind == KN_TY_INT;
-}
-
-static const char *
-arg_list(KnCompilation *c, KnType **a, int n)
-{
-    KnStrBuf sb;
-    kn_sb_init(&sb);
-    for (int i = 0; i < n; i++)
-        kn_sb_printf(&sb, "%s%s", i ? ", " : "", a[i]->name);
-    char *r = kn_arena_strdup(&c->arena, sb.data);
-    kn_sb_fini(&sb);
-    return r;
-}
-
-static int
 bad_args(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
 {
-    return err(c, in, "%s() does not accept (%s)", kn_kir_builtin_name(id), arg_list(c, a, n));
+    return kn_typing_err(c, in->span, "%s() does not accept (%s)", kn_kir_builtin_name(id),
+                         kn_typing_arg_list(c, a, n));
 }
 
 /* math functions of one real argument returning a float (float32 stays float32, as Numba) */
@@ -198,7 +157,8 @@ type_minmax(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
         items = a[0]->items;
         m = a[0]->n;
         if (m == 0)
-            return err(c, in, "%s() arg is an empty sequence", kn_kir_builtin_name(id));
+            return kn_typing_err(c, in->span, "%s() arg is an empty sequence",
+                                 kn_kir_builtin_name(id));
     } else if (n < 2) {
         return bad_args(c, in, id, a, n);
     }
@@ -209,14 +169,14 @@ type_minmax(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
     for (int i = 1; i < m; i++)
         r = kn_type_unify(c->types, r, items[i]);
     in->type = r;
-    impl_of(c, in, KN_CALL_BUILTIN)->operand = r;
+    kn_typing_impl_kind(c, in, KN_CALL_BUILTIN)->operand = r;
     return 0;
 }
 
 int
 kn_type_rule_math(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
 {
-    KnCallImpl *impl = impl_of(c, in, KN_CALL_BUILTIN);
+    KnCallImpl *impl = kn_typing_impl_kind(c, in, KN_CALL_BUILTIN);
     if (math_unary_float(id)) {
         if (n != 1 || !real_number(a[0]))
             return bad_args(c, in, id, a, n);
@@ -241,7 +201,7 @@ kn_type_rule_math(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
     case KN_BI_MATH_TRUNC:
         if (n != 1 || !real_number(a[0]))
             return bad_args(c, in, id, a, n);
-        impl->operand = intlike(a[0]) ? &kn_type_int64 : a[0];
+        impl->operand = kn_typing_intlike(a[0]) ? &kn_type_int64 : a[0];
         in->type = &kn_type_int64;
         return 0;
     case KN_BI_MATH_ISNAN:
@@ -253,7 +213,7 @@ kn_type_rule_math(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
         in->type = &kn_type_bool;
         return 0;
     case KN_BI_MATH_LDEXP:
-        if (n != 2 || !real_number(a[0]) || !intlike(a[1]))
+        if (n != 2 || !real_number(a[0]) || !kn_typing_intlike(a[1]))
             return bad_args(c, in, id, a, n);
         in->type = impl->operand = &kn_type_float64;
         return 0;
@@ -267,24 +227,24 @@ kn_type_rule_math(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
     }
     case KN_BI_MATH_GCD:
         for (int i = 0; i < n; i++)
-            if (!intlike(a[i]))
+            if (!kn_typing_intlike(a[i]))
                 return bad_args(c, in, id, a, n);
         in->type = impl->operand = &kn_type_int64;
         return 0;
     case KN_BI_MATH_ISQRT:
-        if (n != 1 || !intlike(a[0]))
+        if (n != 1 || !kn_typing_intlike(a[0]))
             return bad_args(c, in, id, a, n);
         in->type = impl->operand = &kn_type_int64;
         return 0;
     default:
-        return err(c, in, "%s() is not supported", kn_kir_builtin_name(id));
+        return kn_typing_err(c, in->span, "%s() is not supported", kn_kir_builtin_name(id));
     }
 }
 
 int
 kn_type_rule_conversion(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
 {
-    KnCallImpl *impl = impl_of(c, in, KN_CALL_BUILTIN);
+    KnCallImpl *impl = kn_typing_impl_kind(c, in, KN_CALL_BUILTIN);
     switch (id) {
     case KN_BI_INT:
     case KN_BI_FLOAT:
@@ -321,10 +281,10 @@ kn_type_rule_conversion(KnCompilation *c, KnInstr *in, int id, KnType **a, int n
 int
 kn_type_rule_builtin(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
 {
-    KnCallImpl *impl = impl_of(c, in, KN_CALL_BUILTIN);
+    KnCallImpl *impl = kn_typing_impl_kind(c, in, KN_CALL_BUILTIN);
     if (id == KN_BI_LEN && n == 1 && a[0]->kind == KN_TY_ARRAY) {
         if (a[0]->ndim == 0)
-            return err(c, in, "len() of a 0-d array");
+            return kn_typing_err(c, in->span, "len() of a 0-d array");
         in->type = &kn_type_int64;
         return 0;
     }
@@ -334,7 +294,7 @@ kn_type_rule_builtin(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
             return bad_args(c, in, id, a, n);
         if (a[0]->kind == KN_TY_COMPLEX)
             in->type = kn_type_float(a[0]->bits / 2);
-        else if (intlike(a[0]))
+        else if (kn_typing_intlike(a[0]))
             in->type = a[0]->kind == KN_TY_BOOL ? &kn_type_int8 : a[0]; /* as Numba */
         else
             in->type = a[0];
@@ -344,13 +304,13 @@ kn_type_rule_builtin(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
     case KN_BI_MAX:
         return type_minmax(c, in, id, a, n);
     case KN_BI_ROUND:
-        if (n < 1 || n > 2 || !real_number(a[0]) || (n == 2 && !intlike(a[1])))
+        if (n < 1 || n > 2 || !real_number(a[0]) || (n == 2 && !kn_typing_intlike(a[1])))
             return bad_args(c, in, id, a, n);
-        if (n == 1 || intlike(a[0]))
+        if (n == 1 || kn_typing_intlike(a[0]))
             in->type = &kn_type_int64;
         else
             in->type = a[0];
-        impl->operand = intlike(a[0]) ? &kn_type_int64 : a[0];
+        impl->operand = kn_typing_intlike(a[0]) ? &kn_type_int64 : a[0];
         return 0;
     case KN_BI_DIVMOD: {
         KnType *operand;
@@ -368,10 +328,10 @@ kn_type_rule_builtin(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
         KnType *operand;
         if (n == 3) {
             for (int i = 0; i < 3; i++)
-                if (!intlike(a[i]))
-                    return err(c, in,
-                               "pow() 3rd argument not allowed unless all arguments are "
-                               "integers");
+                if (!kn_typing_intlike(a[i]))
+                    return kn_typing_err(c, in->span,
+                                         "pow() 3rd argument not allowed unless all arguments are "
+                                         "integers");
             in->type = impl->operand = &kn_type_int64;
             return 0;
         }
@@ -386,7 +346,7 @@ kn_type_rule_builtin(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
     }
     case KN_BI_LEN:
         if (n != 1 || (a[0]->kind != KN_TY_TUPLE && a[0]->kind != KN_TY_RANGE))
-            return n == 1 ? err(c, in, "object of type %s has no len()", a[0]->name)
+            return n == 1 ? kn_typing_err(c, in->span, "object of type %s has no len()", a[0]->name)
                           : bad_args(c, in, id, a, n);
         in->type = &kn_type_int64;
         return 0;
@@ -394,17 +354,18 @@ kn_type_rule_builtin(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
         if (n < 1 || n > 3)
             return bad_args(c, in, id, a, n);
         for (int i = 0; i < n; i++)
-            if (!intlike(a[i]))
-                return err(c, in, "range() arguments must be integers, got %s", arg_list(c, a, n));
+            if (!kn_typing_intlike(a[i]))
+                return kn_typing_err(c, in->span, "range() arguments must be integers, got %s",
+                                     kn_typing_arg_list(c, a, n));
         in->type = &kn_type_range;
         return 0;
     case KN_BI_ISINSTANCE: {
         if (n != 2 || !valid_class_spec(a[1]))
-            return err(c, in,
-                       "isinstance() needs a value and a type (or a tuple of types) "
-                       "known to kiln, got (%s)",
-                       arg_list(c, a, n));
-        KnCallImpl *k = impl_of(c, in, KN_CALL_CONST);
+            return kn_typing_err(c, in->span,
+                                 "isinstance() needs a value and a type (or a tuple of types) "
+                                 "known to kiln, got (%s)",
+                                 kn_typing_arg_list(c, a, n));
+        KnCallImpl *k = kn_typing_impl_kind(c, in, KN_CALL_CONST);
         k->value = matches_class(a[0], a[1]) > 0;
         in->type = &kn_type_bool;
         return 0;
@@ -412,7 +373,7 @@ kn_type_rule_builtin(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
     case KN_BI_PRINT:
         for (int i = 0; i < n; i++)
             if (!kn_type_is_value(a[i]))
-                return err(c, in, "cannot print %s", a[i]->name);
+                return kn_typing_err(c, in->span, "cannot print %s", a[i]->name);
         in->type = &kn_type_none;
         return 0;
     case KN_BI_TUPLE:
@@ -433,7 +394,8 @@ kn_type_rule_builtin(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
         return 0;
     }
     default:
-        return err(c, in, "%s() is not supported in jitted code", kn_kir_builtin_name(id));
+        return kn_typing_err(c, in->span, "%s() is not supported in jitted code",
+                             kn_kir_builtin_name(id));
     }
 }
 
@@ -444,11 +406,11 @@ kn_type_rule_number_method(KnCompilation *c, KnInstr *in, int id, KnType **a, in
     KnType *self = in->args[0]->args[0]->type;
     if (n == 0) {
         in->type = self->kind == KN_TY_BOOL ? &kn_type_int64 : self;
-        impl_of(c, in, KN_CALL_METHOD)->builtin = id;
+        kn_typing_impl_kind(c, in, KN_CALL_METHOD)->builtin = id;
         return 0;
     }
-    return err(c, in, "%s.%s() does not accept (%s)", self->name, kn_kir_builtin_attr(id),
-               arg_list(c, a, n));
+    return kn_typing_err(c, in->span, "%s.%s() does not accept (%s)", self->name,
+                         kn_kir_builtin_attr(id), kn_typing_arg_list(c, a, n));
 }
 
 /* The registry entry of a method bound to a value (KN_TY_BOUND: items[0] is self), or -1. */
@@ -475,12 +437,13 @@ type_jitted(KnCompilation *c, KnInstr *in, void *disp, const char *name, KnType 
 {
     for (int i = 0; i < n; i++)
         if (!kn_type_is_value(a[i]))
-            return err(c, in, "cannot pass %s to jitted function %s", a[i]->name, name);
-    KnCallImpl *impl = impl_of(c, in, KN_CALL_JITTED);
+            return kn_typing_err(c, in->span, "cannot pass %s to jitted function %s", a[i]->name,
+                                 name);
+    KnCallImpl *impl = kn_typing_impl_kind(c, in, KN_CALL_JITTED);
     KnType **args = kn_arena_alloc(&c->arena, sizeof(KnType *) * (size_t)(n ? n : 1));
     memcpy(args, a, sizeof(KnType *) * (size_t)n);
     if (!c->hooks || !c->hooks->resolve_call)
-        return err(c, in, "calls to other jitted functions are not available here");
+        return kn_typing_err(c, in->span, "calls to other jitted functions are not available here");
     KN_TRY(c->hooks->resolve_call(c, disp, args, n, in->span, &impl->callee));
     in->type = impl->callee.ret; /* NULL: a recursive call whose type is not known yet */
     return 0;
@@ -495,7 +458,8 @@ kn_typing_call(KnCompilation *c, KnInstr *in, int *changed)
         return 0; /* a callee in a variable not typed yet */
     KnType *a[KN_MAX_PARAMS];
     if (n > KN_MAX_PARAMS)
-        return err(c, in, "calls of more than %d arguments are not supported", KN_MAX_PARAMS);
+        return kn_typing_err(c, in->span, "calls of more than %d arguments are not supported",
+                             KN_MAX_PARAMS);
     for (int i = 0; i < n; i++)
         if (!(a[i] = in->args[i + 1]->type))
             return 0;
@@ -514,10 +478,11 @@ kn_typing_call(KnCompilation *c, KnInstr *in, int *changed)
         rc = type_method(c, in, ct, a, n);
         break;
     case KN_TY_CLASS:
-        rc = err(c, in, "exception objects can only be created in a raise statement");
+        rc = kn_typing_err(c, in->span,
+                           "exception objects can only be created in a raise statement");
         break;
     default:
-        rc = err(c, in, "%s is not callable", ct->name);
+        rc = kn_typing_err(c, in->span, "%s is not callable", ct->name);
     }
     if (in->type != before)
         *changed = 1;

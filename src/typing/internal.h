@@ -1,13 +1,26 @@
-/* internal.h - shared between the files of typing/. */
+/* internal.h - shared between the files of typing/: the rules floor (rules.c) and what the
+ * fixpoint (typing.c), calls.c and arrays.c give each other. */
 #ifndef KN_TYPING_INTERNAL_H
 #define KN_TYPING_INTERNAL_H
 
 #include "typing/typing.h"
 
+/* rules.c: the floor */
+int kn_typing_err(KnCompilation *c, KnSpan span, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4))); /* a typing error at span; returns -1 */
+KnCallImpl *kn_typing_impl_of(KnCompilation *c, KnInstr *in); /* made when missing */
+KnCallImpl *kn_typing_impl_kind(KnCompilation *c, KnInstr *in, KnCallKind kind); /* and its kind */
+int kn_typing_intlike(const KnType *t);                              /* bool or an int */
+const char *kn_typing_arg_list(KnCompilation *c, KnType **a, int n); /* "int64, float64" */
+KnType *kn_typing_dtype_of(KnInstr *arg); /* the dtype an argument names, or NULL */
+/* at most npos_max positional arguments, and keywords only from `allowed` (NULL-ended) */
+int kn_typing_check_keywords(KnCompilation *c, KnInstr *in, const char *const *allowed,
+                             int npos_max);
+
 int kn_typing_call(KnCompilation *c, KnInstr *in, int *changed);
 int kn_typing_truth_ok(KnCompilation *c, KnInstr *in, KnType *t);
-KnType *kn_typing_np_scalar(int builtin_id); /* np.float64 -> float64, NULL if not a dtype */
-int kn_typing_scalar_class(const KnType *t); /* float64 -> the entry of np.float64, or -1 */
+KnType *kn_typing_np_scalar(int builtin_id);     /* np.float64 -> float64, NULL if not a dtype */
+int kn_typing_scalar_class(const KnType *t);     /* float64 -> the entry of np.float64, or -1 */
 int kn_typing_method_entry(const KnType *bound); /* registry entry of a bound method, or -1 */
 
 /* registry.c: type a call (or attribute) through its registry entry's rule */
@@ -22,7 +35,6 @@ int kn_typing_entry(KnCompilation *c, KnInstr *in, int id, KnType **a, int n);
 int kn_typing_overload(KnCompilation *c, KnInstr *in, KnType *fn, KnType *bound, KnType **a, int n);
 int kn_typing_overload_attr(KnCompilation *c, KnInstr *in, KnType *self); /* 1: none */
 int kn_typing_has_overload_method(KnCompilation *c, KnType *self, const char *name, KnSpan span);
-
 
 /* arrays.c */
 KnType *kn_typing_elementwise_operand(KnType *a, KnType *b);

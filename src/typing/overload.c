@@ -66,7 +66,8 @@ kn_typing_overload_attr(KnCompilation *c, KnInstr *in, KnType *self)
         return 1;
     KnType **all = kn_arena_alloc(&c->arena, sizeof(KnType *));
     all[0] = self;
-    KnOverloadQuery q = {.kind = KN_OVERLOAD_ATTRIBUTE, .name = in->imm.str, .args = all, .nargs = 1};
+    KnOverloadQuery q = {
+        .kind = KN_OVERLOAD_ATTRIBUTE, .name = in->imm.str, .args = all, .nargs = 1};
     void *disp = NULL;
     KN_TRY(c->hooks->resolve_overload(c, &q, in->span, &disp));
     if (!disp)

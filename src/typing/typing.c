@@ -12,17 +12,14 @@
 
 #include <stdio.h>
 
+/* The rules floor (rules.c) under the short name this file was written with. */
+#define is_intlike(t) kn_typing_intlike(t)
+
 static const char *const binop_verbs[] = {
     "add", "subtract", "multiply", "divide", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
 };
 
 /* ---- operators ---- */
-
-static int
-is_intlike(const KnType *t)
-{
-    return t->kind == KN_TY_INT || t->kind == KN_TY_BOOL;
-}
 
 KnType *
 kn_typing_binop_result(KnBinop op, KnType *a, KnType *b, KnType **operand)
@@ -774,11 +771,12 @@ kn_typing_infer(KnCompilation *c, KnType **argtypes)
         return report_untyped(c, bad);
     if (!fn->ret_type) /* no reachable return: every path raises (or loops); as in Numba */
         fn->ret_type = &kn_type_none;
-    if (c->partial_ret_used && c->ret_type_seen != fn->ret_type) {
+    const KnRecursionSeen *seen = kn_ctx_get(c, KN_SIDE_RECURSION);
+    if (seen && seen->partial_ret_used && seen->ret_type_seen != fn->ret_type) {
         kn_diag_error(&c->diags, KN_DIAG_TYPING, fn->span,
                       "the return type of recursive function %s changed from %s to %s while it "
                       "was typed; make its base case return the final type",
-                      fn->name, c->ret_type_seen ? c->ret_type_seen->name : "unknown",
+                      fn->name, seen->ret_type_seen ? seen->ret_type_seen->name : "unknown",
                       fn->ret_type->name);
         return -1;
     }

@@ -3,7 +3,9 @@
 #ifndef KN_TYPING_H
 #define KN_TYPING_H
 
-#include "compile.h"
+#include "base/context.h"
+#include "ir/kir.h"
+#include "types/types.h"
 
 
 /* Type c->fn for the argument types; marks reachable blocks. 0, or -1 with a diagnostic. */

@@ -1,0 +1,120 @@
+/* rules.c - the floor of typing/: what the typing rules of every file share, beside the fixpoint
+ * (typing.c): reporting a typing error, a call's KnCallImpl, the int-like test, argument lists
+ * for messages, the dtype an argument names, and a call's positional and keyword arguments
+ * (found, and checked against what a function accepts). Declared in internal.h
+ * (kn_typing_arg in typing.h: lowering reads arguments too). */
+#include "typing/internal.h"
+
+#include <stdio.h>
+
+/* Record a typing error at `span`; returns -1. */
+int
+kn_typing_err(KnCompilation *c, KnSpan span, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    kn_diag_error(&c->diags, KN_DIAG_TYPING, span, "%s", buf);
+    return -1;
+}
+
+/* The call's KnCallImpl, made when it has none. */
+KnCallImpl *
+kn_typing_impl_of(KnCompilation *c, KnInstr *in)
+{
+    if (!in->impl)
+        in->impl = kn_arena_alloc(&c->arena, sizeof(KnCallImpl));
+    return in->impl;
+}
+
+/* The same, saying what lowering emits for it. */
+KnCallImpl *
+kn_typing_impl_kind(KnCompilation *c, KnInstr *in, KnCallKind kind)
+{
+    KnCallImpl *impl = in->impl;
+    if (!impl)
+        in->impl = impl = kn_arena_alloc(&c->arena, sizeof(KnCallImpl));
+    impl->kind = kind;
+    return impl;
+}
+
+/* bool or an int */
+int
+kn_typing_intlike(const KnType *t)
+{
+    return t->kind == KN_TY_BOOL || t->kind == KN_TY_INT;
+}
+
+/* "int64, float64": the argument types for a message (in the arena) */
+const char *
+kn_typing_arg_list(KnCompilation *c, KnType **a, int n)
+{
+    KnStrBuf sb;
+    kn_sb_init(&sb);
+    for (int i = 0; i < n; i++)
+        kn_sb_printf(&sb, "%s%s", i ? ", " : "", a[i]->name);
+    char *r = kn_arena_strdup(&c->arena, sb.data);
+    kn_sb_fini(&sb);
+    return r;
+}
+
+/* the dtype an argument names: np.float64, a.dtype, 'float64' */
+KnType *
+kn_typing_dtype_of(KnInstr *arg)
+{
+    KnType *t = arg->type;
+    if (t->kind == KN_TY_FUNC && t->id >= 0 && (kn_lib_flags(t->id) & KN_CF_SCALAR_CLASS))
+        return kn_typing_np_scalar(t->id);
+    if (t->kind == KN_TY_FUNC && t->id == KN_BI_FLOAT)
+        return &kn_type_float64;
+    if (t->kind == KN_TY_FUNC && t->id == KN_BI_INT)
+        return &kn_type_int64;
+    if (t->kind == KN_TY_FUNC && t->id == KN_BI_BOOL)
+        return &kn_type_bool;
+    if (t->kind == KN_TY_FUNC && t->id == KN_BI_COMPLEX)
+        return &kn_type_complex128;
+    if (t->kind == KN_TY_STR && arg->op == KN_OP_CONST) {
+        KnType *p = kn_type_by_name(arg->imm.str);
+        if (p && kn_type_is_number(p))
+            return p;
+        if (!strcmp(arg->imm.str, "bool_") || !strcmp(arg->imm.str, "bool"))
+            return &kn_type_bool;
+    }
+    return NULL;
+}
+
+/* positional argument i or keyword `name` of a call; NULL when absent */
+KnInstr *
+kn_typing_arg(KnInstr *in, int i, const char *name)
+{
+    int nkw = in->aux, npos = in->nargs - 1 - nkw;
+    const char **names = in->imm.ptr;
+    if (i < npos)
+        return in->args[i + 1];
+    for (int k = 0; name && k < nkw; k++)
+        if (!strcmp(names[k], name))
+            return in->args[1 + npos + k];
+    return NULL;
+}
+
+/* at most npos_max positional arguments, and keywords only from `allowed` (NULL-ended) */
+int
+kn_typing_check_keywords(KnCompilation *c, KnInstr *in, const char *const *allowed, int npos_max)
+{
+    int nkw = in->aux, npos = in->nargs - 1 - nkw;
+    const char **names = in->imm.ptr;
+    if (npos > npos_max)
+        return kn_typing_err(c, in->span, "%s takes at most %d positional arguments",
+                             in->args[0]->type->name, npos_max);
+    for (int k = 0; k < nkw; k++) {
+        int ok = 0;
+        for (int j = 0; allowed[j]; j++)
+            ok |= !strcmp(allowed[j], names[k]);
+        if (!ok)
+            return kn_typing_err(c, in->span, "%s() got an unsupported keyword argument '%s'",
+                                 in->args[0]->type->name, names[k]);
+    }
+    return 0;
+}
