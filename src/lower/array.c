@@ -463,11 +463,11 @@ contiguous(L *l, LLVMValueRef a, const KnType *t, int c_order)
 }
 
 LLVMValueRef
-kn_lower_array_flag(L *l, LLVMValueRef a, const KnType *t, const char *name)
+kn_lower_array_flag(L *l, LLVMValueRef a, const KnType *t, int id)
 {
-    if (!strcmp(name, "writeable"))
+    if (id == KN_BI_FLAGS_WRITEABLE)
         return LLVMConstInt(l->i1, !t->readonly, 0);
-    if (!strcmp(name, "f_contiguous"))
+    if (id == KN_BI_FLAGS_F_CONTIGUOUS)
         return contiguous(l, a, t, 0);
     return contiguous(l, a, t, 1); /* c_contiguous, contiguous */
 }

@@ -92,7 +92,7 @@ LLVMValueRef kn_lower_array_method(L *l, KnInstr *in, const char *name, LLVMValu
                                    const KnType *t);
 void kn_lower_array_setitem(L *l, KnInstr *in);
 LLVMValueRef kn_lower_array_getattr(L *l, KnInstr *in);
-LLVMValueRef kn_lower_array_flag(L *l, LLVMValueRef a, const KnType *t, const char *name);
+LLVMValueRef kn_lower_array_flag(L *l, LLVMValueRef a, const KnType *t, int id); /* KN_BI_FLAGS_* */
 LLVMValueRef kn_lower_array_alloc(L *l, const KnType *t, LLVMValueRef *shape);
 LLVMValueRef kn_lower_array_binop(L *l, KnInstr *in); /* BINOP and CMP */
 LLVMValueRef kn_lower_array_unop(L *l, KnInstr *in);

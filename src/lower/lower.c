@@ -116,28 +116,44 @@ lower_len(L *l, KnInstr *in)
     return kn_lower_range_len(l, l->vals[in->args[0]->id]);
 }
 
-static LLVMValueRef
-lower_getattr(L *l, KnInstr *in)
+LLVMValueRef
+kn_lower_rule_range_attr(L *l, KnInstr *in, int id)
 {
-    KnType *t = in->args[0]->type;
+    unsigned k = id == KN_BI_RANGE_START ? 0 : id == KN_BI_RANGE_STOP ? 1 : 2;
+    return LLVMBuildExtractValue(l->b, l->vals[in->args[0]->id], k, "");
+}
+
+LLVMValueRef
+kn_lower_rule_flags_attr(L *l, KnInstr *in, int id)
+{
+    const KnType *t = in->args[0]->type;
+    return kn_lower_array_flag(l, l->vals[in->args[0]->id], t->items[0], id);
+}
+
+LLVMValueRef
+kn_lower_rule_number_attr(L *l, KnInstr *in, int id)
+{
+    const KnType *t = in->args[0]->type;
     LLVMValueRef v = l->vals[in->args[0]->id];
-    if (t->kind == KN_TY_BOUND && !strcmp(t->name, "flags"))
-        return kn_lower_array_flag(l, v, t->items[0], in->imm.str);
-    if (t->kind == KN_TY_ARRAY)
-        return kn_lower_array_getattr(l, in);
-    if (in->type->kind == KN_TY_BOUND)
-        return LLVMGetUndef(l->i8);
-    if (t->kind == KN_TY_RANGE) {
-        unsigned k = !strcmp(in->imm.str, "start") ? 0 : !strcmp(in->imm.str, "stop") ? 1 : 2;
-        return LLVMBuildExtractValue(l->b, v, k, "");
-    }
-    int imag = !strcmp(in->imm.str, "imag");
+    int imag = id == KN_BI_NUMBER_IMAG;
     if (t->kind == KN_TY_COMPLEX)
         return LLVMBuildExtractValue(l->b, v, imag ? 1 : 0, "");
     if (!imag)
         return kn_lower_convert(l, v, t, in->type);
     return t->kind == KN_TY_FLOAT ? kn_lower_const_f(l, t, 0.0)
                                   : LLVMConstInt(kn_lower_type(l, in->type), 0, 0);
+}
+
+static LLVMValueRef
+lower_getattr(L *l, KnInstr *in)
+{
+    KnType *t = in->args[0]->type;
+    const KnCallImpl *impl = in->impl;
+    if (t->kind == KN_TY_ARRAY)
+        return kn_lower_array_getattr(l, in);
+    if (in->type->kind == KN_TY_BOUND || !impl)
+        return LLVMGetUndef(l->i8); /* a bound method: a compile-time value */
+    return kn_lower_entry(l, in, impl->builtin);
 }
 
 /* ---- constants ---- */

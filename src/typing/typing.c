@@ -407,6 +407,36 @@ type_slice(KnCompilation *c, KnInstr *in)
     return 0;
 }
 
+/* range.start/stop/step, flags.c_contiguous/f_contiguous/contiguous/writeable */
+int
+kn_type_rule_range_attr(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
+{
+    (void)c, (void)id, (void)a, (void)n;
+    in->type = &kn_type_int64;
+    return 0;
+}
+
+int
+kn_type_rule_flags_attr(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
+{
+    (void)c, (void)id, (void)a, (void)n;
+    in->type = &kn_type_bool;
+    return 0;
+}
+
+/* number.real, number.imag */
+int
+kn_type_rule_number_attr(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
+{
+    (void)c, (void)id, (void)a, (void)n;
+    KnType *t = in->args[0]->type;
+    if (t->kind == KN_TY_COMPLEX)
+        in->type = kn_type_float(t->bits / 2);
+    else
+        in->type = t->kind == KN_TY_BOOL ? &kn_type_int64 : t;
+    return 0;
+}
+
 static int
 type_getattr(KnCompilation *c, KnInstr *in)
 {
@@ -416,32 +446,21 @@ type_getattr(KnCompilation *c, KnInstr *in)
     const char *a = in->imm.str;
     if (t->kind == KN_TY_ARRAY)
         return kn_typing_array_getattr(c, in, t);
-    if (t->kind == KN_TY_BOUND && !strcmp(t->name, "flags")) {
-        if (!strcmp(a, "c_contiguous") || !strcmp(a, "f_contiguous") || !strcmp(a, "contiguous") ||
-            !strcmp(a, "writeable")) {
-            in->type = &kn_type_bool;
-            return 0;
-        }
-        kn_diag_error(&c->diags, KN_DIAG_TYPING, in->span, "array flags have no '%s'", a);
-        return -1;
-    }
-    if (t->kind == KN_TY_RANGE &&
-        (!strcmp(a, "start") || !strcmp(a, "stop") || !strcmp(a, "step"))) {
-        in->type = &kn_type_int64;
+    /* attributes and methods of other values: the registry (lib/array.def) */
+    const char *owner = t->kind == KN_TY_BOUND && !strcmp(t->name, "flags") ? "flags"
+                        : t->kind == KN_TY_RANGE                            ? "range"
+                        : kn_type_is_number(t)                              ? "number"
+                                                                            : NULL;
+    int id = owner ? kn_lib_find(owner, a) : -1;
+    if (id >= 0 && (kn_lib_flags(id) & KN_CF_ATTR))
+        return kn_typing_entry(c, in, id, NULL, 0);
+    if (id >= 0 && (kn_lib_flags(id) & KN_CF_METHOD)) {
+        in->type = kn_type_bound(c->types, t, a);
         return 0;
     }
-    if (kn_type_is_number(t)) {
-        if (!strcmp(a, "real") || !strcmp(a, "imag")) {
-            if (t->kind == KN_TY_COMPLEX)
-                in->type = kn_type_float(t->bits / 2);
-            else
-                in->type = t->kind == KN_TY_BOOL ? &kn_type_int64 : t;
-            return 0;
-        }
-        if (!strcmp(a, "conjugate")) {
-            in->type = kn_type_bound(c->types, t, a);
-            return 0;
-        }
+    if (owner && !strcmp(owner, "flags")) {
+        kn_diag_error(&c->diags, KN_DIAG_TYPING, in->span, "array flags have no '%s'", a);
+        return -1;
     }
     kn_diag_error(&c->diags, KN_DIAG_TYPING, in->span, "%s has no attribute '%s'", t->name, a);
     return -1;
