@@ -34,7 +34,6 @@ typedef struct FE {
     LoopCtx loops[64];
     int nloops;
     int ntemps;
-    int zip_first, zip_count, zip_enumerate; /* the enumerate/zip loop being bound (bind_zip) */
     KnMap var_names; /* hash of a variable's name -> its index + 1 (the first of a hash) */
 } FE;
 

@@ -1,11 +1,14 @@
 /* loops.c - while and for loops -> KIR.
  *
- * Input: an ast While or For node; output: the loop's blocks (head, body, latch, else, exit).
- * A for over range() with a constant-sign step is a counted loop on int64 that LLVM can
- * vectorize; enumerate() and zip() count to the shortest sequence; anything else (a tuple, a
- * range object, an array) indexes the sequence up to its len(). The else clause runs when the
- * loop ends without break. Invariant: break and continue see the innermost loop through the
- * FE's loop stack, which this file pushes and pops around each body. */
+ * Input: an ast While or For node; output: the loop's blocks. A for over range() with a
+ * constant-sign step is a counted loop on int64 (head, body, latch) that LLVM can vectorize.
+ * Every other for goes through the iterator protocol: the iterable is kept in a $seq variable,
+ * GETITER makes an iterator of it before the loop (enumerate() and zip() make one of the
+ * iterators of their arguments, nested to any depth), and the loop's head is an ITERNEXT whose
+ * value, the next item, the body binds to the target first (docs/kir.md, "The iterator
+ * protocol"). The else clause runs when the loop ends without break. Invariant: break and
+ * continue see the innermost loop through the FE's loop stack, which this file pushes and pops
+ * around each body. */
 #include "frontend/internal.h"
 
 static int
@@ -96,108 +99,97 @@ bind_counter(FE *fe, PyObject *node, int counter)
     return kn_fe_assign_to(fe, A(node, "target"), kn_fe_load(fe, sp, counter));
 }
 
-/* Bind the loop target to seq[counter]. The sequence lives in the $seq variable that for_stmt
- * creates immediately before counted_loop creates the counter, hence `counter - 1`. */
-static int
-bind_item(FE *fe, PyObject *node, int counter)
-{
-    KnSpan sp = span_of(fe, A(node, "iter"));
-    Val item = kn_kir_emit2(&fe->b, KN_OP_GETITEM, sp, kn_fe_load(fe, sp, counter - 1),
-                            kn_fe_load(fe, sp, counter));
-    return kn_fe_assign_to(fe, A(node, "target"), item);
-}
+/* ---- the iterator protocol: GETITER before the loop, ITERNEXT at its head ---- */
 
-/* for i, x in enumerate(seq[, start]) / for a, b in zip(s1, s2, ...): a counted loop over the
- * shortest sequence; the target gets the tuple of the items (and the count). The sequences live
- * in variables $zipN; fe->zip_* tell bind_zip where. */
-static int
-bind_zip(FE *fe, PyObject *node, int counter)
-{
-    KnSpan sp = span_of(fe, A(node, "iter"));
-    KnInstr *items[17];
-    int n = 0;
-    if (fe->zip_enumerate) {
-        Val k = kn_fe_load(fe, sp, counter);
-        Val start = kn_fe_load(fe, sp, fe->zip_first + 1);
-        Val sum = kn_kir_emit2(&fe->b, KN_OP_BINOP, sp, start, k);
-        sum->aux = KN_BIN_ADD;
-        items[n++] = sum;
-        items[n++] = kn_kir_emit2(&fe->b, KN_OP_GETITEM, sp, kn_fe_load(fe, sp, fe->zip_first),
-                                  kn_fe_load(fe, sp, counter));
-    } else {
-        for (int i = 0; i < fe->zip_count; i++)
-            items[n++] =
-                kn_kir_emit2(&fe->b, KN_OP_GETITEM, sp, kn_fe_load(fe, sp, fe->zip_first + i),
-                             kn_fe_load(fe, sp, counter));
-    }
-    Val t = kn_kir_emit(&fe->b, KN_OP_TUPLE, sp, n, items);
-    return kn_fe_assign_to(fe, A(node, "target"), t);
-}
+static Val iter_of(FE *fe, PyObject *node);
 
-static int
-for_enumerate_zip(FE *fe, PyObject *node, int is_enumerate)
-{
-    PyObject *iter = A(node, "iter"), *args = A(iter, "args");
-    KnSpan sp = span_of(fe, iter);
-    Py_ssize_t n = PyList_GET_SIZE(args);
-    if (PyList_GET_SIZE(A(iter, "keywords")) || n < 1 || n > 16 || (is_enumerate && n > 2)) {
-        UNSUPPORTED(fe, iter, "%s() with these arguments is not supported",
-                    is_enumerate ? "enumerate" : "zip");
-        return -1;
-    }
-    int first = -1, count = is_enumerate ? 1 : (int)n;
-    for (Py_ssize_t i = 0; i < (is_enumerate ? 2 : n); i++) {
-        Val v;
-        if (i < n) {
-            v = kn_fe_expr(fe, PyList_GET_ITEM(args, i));
-            if (!v)
-                return -1;
-        } else {
-            v = kn_fe_const_int(fe, sp, 0, &kn_type_int64); /* enumerate's start */
-        }
-        int var = kn_fe_temp_var(fe, "zip", sp);
-        if (first < 0)
-            first = var;
-        kn_fe_store(fe, sp, var, v);
-    }
-    /* the count: the shortest length */
-    Val len = kn_kir_emit1(&fe->b, KN_OP_LEN, sp, kn_fe_load(fe, sp, first));
-    int lenvar = kn_fe_temp_var(fe, "ziplen", sp);
-    kn_fe_store(fe, sp, lenvar, len);
-    for (int i = 1; i < count; i++) {
-        Val li = kn_kir_emit1(&fe->b, KN_OP_LEN, sp, kn_fe_load(fe, sp, first + i));
-        Val shorter = kn_kir_emit2(&fe->b, KN_OP_CMP, sp, li, kn_fe_load(fe, sp, lenvar));
-        shorter->aux = KN_CMP_LT;
-        KnBlock *yes = kn_kir_block_new(&fe->b), *next = kn_kir_block_new(&fe->b);
-        kn_kir_cbr(&fe->b, sp, shorter, yes, next);
-        kn_kir_set_block(&fe->b, yes);
-        kn_fe_store(fe, sp, lenvar, li);
-        kn_kir_br(&fe->b, sp, next);
-        kn_kir_set_block(&fe->b, next);
-    }
-    int saved_first = fe->zip_first, saved_count = fe->zip_count, saved_enum = fe->zip_enumerate;
-    fe->zip_first = first;
-    fe->zip_count = count;
-    fe->zip_enumerate = is_enumerate;
-    int rc = counted_loop(fe, node, kn_fe_const_int(fe, sp, 0, &kn_type_int64),
-                          kn_fe_load(fe, sp, lenvar), kn_fe_const_int(fe, sp, 1, &kn_type_int64),
-                          KN_CMP_LT, bind_zip);
-    fe->zip_first = saved_first;
-    fe->zip_count = saved_count;
-    fe->zip_enumerate = saved_enum;
-    return rc;
-}
-
-/* for x in seq (a tuple, a range object, an array): count to len(seq), binding seq[k]. The
- * sequence goes into $seq, which counted_loop's counter follows (bind_item relies on that). */
-static int
-loop_over(FE *fe, PyObject *node, KnSpan sp, Val seqv)
+/* An iterator over a value: the value is kept in a $seq variable first, which holds its
+ * reference (an array temporary) for as long as the loop runs. */
+static Val
+seq_iter(FE *fe, KnSpan sp, Val seqv)
 {
     int seq = kn_fe_temp_var(fe, "seq", sp);
     kn_fe_store(fe, sp, seq, seqv);
-    Val len = kn_kir_emit1(&fe->b, KN_OP_LEN, sp, kn_fe_load(fe, sp, seq));
-    return counted_loop(fe, node, kn_fe_const_int(fe, sp, 0, &kn_type_int64), len,
-                        kn_fe_const_int(fe, sp, 1, &kn_type_int64), KN_CMP_LT, bind_item);
+    Val it = kn_kir_emit1(&fe->b, KN_OP_GETITER, sp, kn_fe_load(fe, sp, seq));
+    it->aux = KN_ITER_SEQ;
+    return it;
+}
+
+/* enumerate(x[, start]) or zip(x, y, ...) (no keywords): an iterator over the iterators of its
+ * arguments, evaluated left to right, enumerate's start last; they nest. */
+static Val
+enumerate_zip_iter(FE *fe, PyObject *call, int is_enumerate)
+{
+    PyObject *args = A(call, "args");
+    KnSpan sp = span_of(fe, call);
+    Py_ssize_t n = PyList_GET_SIZE(args);
+    if (n < 1 || n > 16 || (is_enumerate && n > 2))
+        return UNSUPPORTED(fe, call, "%s() with these arguments is not supported",
+                           is_enumerate ? "enumerate" : "zip");
+    KnInstr *parts[16];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *a = PyList_GET_ITEM(args, i);
+        parts[i] = is_enumerate && i == 1 ? kn_fe_expr(fe, a) : iter_of(fe, a);
+        if (!parts[i])
+            return NULL;
+    }
+    if (is_enumerate && n == 1)
+        parts[n++] = kn_fe_const_int(fe, sp, 0, &kn_type_int64); /* enumerate's start */
+    Val it = kn_kir_emit(&fe->b, KN_OP_GETITER, sp, (int)n, parts);
+    it->aux = is_enumerate ? KN_ITER_ENUMERATE : KN_ITER_ZIP;
+    return it;
+}
+
+/* The builtin enumerate or zip named by a call's func (a global Name), or -1. */
+static int
+enumerate_or_zip(FE *fe, PyObject *func)
+{
+    if (!is(func, "Name") || PySet_Contains(fe->locals, A(func, "id")) != 0) {
+        PyErr_Clear();
+        return -1;
+    }
+    PyObject *o = kn_fe_lookup_global(fe, A(func, "id"));
+    PyObject *id = o ? PyDict_GetItemWithError(fe->env->builtin_ids, o) : NULL;
+    PyErr_Clear();
+    int bid = id ? (int)PyLong_AsLong(id) : -1;
+    return bid == KN_BI_ENUMERATE || bid == KN_BI_ZIP ? bid : -1;
+}
+
+/* The iterator over an argument of enumerate() or zip(). */
+static Val
+iter_of(FE *fe, PyObject *node)
+{
+    if (is(node, "Call") && !PyList_GET_SIZE(A(node, "keywords"))) {
+        int bid = enumerate_or_zip(fe, A(node, "func"));
+        if (bid >= 0)
+            return kn_fe_expr(fe, A(node, "func"))
+                       ? enumerate_zip_iter(fe, node, bid == KN_BI_ENUMERATE)
+                       : NULL;
+    }
+    Val v = kn_fe_expr(fe, node);
+    return v ? seq_iter(fe, span_of(fe, node), v) : NULL;
+}
+
+/* for target in <it>: the head asks ITERNEXT for the next item; the body binds it first. */
+static int
+iter_loop(FE *fe, PyObject *node, Val it)
+{
+    if (!it)
+        return -1;
+    KnSpan sp = span_of(fe, A(node, "iter"));
+    KnBlock *head = kn_kir_block_new(&fe->b), *body = kn_kir_block_new(&fe->b),
+            *orelse = kn_kir_block_new(&fe->b), *exit = kn_kir_block_new(&fe->b);
+    kn_kir_br(&fe->b, sp, head);
+    kn_kir_set_block(&fe->b, head);
+    Val item = kn_kir_iternext(&fe->b, sp, it, body, orelse);
+    kn_kir_set_block(&fe->b, body);
+    KN_TRY(kn_fe_assign_to(fe, A(node, "target"), item));
+    KN_TRY(push_loop(fe, node, exit, head));
+    int rc = kn_fe_stmts(fe, A(node, "body"));
+    fe->nloops--;
+    KN_TRY(rc);
+    kn_kir_br(&fe->b, sp, head);
+    return loop_tail(fe, node, orelse, exit);
 }
 
 /* The sign of a constant range step: +1, -1, 0 when unknown. */
@@ -242,11 +234,13 @@ kn_fe_for_stmt(FE *fe, PyObject *node)
             }
             /* unknown step: iterate over the range object */
             KnInstr *all[4] = {callee, a[0], n > 1 ? a[1] : NULL, n > 2 ? a[2] : NULL};
-            return loop_over(fe, node, sp, kn_kir_emit(&fe->b, KN_OP_CALL, sp, (int)n + 1, all));
+            return iter_loop(
+                fe, node, seq_iter(fe, sp, kn_kir_emit(&fe->b, KN_OP_CALL, sp, (int)n + 1, all)));
         }
         if (callee->op == KN_OP_GLOBAL && callee->type->kind == KN_TY_FUNC &&
             (callee->type->id == KN_BI_ENUMERATE || callee->type->id == KN_BI_ZIP))
-            return for_enumerate_zip(fe, node, callee->type->id == KN_BI_ENUMERATE);
+            return iter_loop(fe, node,
+                             enumerate_zip_iter(fe, iter, callee->type->id == KN_BI_ENUMERATE));
         /* not range(): fall through to the generic path with the callee already evaluated */
         KnInstr **cargs = NULL;
         PyObject *args = A(iter, "args");
@@ -256,10 +250,17 @@ kn_fe_for_stmt(FE *fe, PyObject *node)
         for (Py_ssize_t k = 0; k < n; k++)
             if (!(cargs[k + 1] = kn_fe_expr(fe, PyList_GET_ITEM(args, k))))
                 return -1;
-        return loop_over(fe, node, sp, kn_kir_emit(&fe->b, KN_OP_CALL, sp, (int)n + 1, cargs));
+        return iter_loop(fe, node,
+                         seq_iter(fe, sp, kn_kir_emit(&fe->b, KN_OP_CALL, sp, (int)n + 1, cargs)));
+    }
+    /* zip() of more than three iterables, or of nested enumerate()/zip() */
+    if (is(iter, "Call") && !PyList_GET_SIZE(A(iter, "keywords"))) {
+        int bid = enumerate_or_zip(fe, A(iter, "func"));
+        if (bid >= 0)
+            return iter_loop(fe, node, iter_of(fe, iter));
     }
     Val seqv = kn_fe_expr(fe, iter);
     if (!seqv)
         return -1;
-    return loop_over(fe, node, sp, seqv);
+    return iter_loop(fe, node, seq_iter(fe, sp, seqv));
 }

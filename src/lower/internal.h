@@ -64,6 +64,10 @@ LLVMValueRef kn_lower_cmp(L *l, KnCmp op, LLVMValueRef a, LLVMValueRef b, const 
                           const KnType *tb, const KnType *operand);
 LLVMValueRef kn_lower_call(L *l, KnInstr *in);
 LLVMValueRef kn_lower_range_len(L *l, LLVMValueRef r);
+LLVMValueRef kn_lower_getitem(L *l, KnInstr *in); /* GETITEM (lower.c) */
+/* the iterator protocol (iter.c) */
+LLVMValueRef kn_lower_getiter(L *l, KnInstr *in);
+LLVMValueRef kn_lower_iternext(L *l, KnInstr *in); /* leaves the builder in the item's block */
 
 /* arrays (array.c) */
 LLVMTypeRef kn_lower_array_type(L *l, const KnType *t);

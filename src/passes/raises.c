@@ -111,6 +111,8 @@ kn_pass_instr_raises(const KnCompilation *c, const KnInstr *in)
         return !(in->args[0]->type->kind == KN_TY_TUPLE && in->args[1]->op == KN_OP_CONST);
     case KN_OP_SLICE:
         return in->args[0]->type->kind != KN_TY_TUPLE;
+    case KN_OP_ITERNEXT: /* item k is read as a GETITEM by a variable index reads it: checked */
+        return 1;
     default:
         return 0;
     }

@@ -8,6 +8,10 @@ int kn_typing_call(KnCompilation *c, KnInstr *in, int *changed);
 int kn_typing_truth_ok(KnCompilation *c, KnInstr *in, KnType *t);
 KnType *kn_typing_np_scalar(int builtin_id); /* np.float64 -> float64, NULL if not a dtype */
 
+/* iter.c: the iterator protocol */
+int kn_typing_getiter(KnCompilation *c, KnInstr *in);
+int kn_typing_iternext(KnCompilation *c, KnInstr *in);
+
 
 /* arrays.c */
 KnType *kn_typing_elementwise_operand(KnType *a, KnType *b);
