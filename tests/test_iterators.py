@@ -431,3 +431,24 @@ def test_deferred_division_check_in_an_iterator_loop():
     check(inverse_sum_np, V)
     check(inverse_sum_np, np.array([1.0, 0.0, 2.0]),
           expected=ZeroDivisionError("float division by zero"))
+
+
+def tuple_of_arrays(a, b):
+    s = 0.0
+    for arr in (a, b, a):
+        s += arr.sum() * arr.shape[0]
+    for arr in (a * 2.0, b + 1.0):  # arrays made in compiled code: reference counted
+        s += arr.sum()
+    return s
+
+
+def enum_tuple_of_arrays(a, b, m):
+    s = 0.0
+    for i, (arr, row) in enumerate(zip((a, b), m)):
+        s += i * arr[0] + row[1]
+    return s
+
+
+def test_a_tuple_of_arrays_lends_each_array_to_the_loop():
+    check(tuple_of_arrays, V, W)
+    check(enum_tuple_of_arrays, V, W, M)

@@ -89,6 +89,10 @@ seq_item(L *l, KnInstr *it, LLVMValueRef k)
     l->vals[it->id] = k;
     LLVMValueRef v = kn_lower_getitem(l, &get);
     l->vals[it->id] = saved;
+    /* an item is a reference of its own: a view of an array is made with one, an array read
+     * out of a tuple is borrowed from it and gets one here */
+    if (it->args[0]->type->kind == KN_TY_TUPLE)
+        kn_lower_incref(l, v, get.type);
     return v;
 }
 

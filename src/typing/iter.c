@@ -40,8 +40,8 @@ seq_item(KnCompilation *c, KnInstr *in, KnType *t)
         return kn_typing_index_result(c, in->span, t, &kn_type_int64);
     default:
         kn_diag_error(&c->diags, KN_DIAG_TYPING, in->span,
-                      "cannot iterate over %s: it is not iterable (kiln iterates over ranges, "
-                      "tuples, arrays, enumerate() and zip())",
+                      "cannot iterate over %s: kiln iterates over ranges, tuples, arrays, "
+                      "enumerate() and zip()",
                       t->name);
         return NULL;
     }
