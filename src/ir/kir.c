@@ -53,7 +53,9 @@ kn_kir_op_is_terminator(KnOp op)
 int
 kn_kir_op_has_value(KnOp op)
 {
-    return op != KN_OP_STORE && op != KN_OP_SETITEM && !kn_kir_op_is_terminator(op);
+    /* ITERNEXT is the one terminator with a value: the item, on the edge to targets[0] */
+    return op == KN_OP_ITERNEXT ||
+           (op != KN_OP_STORE && op != KN_OP_SETITEM && !kn_kir_op_is_terminator(op));
 }
 
 const char *
@@ -159,6 +161,17 @@ kn_kir_cbr(KnBuilder *b, KnSpan span, KnInstr *cond, KnBlock *t, KnBlock *f)
     in->targets[1] = f;
 }
 
+KnInstr *
+kn_kir_iternext(KnBuilder *b, KnSpan span, KnInstr *it, KnBlock *item, KnBlock *done)
+{
+    if (!b->cur)
+        return NULL;
+    KnInstr *in = kn_kir_emit1(b, KN_OP_ITERNEXT, span, it);
+    in->targets[0] = item;
+    in->targets[1] = done;
+    return in;
+}
+
 void
 kn_kir_set_block(KnBuilder *b, KnBlock *blk)
 {
@@ -250,6 +263,11 @@ print_imm(KnStrBuf *sb, const KnInstr *in, const KnFunction *fn)
     case KN_OP_RAISE:
         kn_sb_printf(sb, " exc#%d", in->aux);
         break;
+    case KN_OP_GETITER: {
+        static const char *const k[] = {"seq", "enumerate", "zip"};
+        kn_sb_printf(sb, " %s", in->aux >= 0 && in->aux < 3 ? k[in->aux] : "?");
+        break;
+    }
     default:
         break;
     }
@@ -268,7 +286,7 @@ print_instr(KnStrBuf *sb, const KnInstr *in, const KnFunction *fn, int with_type
         kn_sb_printf(sb, "%s%%%d", i ? ", " : " ", in->args[i]->id);
     if (in->op == KN_OP_BR)
         kn_sb_printf(sb, " b%d", in->targets[0]->id);
-    if (in->op == KN_OP_CBR)
+    if (in->op == KN_OP_CBR || in->op == KN_OP_ITERNEXT)
         kn_sb_printf(sb, " ? b%d : b%d", in->targets[0]->id, in->targets[1]->id);
     if (with_types && has_value && in->type)
         kn_sb_printf(sb, " : %s", in->type->name);
@@ -323,6 +341,11 @@ kn_kir_verify(const KnFunction *fn, KnStrBuf *why)
                     kn_sb_printf(why, "%%%d has a missing operand %d", in->id, k);
                     return -1;
                 }
+            if (in->op == KN_OP_ITERNEXT && (in->nargs != 1 || in->args[0]->op != KN_OP_GETITER ||
+                                             !in->targets[0] || !in->targets[1])) {
+                kn_sb_printf(why, "iternext %%%d needs a getiter operand and two targets", in->id);
+                return -1;
+            }
         }
     }
     return 0;

@@ -118,6 +118,8 @@ KnInstr *kn_kir_emit1(KnBuilder *b, KnOp op, KnSpan span, KnInstr *a0);
 KnInstr *kn_kir_emit2(KnBuilder *b, KnOp op, KnSpan span, KnInstr *a0, KnInstr *a1);
 void kn_kir_br(KnBuilder *b, KnSpan span, KnBlock *target);
 void kn_kir_cbr(KnBuilder *b, KnSpan span, KnInstr *cond, KnBlock *t, KnBlock *f);
+/* it's next item (the instruction's value) on the edge to `item`; `done` once it is exhausted */
+KnInstr *kn_kir_iternext(KnBuilder *b, KnSpan span, KnInstr *it, KnBlock *item, KnBlock *done);
 void kn_kir_set_block(KnBuilder *b, KnBlock *blk);
 KnInstr *kn_kir_terminator(const KnBlock *blk);
 

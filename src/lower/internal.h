@@ -75,6 +75,10 @@ LLVMValueRef kn_lower_entry(L *l, KnInstr *in, int id);
 /* calls.c: a call or attribute implemented in Python (KN_CALL_JITTED, self first if a method) */
 LLVMValueRef kn_lower_jitted_call(L *l, KnInstr *in);
 LLVMValueRef kn_lower_range_len(L *l, LLVMValueRef r);
+LLVMValueRef kn_lower_getitem(L *l, KnInstr *in); /* GETITEM (lower.c) */
+/* the iterator protocol (iter.c) */
+LLVMValueRef kn_lower_getiter(L *l, KnInstr *in);
+LLVMValueRef kn_lower_iternext(L *l, KnInstr *in); /* leaves the builder in the item's block */
 
 /* arrays (array.c) */
 LLVMTypeRef kn_lower_array_type(L *l, const KnType *t);

@@ -53,8 +53,8 @@ checked_index(L *l, LLVMValueRef idx, const KnType *it, LLVMValueRef n, int exc)
     return idx;
 }
 
-static LLVMValueRef
-lower_getitem(L *l, KnInstr *in)
+LLVMValueRef
+kn_lower_getitem(L *l, KnInstr *in)
 {
     KnType *st = in->args[0]->type, *it = in->args[1]->type;
     if (st->kind == KN_TY_ARRAY)
@@ -317,6 +317,8 @@ makes_reference(const KnInstr *in)
     case KN_OP_SLICE:
     case KN_OP_GETATTR:
         return in->args[0]->type->kind == KN_TY_ARRAY; /* views (a[1:], a.T) */
+    case KN_OP_ITERNEXT:
+        return 1; /* an item holding arrays: views of the first axis (iter.c) */
     default:
         return 0;
     }
@@ -403,7 +405,7 @@ lower_instr(L *l, KnInstr *in)
         v = lower_tuple(l, in);
         break;
     case KN_OP_GETITEM:
-        v = lower_getitem(l, in);
+        v = kn_lower_getitem(l, in);
         break;
     case KN_OP_LEN:
         v = lower_len(l, in);
@@ -434,6 +436,14 @@ lower_instr(L *l, KnInstr *in)
         kn_lower_release_slots_due(l);
         LLVMBuildCondBr(l->b, l->vals[in->args[0]->id], l->blocks[in->targets[0]->id],
                         l->blocks[in->targets[1]->id]);
+        break;
+    case KN_OP_GETITER:
+        v = kn_lower_getiter(l, in);
+        break;
+    case KN_OP_ITERNEXT:
+        kn_lower_release_due(l, 1);
+        kn_lower_release_slots_due(l);
+        v = kn_lower_iternext(l, in);
         break;
     case KN_OP_RET:
         lower_ret(l, in);
@@ -468,6 +478,8 @@ lower_instr(L *l, KnInstr *in)
     }
     if (in->op == KN_OP_RET || in->op == KN_OP_RAISE)
         kn_lower_release_due(l, 0);
+    if (in->op == KN_OP_ITERNEXT) /* the item is in its slot: on to the loop's body */
+        LLVMBuildBr(l->b, l->blocks[in->targets[0]->id]);
     return 0;
 }
 

@@ -10,7 +10,8 @@
  * `any divisor was zero` is or-ed up and tested where the loop ends, raising the same
  * exception with the same source position. This pass finds such loops:
  *   - an innermost `for` loop: the header reads only compiler counters ("$i", "$stop", ...) and
- *     compares them, so the trip count cannot depend on the values the division produced;
+ *     compares them, or is an ITERNEXT whose items are scalars read from arrays without
+ *     boundscheck, so the trip count cannot depend on the values the division produced;
  *   - one exit, the header's: no break, return or raise inside;
  *   - a body that reads arrays and locals and computes with scalars: no stores to memory, no
  *     calls other than non-raising builtins, no other operation that can raise (boundscheck
@@ -51,7 +52,7 @@ successors(const KnBlock *b, KnBlock **out)
         out[0] = t->targets[0];
         return 1;
     }
-    if (t->op == KN_OP_CBR) {
+    if (t->op == KN_OP_CBR || t->op == KN_OP_ITERNEXT) {
         out[0] = t->targets[0];
         out[1] = t->targets[1];
         return 2;
@@ -184,6 +185,37 @@ quiet(const KnCompilation *c, const KnInstr *in)
     }
 }
 
+/* Can ITERNEXT compute its items with the check deferred? As the GETITEMs of the
+ * length-and-index form would be: scalars of arrays, without boundscheck. */
+static int
+quiet_items(const KnCompilation *c, const KnInstr *it)
+{
+    if (it->op != KN_OP_GETITER)
+        return 0;
+    switch ((KnIterKind)it->aux) {
+    case KN_ITER_SEQ:
+        return it->args[0]->type->kind == KN_TY_ARRAY && !c->boundscheck &&
+               is_scalar(it->type->dtype);
+    case KN_ITER_ENUMERATE:
+        return is_scalar(it->args[1]->type) && quiet_items(c, it->args[0]);
+    case KN_ITER_ZIP:
+        for (int k = 0; k < it->nargs; k++)
+            if (!quiet_items(c, it->args[k]))
+                return 0;
+        return 1;
+    }
+    return 0;
+}
+
+/* The head of a for loop over an iterator: nothing but the ITERNEXT, whose trip count is
+ * fixed before the loop. */
+static int
+is_iterator_header(const KnCompilation *c, const KnBlock *h)
+{
+    KnInstr *t = kn_kir_terminator(h);
+    return h->instrs.len == 1 && t && t->op == KN_OP_ITERNEXT && quiet_items(c, t->args[0]);
+}
+
 /* The loop's one float division, or NULL when the loop does not qualify. */
 static KnInstr *
 the_division(const KnCompilation *c, const Loop *lp)
@@ -209,7 +241,7 @@ static void
 consider(KnCompilation *c, KnBlock *h)
 {
     KnInstr *t = kn_kir_terminator(h);
-    if (!t || t->op != KN_OP_CBR || !is_counter_header(c->fn, h))
+    if (!t || !((t->op == KN_OP_CBR && is_counter_header(c->fn, h)) || is_iterator_header(c, h)))
         return;
     Loop lp = {.header = h, .exit = t->targets[1]};
     if (collect_body(&lp) < 0)

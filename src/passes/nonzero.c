@@ -136,7 +136,10 @@ find_preds(Flow *f)
         for (int b = 0; b < nb; b++) {
             const KnBlock *blk = fn->blocks.items[b];
             KnInstr *t = blk->reachable ? kn_kir_terminator(blk) : NULL;
-            int ns = !t ? 0 : t->op == KN_OP_BR ? 1 : t->op == KN_OP_CBR ? 2 : 0;
+            int ns = !t                                              ? 0
+                     : t->op == KN_OP_BR                             ? 1
+                     : t->op == KN_OP_CBR || t->op == KN_OP_ITERNEXT ? 2
+                                                                     : 0;
             for (int k = 0; k < ns; k++) {
                 int s = f->index[t->targets[k]->id];
                 if (s < 0)

@@ -209,6 +209,24 @@ kn_type_bound(KnTypeTable *t, KnType *self, const char *method)
     return intern(t, &key, method);
 }
 
+/* An iterator's type: named iter(range_state64), enumerate(iter(...)), zip(iter(...), ...). */
+KnType *
+kn_type_iter(KnTypeTable *t, KnIterKind kind, KnType **items, int n, KnType *item)
+{
+    KnStrBuf sb;
+    kn_sb_init(&sb);
+    kn_sb_append(&sb, kind == KN_ITER_SEQ         ? "iter("
+                      : kind == KN_ITER_ENUMERATE ? "enumerate("
+                                                  : "zip(");
+    for (int i = 0; i < n && !(kind == KN_ITER_ENUMERATE && i == 1); i++)
+        kn_sb_printf(&sb, "%s%s", i ? ", " : "", items[i]->name);
+    kn_sb_append(&sb, ")");
+    KnType key = {.kind = KN_TY_ITER, .id = (int)kind, .n = n, .items = items, .dtype = item};
+    KnType *r = intern(t, &key, sb.data);
+    kn_sb_fini(&sb);
+    return r;
+}
+
 /* ---- layout ---- */
 
 size_t

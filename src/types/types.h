@@ -21,7 +21,15 @@ typedef enum KnTypeKind {
     KN_TY_MODULE, /* a module object known at compile time (id) */
     KN_TY_CLASS,  /* a class known at compile time, for isinstance and exceptions (id, ref) */
     KN_TY_BOUND,  /* a method bound to a value: items[0] is self's type, name */
+    KN_TY_ITER,   /* a for loop's iterator (GETITER): id KnIterKind, dtype the item type */
 } KnTypeKind;
+
+/* The iterator kinds (KN_TY_ITER's id, GETITER's aux). SEQ iterates over an iterable: items[0]
+ * (a range object, a tuple of one item type, an array; the iterables themselves are told apart
+ * in typing/iter.c and lower/iter.c). ENUMERATE: items[0] the inner iterator, items[1] the
+ * start's type. ZIP: items are the iterators. Every kind today is indexed: its length is known
+ * before the loop and item k can be computed directly. */
+typedef enum KnIterKind { KN_ITER_SEQ, KN_ITER_ENUMERATE, KN_ITER_ZIP } KnIterKind;
 
 /* Builtin callables known to typing and lowering: see lib/registry.def. A KN_TY_FUNC's id is
  * the registry entry, or one of these. */
@@ -71,6 +79,7 @@ KnType *kn_type_func(KnTypeTable *t, int builtin_id, void *ref, const char *name
 KnType *kn_type_module(KnTypeTable *t, int id, const char *name);
 KnType *kn_type_class(KnTypeTable *t, int id, void *ref, const char *name);
 KnType *kn_type_bound(KnTypeTable *t, KnType *self, const char *method);
+KnType *kn_type_iter(KnTypeTable *t, KnIterKind kind, KnType **items, int n, KnType *item);
 KnType *kn_type_by_name(const char *name); /* primitives by key name, NULL if none */
 KnType *kn_type_array(KnTypeTable *t, KnType *dtype, int ndim, char layout, int readonly);
 /* NumPy's promotion of two array dtypes (int8 + int8 is int8, unlike Numba's scalars). */

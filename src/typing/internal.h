@@ -35,6 +35,10 @@ int kn_typing_entry(KnCompilation *c, KnInstr *in, int id, KnType **a, int n);
 int kn_typing_overload(KnCompilation *c, KnInstr *in, KnType *fn, KnType *bound, KnType **a, int n);
 int kn_typing_overload_attr(KnCompilation *c, KnInstr *in, KnType *self); /* 1: none */
 int kn_typing_has_overload_method(KnCompilation *c, KnType *self, const char *name, KnSpan span);
+/* iter.c: the iterator protocol */
+int kn_typing_getiter(KnCompilation *c, KnInstr *in);
+int kn_typing_iternext(KnCompilation *c, KnInstr *in);
+
 
 /* arrays.c */
 KnType *kn_typing_elementwise_operand(KnType *a, KnType *b);

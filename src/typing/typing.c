@@ -690,6 +690,10 @@ type_instr(KnCompilation *c, KnInstr *in, int *changed)
         return 0;
     case KN_OP_CAST:
         return type_cast(c, in);
+    case KN_OP_GETITER:
+        return kn_typing_getiter(c, in);
+    case KN_OP_ITERNEXT:
+        return kn_typing_iternext(c, in);
     case KN_OP_CBR:
         return 0;
     case KN_OP_RET:

@@ -1,0 +1,134 @@
+/* internal.h - what the frontend's files share (private to src/frontend/).
+ *
+ * The frontend walks the ast of one function and emits untyped KIR through one FE, the state of
+ * that walk: the compilation, the KIR builder and its current block, the name sets of the
+ * function (locals, closure cells, globals, builtins), the stack of enclosing loops (for break
+ * and continue) and the map from variable names to KIR variables. The small ast accessors (A,
+ * Aint, kind, is, span_of) and emit are inline here; everything else that crosses files is a
+ * kn_fe_ function of the file named above its prototype: frontend.c (set-up, entry and the
+ * diagnostics helpers), names.c (variables, name resolution and freezing), expr.c
+ * (expressions), stmt.c (statements), loops.c (while and for). Only the frontend's .c files
+ * include this header; it includes none of them. */
+#ifndef KN_FRONTEND_INTERNAL_H
+#define KN_FRONTEND_INTERNAL_H
+
+#include "frontend/frontend.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+typedef struct LoopCtx {
+    KnBlock *brk, *cont;
+} LoopCtx;
+
+typedef struct FE {
+    KnCompilation *c;
+    const KnFrontendEnv *env;
+    KnBuilder b;
+    PyObject *func;
+    PyObject *globals;  /* borrowed */
+    PyObject *builtins; /* borrowed */
+    PyObject *closure;  /* new dict: free variable name -> value */
+    PyObject *locals;   /* new set of local names */
+    int line_off, col_off;
+    LoopCtx loops[64];
+    int nloops;
+    int ntemps;
+    KnMap var_names; /* hash of a variable's name -> its index + 1 (the first of a hash) */
+} FE;
+
+typedef KnInstr *Val;
+
+/* ---- ast access ---- */
+
+/* Attribute of an ast node, borrowed: ast nodes keep their fields in their __dict__, which the
+ * tree (alive for the whole frontend run) owns. NULL, with no error set, when absent or None. */
+static inline PyObject *
+A(PyObject *node, const char *name)
+{
+    PyObject *v = PyObject_GetAttrString(node, name);
+    if (!v) {
+        PyErr_Clear();
+        return NULL;
+    }
+    Py_DECREF(v);
+    return v == Py_None ? NULL : v;
+}
+
+static inline int
+Aint(PyObject *node, const char *name)
+{
+    PyObject *v = A(node, name);
+    return v ? (int)PyLong_AsLong(v) : 0;
+}
+
+static inline const char *
+kind(PyObject *node)
+{
+    const char *n = Py_TYPE(node)->tp_name;
+    const char *dot = strrchr(n, '.');
+    return dot ? dot + 1 : n;
+}
+
+static inline int
+is(PyObject *node, const char *k)
+{
+    return node && !strcmp(kind(node), k);
+}
+
+static inline KnSpan
+span_of(FE *fe, PyObject *node)
+{
+    KnSpan s;
+    s.line = Aint(node, "lineno") + fe->line_off;
+    s.col = Aint(node, "col_offset") + fe->col_off + 1;
+    s.end_line = Aint(node, "end_lineno") + fe->line_off;
+    s.end_col = Aint(node, "end_col_offset") + fe->col_off + 1;
+    return s;
+}
+
+static inline Val
+emit(FE *fe, KnOp op, PyObject *node, int n, KnInstr **args)
+{
+    return kn_kir_emit(&fe->b, op, span_of(fe, node), n, args);
+}
+
+#define UNSUPPORTED(fe, node, ...) kn_fe_fail(fe, node, KN_DIAG_UNSUPPORTED, __VA_ARGS__)
+#define TYPING(fe, node, ...) kn_fe_fail(fe, node, KN_DIAG_TYPING, __VA_ARGS__)
+
+/* frontend.c */
+const char *kn_fe_str_of(FE *fe, PyObject *s);
+/* Report a diagnostic of kind k at node; returns NULL so that expression code can `return`
+ * it. */
+void *kn_fe_fail(FE *fe, PyObject *node, KnDiagKind k, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+Val kn_fe_const_int(FE *fe, KnSpan sp, int64_t v, KnType *t);
+
+/* names.c */
+int kn_fe_add_var(FE *fe, const char *name, KnSpan sp);
+int kn_fe_temp_var(FE *fe, const char *what, KnSpan sp);
+int kn_fe_local_var(FE *fe, const char *name, KnSpan sp);
+Val kn_fe_load(FE *fe, KnSpan sp, int var);
+void kn_fe_store(FE *fe, KnSpan sp, int var, Val v);
+Val kn_fe_frozen(FE *fe, PyObject *node, PyObject *o, const char *what);
+PyObject *kn_fe_lookup_global(FE *fe, PyObject *name);
+Val kn_fe_name_load(FE *fe, PyObject *node);
+int kn_fe_collect_locals(FE *fe, PyObject *body);
+int kn_fe_setup_closure(FE *fe);
+
+/* expr.c */
+int kn_fe_binop_of(PyObject *op);
+PyObject *kn_fe_const_eval(FE *fe, PyObject *node);
+Val kn_fe_index_expr(FE *fe, PyObject *sl);
+Val kn_fe_expr(FE *fe, PyObject *node);
+
+/* stmt.c */
+int kn_fe_assign_to(FE *fe, PyObject *target, Val v);
+int kn_fe_branch(FE *fe, PyObject *test, KnSpan sp, KnBlock *t, KnBlock *f);
+int kn_fe_stmts(FE *fe, PyObject *body);
+
+/* loops.c */
+int kn_fe_while_stmt(FE *fe, PyObject *node);
+int kn_fe_for_stmt(FE *fe, PyObject *node);
+
+#endif

@@ -1,0 +1,266 @@
+/* loops.c - while and for loops -> KIR.
+ *
+ * Input: an ast While or For node; output: the loop's blocks. A for over range() with a
+ * constant-sign step is a counted loop on int64 (head, body, latch) that LLVM can vectorize.
+ * Every other for goes through the iterator protocol: the iterable is kept in a $seq variable,
+ * GETITER makes an iterator of it before the loop (enumerate() and zip() make one of the
+ * iterators of their arguments, nested to any depth), and the loop's head is an ITERNEXT whose
+ * value, the next item, the body binds to the target first (docs/kir.md, "The iterator
+ * protocol"). The else clause runs when the loop ends without break. Invariant: break and
+ * continue see the innermost loop through the FE's loop stack, which this file pushes and pops
+ * around each body. */
+#include "frontend/internal.h"
+
+static int
+push_loop(FE *fe, PyObject *node, KnBlock *brk, KnBlock *cont)
+{
+    if (fe->nloops == KN_ARRAY_LEN(fe->loops)) {
+        UNSUPPORTED(fe, node, "loops nested more than 64 deep are not supported");
+        return -1;
+    }
+    fe->loops[fe->nloops].brk = brk;
+    fe->loops[fe->nloops].cont = cont;
+    fe->nloops++;
+    return 0;
+}
+
+/* The loop's else clause runs when the condition fails, not after break. */
+static int
+loop_tail(FE *fe, PyObject *node, KnBlock *orelse_blk, KnBlock *exit)
+{
+    kn_kir_set_block(&fe->b, orelse_blk);
+    PyObject *orelse = A(node, "orelse");
+    if (orelse)
+        KN_TRY(kn_fe_stmts(fe, orelse));
+    kn_kir_br(&fe->b, span_of(fe, node), exit);
+    kn_kir_set_block(&fe->b, exit);
+    return 0;
+}
+
+int
+kn_fe_while_stmt(FE *fe, PyObject *node)
+{
+    KnSpan sp = span_of(fe, node);
+    KnBlock *head = kn_kir_block_new(&fe->b), *body = kn_kir_block_new(&fe->b),
+            *orelse = kn_kir_block_new(&fe->b), *exit = kn_kir_block_new(&fe->b);
+    kn_kir_br(&fe->b, sp, head);
+    kn_kir_set_block(&fe->b, head);
+    head->polls = 1; /* a loop kiln cannot count: Ctrl-C must be able to stop it */
+    KN_TRY(kn_fe_branch(fe, A(node, "test"), sp, body, orelse));
+    kn_kir_set_block(&fe->b, body);
+    KN_TRY(push_loop(fe, node, exit, head));
+    int rc = kn_fe_stmts(fe, A(node, "body"));
+    fe->nloops--;
+    KN_TRY(rc);
+    kn_kir_br(&fe->b, sp, head);
+    return loop_tail(fe, node, orelse, exit);
+}
+
+/* Emit a counted loop: `var` runs from `start` while (cmp var, stop), stepping by `step`.
+ * `bind` is called at the top of the body to assign the loop target. */
+typedef int (*BindFn)(FE *fe, PyObject *node, int counter);
+
+static int
+counted_loop(FE *fe, PyObject *node, Val start, Val stop, Val step, KnCmp cmp, BindFn bind)
+{
+    KnSpan sp = span_of(fe, A(node, "iter"));
+    int i = kn_fe_temp_var(fe, "i", sp), n = kn_fe_temp_var(fe, "stop", sp),
+        s = kn_fe_temp_var(fe, "step", sp);
+    kn_fe_store(fe, sp, i, start);
+    kn_fe_store(fe, sp, n, stop);
+    kn_fe_store(fe, sp, s, step);
+    KnBlock *head = kn_kir_block_new(&fe->b), *body = kn_kir_block_new(&fe->b),
+            *latch = kn_kir_block_new(&fe->b), *orelse = kn_kir_block_new(&fe->b),
+            *exit = kn_kir_block_new(&fe->b);
+    kn_kir_br(&fe->b, sp, head);
+    kn_kir_set_block(&fe->b, head);
+    Val c = kn_kir_emit2(&fe->b, KN_OP_CMP, sp, kn_fe_load(fe, sp, i), kn_fe_load(fe, sp, n));
+    c->aux = cmp;
+    kn_kir_cbr(&fe->b, sp, c, body, orelse);
+    kn_kir_set_block(&fe->b, body);
+    KN_TRY(bind(fe, node, i));
+    KN_TRY(push_loop(fe, node, exit, latch));
+    int rc = kn_fe_stmts(fe, A(node, "body"));
+    fe->nloops--;
+    KN_TRY(rc);
+    kn_kir_br(&fe->b, sp, latch);
+    kn_kir_set_block(&fe->b, latch);
+    Val next = kn_kir_emit2(&fe->b, KN_OP_BINOP, sp, kn_fe_load(fe, sp, i), kn_fe_load(fe, sp, s));
+    next->aux = KN_BIN_ADD;
+    kn_fe_store(fe, sp, i, next);
+    kn_kir_br(&fe->b, sp, head);
+    return loop_tail(fe, node, orelse, exit);
+}
+
+static int
+bind_counter(FE *fe, PyObject *node, int counter)
+{
+    KnSpan sp = span_of(fe, A(node, "target"));
+    return kn_fe_assign_to(fe, A(node, "target"), kn_fe_load(fe, sp, counter));
+}
+
+/* ---- the iterator protocol: GETITER before the loop, ITERNEXT at its head ---- */
+
+static Val iter_of(FE *fe, PyObject *node);
+
+/* An iterator over a value: the value is kept in a $seq variable first, which holds its
+ * reference (an array temporary) for as long as the loop runs. */
+static Val
+seq_iter(FE *fe, KnSpan sp, Val seqv)
+{
+    int seq = kn_fe_temp_var(fe, "seq", sp);
+    kn_fe_store(fe, sp, seq, seqv);
+    Val it = kn_kir_emit1(&fe->b, KN_OP_GETITER, sp, kn_fe_load(fe, sp, seq));
+    it->aux = KN_ITER_SEQ;
+    return it;
+}
+
+/* enumerate(x[, start]) or zip(x, y, ...) (no keywords): an iterator over the iterators of its
+ * arguments, evaluated left to right, enumerate's start last; they nest. */
+static Val
+enumerate_zip_iter(FE *fe, PyObject *call, int is_enumerate)
+{
+    PyObject *args = A(call, "args");
+    KnSpan sp = span_of(fe, call);
+    Py_ssize_t n = PyList_GET_SIZE(args);
+    if (n < 1 || n > 16 || (is_enumerate && n > 2))
+        return UNSUPPORTED(fe, call, "%s() with these arguments is not supported",
+                           is_enumerate ? "enumerate" : "zip");
+    KnInstr *parts[16];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *a = PyList_GET_ITEM(args, i);
+        parts[i] = is_enumerate && i == 1 ? kn_fe_expr(fe, a) : iter_of(fe, a);
+        if (!parts[i])
+            return NULL;
+    }
+    if (is_enumerate && n == 1)
+        parts[n++] = kn_fe_const_int(fe, sp, 0, &kn_type_int64); /* enumerate's start */
+    Val it = kn_kir_emit(&fe->b, KN_OP_GETITER, sp, (int)n, parts);
+    it->aux = is_enumerate ? KN_ITER_ENUMERATE : KN_ITER_ZIP;
+    return it;
+}
+
+/* The builtin enumerate or zip named by a call's func (a global Name), or -1. */
+static int
+enumerate_or_zip(FE *fe, PyObject *func)
+{
+    if (!is(func, "Name") || PySet_Contains(fe->locals, A(func, "id")) != 0) {
+        PyErr_Clear();
+        return -1;
+    }
+    PyObject *o = kn_fe_lookup_global(fe, A(func, "id"));
+    PyObject *id = o ? PyDict_GetItemWithError(fe->env->builtin_ids, o) : NULL;
+    PyErr_Clear();
+    int bid = id ? (int)PyLong_AsLong(id) : -1;
+    return bid == KN_BI_ENUMERATE || bid == KN_BI_ZIP ? bid : -1;
+}
+
+/* The iterator over an argument of enumerate() or zip(). */
+static Val
+iter_of(FE *fe, PyObject *node)
+{
+    if (is(node, "Call") && !PyList_GET_SIZE(A(node, "keywords"))) {
+        int bid = enumerate_or_zip(fe, A(node, "func"));
+        if (bid >= 0)
+            return kn_fe_expr(fe, A(node, "func"))
+                       ? enumerate_zip_iter(fe, node, bid == KN_BI_ENUMERATE)
+                       : NULL;
+    }
+    Val v = kn_fe_expr(fe, node);
+    return v ? seq_iter(fe, span_of(fe, node), v) : NULL;
+}
+
+/* for target in <it>: the head asks ITERNEXT for the next item; the body binds it first. */
+static int
+iter_loop(FE *fe, PyObject *node, Val it)
+{
+    if (!it)
+        return -1;
+    KnSpan sp = span_of(fe, A(node, "iter"));
+    KnBlock *head = kn_kir_block_new(&fe->b), *body = kn_kir_block_new(&fe->b),
+            *orelse = kn_kir_block_new(&fe->b), *exit = kn_kir_block_new(&fe->b);
+    kn_kir_br(&fe->b, sp, head);
+    kn_kir_set_block(&fe->b, head);
+    Val item = kn_kir_iternext(&fe->b, sp, it, body, orelse);
+    kn_kir_set_block(&fe->b, body);
+    KN_TRY(kn_fe_assign_to(fe, A(node, "target"), item));
+    KN_TRY(push_loop(fe, node, exit, head));
+    int rc = kn_fe_stmts(fe, A(node, "body"));
+    fe->nloops--;
+    KN_TRY(rc);
+    kn_kir_br(&fe->b, sp, head);
+    return loop_tail(fe, node, orelse, exit);
+}
+
+/* The sign of a constant range step: +1, -1, 0 when unknown. */
+static int
+const_sign(Val v)
+{
+    if (v->op != KN_OP_CONST || !v->type || v->type->kind != KN_TY_INT)
+        return 0;
+    return v->imm.i > 0 ? 1 : v->imm.i < 0 ? -1 : 0;
+}
+
+int
+kn_fe_for_stmt(FE *fe, PyObject *node)
+{
+    PyObject *iter = A(node, "iter");
+    KnSpan sp = span_of(fe, iter);
+    if (is(iter, "Call") && is(A(iter, "func"), "Name") && PyList_GET_SIZE(A(iter, "args")) >= 1 &&
+        PyList_GET_SIZE(A(iter, "args")) <= 3 && !PyList_GET_SIZE(A(iter, "keywords"))) {
+        Val callee = kn_fe_expr(fe, A(iter, "func"));
+        if (!callee)
+            return -1;
+        if (callee->op == KN_OP_GLOBAL && callee->type->kind == KN_TY_FUNC &&
+            callee->type->id == KN_BI_RANGE) {
+            PyObject *args = A(iter, "args");
+            Py_ssize_t n = PyList_GET_SIZE(args);
+            Val a[3] = {NULL, NULL, NULL};
+            for (Py_ssize_t k = 0; k < n; k++)
+                if (!(a[k] = kn_fe_expr(fe, PyList_GET_ITEM(args, k))))
+                    return -1;
+            Val start = n == 1 ? kn_fe_const_int(fe, sp, 0, &kn_type_int64) : a[0];
+            Val stop = n == 1 ? a[0] : a[1];
+            Val step = n == 3 ? a[2] : kn_fe_const_int(fe, sp, 1, &kn_type_int64);
+            int sign = const_sign(step);
+            if (sign) {
+                /* the common case: a counted loop LLVM can vectorize */
+                Val s0 = kn_kir_emit1(&fe->b, KN_OP_CAST, sp, start);
+                s0->type = &kn_type_int64;
+                Val s1 = kn_kir_emit1(&fe->b, KN_OP_CAST, sp, stop);
+                s1->type = &kn_type_int64;
+                return counted_loop(fe, node, s0, s1, step, sign > 0 ? KN_CMP_LT : KN_CMP_GT,
+                                    bind_counter);
+            }
+            /* unknown step: iterate over the range object */
+            KnInstr *all[4] = {callee, a[0], n > 1 ? a[1] : NULL, n > 2 ? a[2] : NULL};
+            return iter_loop(
+                fe, node, seq_iter(fe, sp, kn_kir_emit(&fe->b, KN_OP_CALL, sp, (int)n + 1, all)));
+        }
+        if (callee->op == KN_OP_GLOBAL && callee->type->kind == KN_TY_FUNC &&
+            (callee->type->id == KN_BI_ENUMERATE || callee->type->id == KN_BI_ZIP))
+            return iter_loop(fe, node,
+                             enumerate_zip_iter(fe, iter, callee->type->id == KN_BI_ENUMERATE));
+        /* not range(): fall through to the generic path with the callee already evaluated */
+        KnInstr **cargs = NULL;
+        PyObject *args = A(iter, "args");
+        Py_ssize_t n = PyList_GET_SIZE(args);
+        cargs = kn_arena_alloc(&fe->c->arena, sizeof(KnInstr *) * (size_t)(n + 1));
+        cargs[0] = callee;
+        for (Py_ssize_t k = 0; k < n; k++)
+            if (!(cargs[k + 1] = kn_fe_expr(fe, PyList_GET_ITEM(args, k))))
+                return -1;
+        return iter_loop(fe, node,
+                         seq_iter(fe, sp, kn_kir_emit(&fe->b, KN_OP_CALL, sp, (int)n + 1, cargs)));
+    }
+    /* zip() of more than three iterables, or of nested enumerate()/zip() */
+    if (is(iter, "Call") && !PyList_GET_SIZE(A(iter, "keywords"))) {
+        int bid = enumerate_or_zip(fe, A(iter, "func"));
+        if (bid >= 0)
+            return iter_loop(fe, node, iter_of(fe, iter));
+    }
+    Val seqv = kn_fe_expr(fe, iter);
+    if (!seqv)
+        return -1;
+    return iter_loop(fe, node, seq_iter(fe, sp, seqv));
+}

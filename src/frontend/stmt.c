@@ -1,0 +1,362 @@
+/* stmt.c - ast statements -> KIR.
+ *
+ * Input: an ast statement (or a body, a list of them); output: instructions and blocks in the
+ * builder, 0 or -1 after a diagnostic. Assignments (unpacking with a checked length, item
+ * assignment, augmented assignment in place for arrays), if, return, raise and assert (the
+ * exception and its constant arguments entered in the exception table; RAISE carries the
+ * index), break and continue (through the FE's loop stack) and the unsupported statements'
+ * messages. Loops are in loops.c. Invariant: after a terminator the builder has no current
+ * block, and a following statement opens an unreachable one, as CPython compiles dead code. */
+#include "frontend/internal.h"
+
+/* ---- statements ---- */
+
+int
+kn_fe_assign_to(FE *fe, PyObject *target, Val v)
+{
+    KnSpan sp = span_of(fe, target);
+    if (is(target, "Name")) {
+        kn_fe_store(fe, sp, kn_fe_local_var(fe, kn_fe_str_of(fe, A(target, "id")), sp), v);
+        return 0;
+    }
+    if (is(target, "Tuple") || is(target, "List")) {
+        PyObject *elts = A(target, "elts");
+        Py_ssize_t n = PyList_GET_SIZE(elts);
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *e = PyList_GET_ITEM(elts, i);
+            if (is(e, "Starred")) {
+                UNSUPPORTED(fe, e, "starred assignment is not supported");
+                return -1;
+            }
+            Val idx = kn_fe_const_int(fe, sp, i, &kn_type_int64);
+            Val item = kn_kir_emit2(&fe->b, KN_OP_GETITEM, sp, v, idx);
+            item->aux = (int)n; /* unpacking: typing checks the length */
+            KN_TRY(kn_fe_assign_to(fe, e, item));
+        }
+        return 0;
+    }
+    if (is(target, "Subscript")) {
+        Val base = kn_fe_expr(fe, A(target, "value"));
+        Val idx = base ? kn_fe_index_expr(fe, A(target, "slice")) : NULL;
+        if (!idx)
+            return -1;
+        KnInstr *args[3] = {base, idx, v};
+        kn_kir_emit(&fe->b, KN_OP_SETITEM, sp, 3, args);
+        return 0;
+    }
+    if (is(target, "Attribute")) {
+        UNSUPPORTED(fe, target, "attribute assignment is not supported");
+        return -1;
+    }
+    UNSUPPORTED(fe, target, "assignment to %s is not supported", kind(target));
+    return -1;
+}
+
+static int
+assign(FE *fe, PyObject *node)
+{
+    Val v = kn_fe_expr(fe, A(node, "value"));
+    if (!v)
+        return -1;
+    PyObject *targets = A(node, "targets");
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(targets); i++)
+        KN_TRY(kn_fe_assign_to(fe, PyList_GET_ITEM(targets, i), v));
+    return 0;
+}
+
+static int
+augassign(FE *fe, PyObject *node)
+{
+    PyObject *target = A(node, "target"), *opn = A(node, "op");
+    int op = kn_fe_binop_of(opn);
+    if (op < 0) {
+        UNSUPPORTED(fe, node, "operator %s is not supported", kind(opn));
+        return -1;
+    }
+    if (is(target, "Subscript")) {
+        /* a[i] += v: the base and the index are evaluated once */
+        KnSpan sp = span_of(fe, target);
+        Val base = kn_fe_expr(fe, A(target, "value"));
+        Val idx = base ? kn_fe_index_expr(fe, A(target, "slice")) : NULL;
+        Val cur = idx ? kn_kir_emit2(&fe->b, KN_OP_GETITEM, sp, base, idx) : NULL;
+        Val r = cur ? kn_fe_expr(fe, A(node, "value")) : NULL;
+        if (!r)
+            return -1;
+        Val in = kn_kir_emit2(&fe->b, KN_OP_BINOP, span_of(fe, node), cur, r);
+        in->aux = op;
+        KnInstr *args[3] = {base, idx, in};
+        kn_kir_emit(&fe->b, KN_OP_SETITEM, sp, 3, args);
+        return 0;
+    }
+    if (!is(target, "Name")) {
+        UNSUPPORTED(fe, target, "augmented assignment to %s is not supported", kind(target));
+        return -1;
+    }
+    Val cur = kn_fe_name_load(fe, target);
+    if (!cur)
+        return -1;
+    Val r = kn_fe_expr(fe, A(node, "value"));
+    if (!r)
+        return -1;
+    Val in = kn_kir_emit2(&fe->b, KN_OP_BINOP, span_of(fe, node), cur, r);
+    in->aux = op;
+    in->imm.i = 1; /* augmented: arrays are updated in place */
+    return kn_fe_assign_to(fe, target, in);
+}
+
+/* Branch on a condition; a constant one (while True:) branches statically, so that the other
+ * side is unreachable, as CPython's compiler sees it. */
+int
+kn_fe_branch(FE *fe, PyObject *test, KnSpan sp, KnBlock *t, KnBlock *f)
+{
+    PyObject *k = is(test, "Constant") ? A(test, "value") : NULL;
+    if (k && (PyBool_Check(k) || PyLong_Check(k))) {
+        kn_kir_br(&fe->b, sp, PyObject_IsTrue(k) ? t : f);
+        return 0;
+    }
+    Val c = kn_fe_expr(fe, test);
+    if (!c)
+        return -1;
+    Val truth = kn_kir_emit1(&fe->b, KN_OP_TRUTH, c->span, c);
+    kn_kir_cbr(&fe->b, sp, truth, t, f);
+    return 0;
+}
+
+static int
+if_stmt(FE *fe, PyObject *node)
+{
+    KnSpan sp = span_of(fe, node);
+    KnBlock *bt = kn_kir_block_new(&fe->b), *bf = kn_kir_block_new(&fe->b),
+            *done = kn_kir_block_new(&fe->b);
+    KN_TRY(kn_fe_branch(fe, A(node, "test"), sp, bt, bf));
+    kn_kir_set_block(&fe->b, bt);
+    KN_TRY(kn_fe_stmts(fe, A(node, "body")));
+    kn_kir_br(&fe->b, sp, done);
+    kn_kir_set_block(&fe->b, bf);
+    PyObject *orelse = A(node, "orelse");
+    if (orelse)
+        KN_TRY(kn_fe_stmts(fe, orelse));
+    kn_kir_br(&fe->b, sp, done);
+    kn_kir_set_block(&fe->b, done);
+    return 0;
+}
+
+static int
+return_stmt(FE *fe, PyObject *node)
+{
+    PyObject *vn = A(node, "value");
+    Val v;
+    if (vn) {
+        v = kn_fe_expr(fe, vn);
+        if (!v)
+            return -1;
+    } else {
+        v = emit(fe, KN_OP_CONST, node, 0, NULL);
+        v->type = &kn_type_none;
+    }
+    emit(fe, KN_OP_RET, node, 1, &v);
+    return 0;
+}
+
+/* Enter (class, args) in the exception table; returns its index. */
+static int
+exc_index(FE *fe, PyObject *node, PyObject *cls, PyObject *args)
+{
+    PyObject *entry = PyTuple_Pack(2, cls, args);
+    if (!entry)
+        return -1;
+    Py_ssize_t n = PyList_GET_SIZE(fe->env->exc_table);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int eq = PyObject_RichCompareBool(PyList_GET_ITEM(fe->env->exc_table, i), entry, Py_EQ);
+        if (eq > 0) {
+            Py_DECREF(entry);
+            return (int)i;
+        }
+        PyErr_Clear();
+    }
+    int rc = PyList_Append(fe->env->exc_table, entry);
+    Py_DECREF(entry);
+    if (rc < 0) {
+        PyErr_Clear();
+        UNSUPPORTED(fe, node, "cannot record this exception");
+        return -1;
+    }
+    return (int)n;
+}
+
+static int
+raise_with(FE *fe, PyObject *node, PyObject *cls, PyObject *args)
+{
+    int idx = exc_index(fe, node, cls, args);
+    if (idx < 0)
+        return -1;
+    Val r = emit(fe, KN_OP_RAISE, node, 0, NULL);
+    r->aux = idx;
+    return 0;
+}
+
+static int
+raise_stmt(FE *fe, PyObject *node)
+{
+    PyObject *exc = A(node, "exc");
+    if (!exc) {
+        UNSUPPORTED(fe, node, "re-raising with a bare 'raise' is not supported");
+        return -1;
+    }
+    PyObject *clsnode = is(exc, "Call") ? A(exc, "func") : exc;
+    PyObject *cls = NULL;
+    if (is(clsnode, "Name") && PySet_Contains(fe->locals, A(clsnode, "id")) <= 0)
+        cls = kn_fe_lookup_global(fe, A(clsnode, "id"));
+    else if (is(clsnode, "Attribute")) {
+        PyObject *base = A(clsnode, "value");
+        PyObject *mod = is(base, "Name") ? kn_fe_lookup_global(fe, A(base, "id")) : NULL;
+        cls = mod ? PyObject_GetAttr(mod, A(clsnode, "attr")) : NULL;
+        Py_XDECREF(cls); /* the module keeps it */
+        PyErr_Clear();
+    }
+    if (!cls || !PyType_Check(cls) ||
+        !PyType_IsSubtype((PyTypeObject *)cls, (PyTypeObject *)PyExc_BaseException)) {
+        UNSUPPORTED(fe, exc,
+                    "can only raise an exception class or an instance made from "
+                    "constant arguments");
+        return -1;
+    }
+    PyObject *args = NULL;
+    if (is(exc, "Call")) {
+        PyObject *pargs = A(exc, "args"), *kws = A(exc, "keywords");
+        if (kws && PyList_GET_SIZE(kws)) {
+            UNSUPPORTED(fe, exc, "keyword arguments to exceptions are not supported");
+            return -1;
+        }
+        args = PyTuple_New(PyList_GET_SIZE(pargs));
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(pargs); i++) {
+            PyObject *v = kn_fe_const_eval(fe, PyList_GET_ITEM(pargs, i));
+            if (!v) {
+                Py_DECREF(args);
+                UNSUPPORTED(fe, PyList_GET_ITEM(pargs, i), "exception arguments must be constants");
+                return -1;
+            }
+            PyTuple_SET_ITEM(args, i, v);
+        }
+    } else {
+        args = PyTuple_New(0);
+    }
+    int rc = raise_with(fe, node, cls, args);
+    Py_DECREF(args);
+    return rc;
+}
+
+static int
+assert_stmt(FE *fe, PyObject *node)
+{
+    KnSpan sp = span_of(fe, node);
+    Val c = kn_fe_expr(fe, A(node, "test"));
+    if (!c)
+        return -1;
+    Val t = kn_kir_emit1(&fe->b, KN_OP_TRUTH, c->span, c);
+    KnBlock *ok = kn_kir_block_new(&fe->b), *bad = kn_kir_block_new(&fe->b);
+    kn_kir_cbr(&fe->b, sp, t, ok, bad);
+    kn_kir_set_block(&fe->b, bad);
+    PyObject *msgnode = A(node, "msg");
+    PyObject *args;
+    if (msgnode) {
+        PyObject *m = kn_fe_const_eval(fe, msgnode);
+        if (!m) {
+            UNSUPPORTED(fe, msgnode, "the message of an assert must be a constant");
+            return -1;
+        }
+        args = PyTuple_Pack(1, m);
+        Py_DECREF(m);
+    } else {
+        args = PyTuple_New(0);
+    }
+    int rc = raise_with(fe, node, PyExc_AssertionError, args);
+    Py_DECREF(args);
+    kn_kir_set_block(&fe->b, ok);
+    return rc;
+}
+
+static int
+stmt(FE *fe, PyObject *node)
+{
+    const char *k = kind(node);
+    if (!fe->b.cur) {
+        /* unreachable code after return/break/raise: Python compiles it, so do we, elsewhere */
+        KnBlock *dead = kn_kir_block_new(&fe->b);
+        kn_kir_set_block(&fe->b, dead);
+    }
+    if (!strcmp(k, "Assign"))
+        return assign(fe, node);
+    if (!strcmp(k, "AugAssign"))
+        return augassign(fe, node);
+    if (!strcmp(k, "AnnAssign")) {
+        PyObject *v = A(node, "value");
+        if (!v)
+            return 0;
+        Val val = kn_fe_expr(fe, v);
+        return val ? kn_fe_assign_to(fe, A(node, "target"), val) : -1;
+    }
+    if (!strcmp(k, "Expr")) {
+        PyObject *v = A(node, "value");
+        if (is(v, "Constant"))
+            return 0; /* docstrings and bare constants */
+        return kn_fe_expr(fe, v) ? 0 : -1;
+    }
+    if (!strcmp(k, "If"))
+        return if_stmt(fe, node);
+    if (!strcmp(k, "While"))
+        return kn_fe_while_stmt(fe, node);
+    if (!strcmp(k, "For"))
+        return kn_fe_for_stmt(fe, node);
+    if (!strcmp(k, "Return"))
+        return return_stmt(fe, node);
+    if (!strcmp(k, "Pass"))
+        return 0;
+    if (!strcmp(k, "Break") || !strcmp(k, "Continue")) {
+        if (!fe->nloops) {
+            UNSUPPORTED(fe, node, "'%s' outside a loop", k[0] == 'B' ? "break" : "continue");
+            return -1;
+        }
+        LoopCtx *l = &fe->loops[fe->nloops - 1];
+        kn_kir_br(&fe->b, span_of(fe, node), k[0] == 'B' ? l->brk : l->cont);
+        return 0;
+    }
+    if (!strcmp(k, "Raise"))
+        return raise_stmt(fe, node);
+    if (!strcmp(k, "Assert"))
+        return assert_stmt(fe, node);
+    static const struct {
+        const char *kind, *what;
+    } names[] = {
+        {"Try", "try/except"},
+        {"TryStar", "try/except*"},
+        {"With", "with statements"},
+        {"AsyncWith", "async with"},
+        {"ClassDef", "class definitions inside jitted functions"},
+        {"FunctionDef", "function definitions inside jitted functions"},
+        {"AsyncFunctionDef", "async functions"},
+        {"AsyncFor", "async for"},
+        {"Global", "the global statement"},
+        {"Nonlocal", "the nonlocal statement"},
+        {"Delete", "del"},
+        {"Import", "import inside jitted functions"},
+        {"ImportFrom", "import inside jitted functions"},
+        {"Match", "match statements"},
+    };
+    for (int i = 0; i < KN_ARRAY_LEN(names); i++)
+        if (!strcmp(k, names[i].kind)) {
+            UNSUPPORTED(fe, node, "%s %s not supported", names[i].what,
+                        names[i].what[strlen(names[i].what) - 1] == 's' ? "are" : "is");
+            return -1;
+        }
+    UNSUPPORTED(fe, node, "statement %s is not supported", k);
+    return -1;
+}
+
+int
+kn_fe_stmts(FE *fe, PyObject *body)
+{
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(body); i++)
+        KN_TRY(stmt(fe, PyList_GET_ITEM(body, i)));
+    return 0;
+}

@@ -1,0 +1,147 @@
+/* iter.c - lowering of the iterator protocol: GETITER and ITERNEXT.
+ *
+ * Input: typed GETITER/ITERNEXT instructions (types from typing/iter.c). Output: a counted loop.
+ * Every iterator kind today is indexed (a length known before the loop, item k computed
+ * directly), so the state of an iterator is an entry-block alloca {i64 k, i64 len}: GETITER
+ * stores {0, len} where the loop is entered, ITERNEXT at the loop's head compares k with len,
+ * branches to the exit when they meet, else computes item k in a block of its own, stores
+ * k + 1 and goes on to the body. SROA and mem2reg make that the same phi-and-compare loop
+ * that the length-and-index form gave LLVM, so it vectorizes the same. The item is computed by
+ * the same code as a[k] (kn_lower_getitem) so that views, bounds checks and wraparound are
+ * those of indexing. enumerate's count is start + k, with Python's promotion; zip's length is
+ * the shortest, taken in argument order.
+ *
+ * A new indexed iterable (a list) is one case in seq_len and (if a[k] does not already
+ * index it) one in kn_lower_getitem; an iterator that cannot be indexed (a dict, a set, a
+ * generator) would keep its own state and be asked for each item in item_at instead: that is
+ * the one place to add it. Invariant: the iterable outlives the loop because the frontend keeps
+ * it in a $seq variable; the iterator itself holds no reference. */
+#include "lower/internal.h"
+
+static LLVMTypeRef
+state_type(L *l)
+{
+    LLVMTypeRef fs[2] = {l->i64, l->i64};
+    return LLVMStructTypeInContext(l->ctx, fs, 2, 0);
+}
+
+static LLVMValueRef
+field(L *l, LLVMValueRef state, unsigned k)
+{
+    return LLVMBuildStructGEP2(l->b, state_type(l), state, k, "");
+}
+
+/* len() of an iterable, as LEN computes it */
+static LLVMValueRef
+seq_len(L *l, const KnInstr *seq)
+{
+    const KnType *t = seq->type;
+    LLVMValueRef v = l->vals[seq->id];
+    switch (t->kind) {
+    case KN_TY_TUPLE:
+        return LLVMConstInt(l->i64, (unsigned long long)t->n, 0);
+    case KN_TY_ARRAY:
+        return kn_lower_array_shape(l, v, 0);
+    default: /* KN_TY_RANGE */
+        return kn_lower_range_len(l, v);
+    }
+}
+
+static LLVMValueRef
+iter_len(L *l, const KnInstr *it)
+{
+    if (it->aux == KN_ITER_SEQ)
+        return seq_len(l, it->args[0]);
+    LLVMValueRef len = NULL;
+    int n = it->aux == KN_ITER_ENUMERATE ? 1 : it->nargs;
+    for (int i = 0; i < n; i++) {
+        LLVMValueRef li = LLVMBuildLoad2(l->b, l->i64, field(l, l->vals[it->args[i]->id], 1), "");
+        len =
+            !len ? li
+                 : LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, li, len, ""), li, len, "");
+    }
+    return len;
+}
+
+LLVMValueRef
+kn_lower_getiter(L *l, KnInstr *in)
+{
+    LLVMValueRef state = kn_lower_entry_alloca(l, state_type(l), "iter");
+    LLVMBuildStore(l->b, LLVMConstInt(l->i64, 0, 0), field(l, state, 0));
+    LLVMBuildStore(l->b, iter_len(l, in), field(l, state, 1));
+    return state;
+}
+
+/* iterable[k], through the code of GETITEM: a GETITEM of the iterable by an index whose value
+ * is k (the GETITER's own value slot lends the index its id while it is lowered) */
+static LLVMValueRef
+seq_item(L *l, KnInstr *it, LLVMValueRef k)
+{
+    KnInstr idx = {.op = KN_OP_LOAD, .id = it->id, .type = &kn_type_int64, .span = it->span};
+    KnInstr *args[2] = {it->args[0], &idx};
+    KnInstr get = {.op = KN_OP_GETITEM,
+                   .id = it->id,
+                   .nargs = 2,
+                   .args = args,
+                   .type = it->type->dtype,
+                   .span = it->span};
+    LLVMValueRef saved = l->vals[it->id];
+    l->vals[it->id] = k;
+    LLVMValueRef v = kn_lower_getitem(l, &get);
+    l->vals[it->id] = saved;
+    /* an item is a reference of its own: a view of an array is made with one, an array read
+     * out of a tuple is borrowed from it and gets one here */
+    if (it->args[0]->type->kind == KN_TY_TUPLE)
+        kn_lower_incref(l, v, get.type);
+    return v;
+}
+
+/* item k of an iterator. A tuple of items holds the references its items came with. */
+static LLVMValueRef
+item_at(L *l, KnInstr *it, LLVMValueRef k)
+{
+    LLVMValueRef parts[16];
+    int n = 0;
+    switch ((KnIterKind)it->aux) {
+    case KN_ITER_SEQ:
+        return seq_item(l, it, k);
+    case KN_ITER_ENUMERATE: {
+        KnInstr *start = it->args[1];
+        KnType *operand = NULL;
+        KnType *rt = kn_typing_binop_result(KN_BIN_ADD, start->type, &kn_type_int64, &operand);
+        LLVMValueRef r = kn_lower_binop(l, KN_BIN_ADD, l->vals[start->id], k, operand, start->type,
+                                        &kn_type_int64);
+        parts[n++] = kn_lower_convert(l, r, operand->kind == KN_TY_BOOL ? &kn_type_bool : rt, rt);
+        parts[n++] = item_at(l, it->args[0], k);
+        break;
+    }
+    case KN_ITER_ZIP:
+        for (int i = 0; i < it->nargs; i++)
+            parts[n++] = item_at(l, it->args[i], k);
+        break;
+    }
+    LLVMValueRef v = LLVMGetUndef(kn_lower_type(l, it->type->dtype));
+    for (int i = 0; i < n; i++)
+        v = LLVMBuildInsertValue(l->b, v, parts[i], (unsigned)i, "");
+    return v;
+}
+
+LLVMValueRef
+kn_lower_iternext(L *l, KnInstr *in)
+{
+    KnInstr *it = in->args[0];
+    LLVMValueRef state = l->vals[it->id];
+    LLVMValueRef kp = field(l, state, 0);
+    LLVMValueRef k = LLVMBuildLoad2(l->b, l->i64, kp, "k");
+    LLVMValueRef len = LLVMBuildLoad2(l->b, l->i64, field(l, state, 1), "len");
+    LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "next");
+    LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, k, len, ""), next,
+                    l->blocks[in->targets[1]->id]);
+    LLVMPositionBuilderAtEnd(l->b, next);
+    LLVMValueRef item = item_at(l, it, k);
+    LLVMValueRef one = LLVMConstInt(l->i64, 1, 0);
+    LLVMBuildStore(
+        l->b, kn_lower_binop(l, KN_BIN_ADD, k, one, &kn_type_int64, &kn_type_int64, &kn_type_int64),
+        kp);
+    return item; /* lower.c branches on to targets[0] once the item's reference is placed */
+}

@@ -1,0 +1,103 @@
+/* iter.c - typing of the iterator protocol: GETITER and ITERNEXT.
+ *
+ * Input: a GETITER (its aux a KnIterKind) whose operands are typed, or an ITERNEXT of a typed
+ * GETITER. Output: GETITER gets an iterator type (KN_TY_ITER: the kind, the types it iterates
+ * over, and the item type in dtype), ITERNEXT gets the item type. The item types are exactly
+ * those of the length-and-index loops kiln compiled before the protocol: item k of a range
+ * object is int64, of a tuple its one item type, of an array a[k] (a scalar for 1-D, a view of
+ * the first axis otherwise); enumerate gives (start + k, item) with Python's int promotion of
+ * start + k, zip the tuple of its iterators' items.
+ *
+ * The iterables are told apart in one place, seq_item below; a new iterable type (a list, say)
+ * is one case there and one in lower/iter.c (seq_len and seq_item). Invariant: an iterable
+ * kiln cannot iterate is a diagnostic at the for's iterable, never a crash. */
+#include "typing/internal.h"
+
+/* The item type of iterating over a value of type t, or NULL after a diagnostic. */
+static KnType *
+seq_item(KnCompilation *c, KnInstr *in, KnType *t)
+{
+    switch (t->kind) {
+    case KN_TY_RANGE:
+        return &kn_type_int64;
+    case KN_TY_TUPLE: {
+        KnType *u = t->n ? t->items[0] : NULL;
+        for (int j = 1; u && j < t->n; j++)
+            if (t->items[j] != u)
+                u = NULL;
+        if (!u)
+            kn_diag_error(&c->diags, KN_DIAG_TYPING, in->span,
+                          "cannot iterate over %s: a loop over a tuple needs items of one type",
+                          t->name);
+        return u;
+    }
+    case KN_TY_ARRAY:
+        if (!t->ndim) {
+            kn_diag_error(&c->diags, KN_DIAG_TYPING, in->span,
+                          "cannot iterate over %s: iteration over a 0-d array", t->name);
+            return NULL;
+        }
+        return kn_typing_index_result(c, in->span, t, &kn_type_int64);
+    default:
+        kn_diag_error(&c->diags, KN_DIAG_TYPING, in->span,
+                      "cannot iterate over %s: kiln iterates over ranges, tuples, arrays, "
+                      "enumerate() and zip()",
+                      t->name);
+        return NULL;
+    }
+}
+
+int
+kn_typing_getiter(KnCompilation *c, KnInstr *in)
+{
+    KnType *types[16];
+    for (int i = 0; i < in->nargs; i++) {
+        if (!(types[i] = in->args[i]->type))
+            return 0; /* a later round */
+        if (in->aux != KN_ITER_SEQ && !(in->aux == KN_ITER_ENUMERATE && i == 1) &&
+            types[i]->kind != KN_TY_ITER)
+            return 0; /* an inner iterator that failed to type: reported there */
+    }
+    KnType *item;
+    switch ((KnIterKind)in->aux) {
+    case KN_ITER_SEQ:
+        item = seq_item(c, in, types[0]);
+        break;
+    case KN_ITER_ENUMERATE: {
+        KnType *operand, *count = NULL;
+        if (kn_type_is_number(types[1]))
+            count = kn_typing_binop_result(KN_BIN_ADD, types[1], &kn_type_int64, &operand);
+        if (!count || !kn_type_is_number(count)) {
+            kn_diag_error(&c->diags, KN_DIAG_TYPING, in->args[1]->span,
+                          "enumerate()'s start must be a number, not %s", types[1]->name);
+            return -1;
+        }
+        KnType *pair[2] = {count, types[0]->dtype};
+        item = kn_type_tuple(c->types, pair, 2);
+        break;
+    }
+    case KN_ITER_ZIP: {
+        KnType *items[16];
+        for (int i = 0; i < in->nargs; i++)
+            items[i] = types[i]->dtype;
+        item = kn_type_tuple(c->types, items, in->nargs);
+        break;
+    }
+    default:
+        item = NULL;
+    }
+    if (!item)
+        return -1;
+    in->type = kn_type_iter(c->types, (KnIterKind)in->aux, types, in->nargs, item);
+    return 0;
+}
+
+int
+kn_typing_iternext(KnCompilation *c, KnInstr *in)
+{
+    (void)c;
+    KnType *it = in->args[0]->type;
+    if (it && it->kind == KN_TY_ITER)
+        in->type = it->dtype;
+    return 0;
+}
