@@ -7,7 +7,7 @@
 #   make test       build, ctest, then pytest (make pytest: only the Python tests)
 #   make pytest-baseline  pytest with code generated for a baseline x86-64-v2 CPU (no AVX), as
 #                   CI runs it once: kiln's output must not depend on the host's vector units
-#   make ctest      C unit tests: tests/c/test_*.c + src/base, src/types (ASan+UBSan), build/ctest
+#   make ctest      C unit tests: tests/c/test_*.c + src/base, src/types, src/lib (ASan+UBSan), build/ctest
 #   make demo       build, then examples/go_fast.py
 #   make bench      build, numba into .venv if missing, then bench/run.py
 #   make fuzz       build, then the differential fuzzer for FUZZ_TIME seconds (tools/fuzz/README.md)
@@ -102,12 +102,12 @@ pytest: build
 pytest-baseline: build
 	KILN_CPU=x86-64-v2 KILN_FEATURES= $(VPY) $(NOCWD) -m pytest -q tests
 
-# C unit tests. Each tests/c/test_X.c is one program, linked with every src/base/*.c and
+# C unit tests. Each tests/c/test_X.c is one program, linked with every src/base/*.c, src/lib/*.c and
 # src/types/*.c; it passes when it exits 0. Built with ASan+UBSan (CTEST_SANITIZE= to turn off).
 CTEST_SANITIZE ?= address,undefined
 CT_DIR   := build/ctest
 CT_TESTS := $(sort $(wildcard tests/c/test_*.c))
-CT_LIB   := $(sort $(wildcard src/base/*.c src/types/*.c))
+CT_LIB   := $(sort $(wildcard src/base/*.c src/types/*.c src/lib/*.c))
 CT_LIBOBJ := $(patsubst src/%.c,$(CT_DIR)/obj/src/%.o,$(CT_LIB))
 CT_BINS  := $(patsubst tests/c/%.c,$(CT_DIR)/%,$(CT_TESTS))
 CT_SAN   := $(if $(CTEST_SANITIZE),-fsanitize=$(CTEST_SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer,)
