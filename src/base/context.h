@@ -1,13 +1,13 @@
 /* context.h - one compilation's context (KnCompilation): the state every stage function takes
- * first. It holds what all stages share (the arena, the diagnostics, the type table, the JIT and
- * its target, the dispatcher's hooks), the options, the subject (the KIR function and the signature being
+ * first. It holds what all stages share (the arena, the diagnostics, the type table, the JIT,
+ * the dispatcher's hooks), the options, the subject (the KIR function and the signature being
  * compiled) and a side table for everything else: each stage product and each pass's scratch
  * (divisions whose check is deferred, known-nonzero divisors, text dumps, the LLVM module
  * between lower and jit, ...) lives in the compilation's arena under a key of its own
  * (KnSideKey), declared with the stage that owns it, not as a field of this struct.
  *
  * It sits in base/, below every stage, and names the types of the layers above (KnFunction,
- * KnType, KnJit, KnTarget, ...) only as incomplete types: any layer can take a compilation, and this
+ * KnType, KnJit, ...) only as incomplete types: any layer can take a compilation, and this
  * header includes nothing but base.h (docs/internals.md, "The compilation context"). The
  * pipeline that runs the stages in order is compile.h / compile.c. */
 #ifndef KN_CONTEXT_H

@@ -23,7 +23,7 @@ struct KnJit {
     LLVMOrcLLJITRef lljit;
     KnTarget *target;        /* the host: "cpu" (owned; compilations borrow it) */
     LLVMTargetMachineRef tm; /* for passes and assembly (the JIT owns its own) */
-    char error[512]; /* the last error reported by ORC's session */
+    char error[512];         /* the last error reported by ORC's session */
 };
 
 /* Create the JIT for the host, the "cpu" target (KILN_CPU / KILN_FEATURES override its CPU);

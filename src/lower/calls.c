@@ -54,14 +54,14 @@ math_unary(L *l, int id, LLVMValueRef x, const KnType *t)
         int id;
         const char *name;
     } map[] = {
-        {KN_BI_MATH_ACOS, "acos"},   {KN_BI_MATH_ACOSH, "acosh"},   {KN_BI_MATH_ASIN, "asin"},
-        {KN_BI_MATH_ASINH, "asinh"}, {KN_BI_MATH_ATAN, "atan"},     {KN_BI_MATH_ATANH, "atanh"},
-        {KN_BI_MATH_COS, "cos"},     {KN_BI_MATH_COSH, "cosh"},     {KN_BI_MATH_ERF, "erf"},
-        {KN_BI_MATH_ERFC, "erfc"},   {KN_BI_MATH_EXP, "exp"},       {KN_BI_MATH_EXPM1, "expm1"},
-        {KN_BI_MATH_FABS, "fabs"},   {KN_BI_MATH_GAMMA, "tgamma"},  {KN_BI_MATH_LGAMMA, "lgamma"},
-        {KN_BI_MATH_LOG10, "log10"}, {KN_BI_MATH_LOG1P, "log1p"},   {KN_BI_MATH_LOG2, "log2"},
-        {KN_BI_MATH_SIN, "sin"},     {KN_BI_MATH_SINH, "sinh"},     {KN_BI_MATH_SQRT, "sqrt"},
-        {KN_BI_MATH_TAN, "tan"},     {KN_BI_MATH_TANH, "tanh"},     {KN_BI_MATH_EXP2, "exp2"},
+        {KN_BI_MATH_ACOS, "acos"},   {KN_BI_MATH_ACOSH, "acosh"},  {KN_BI_MATH_ASIN, "asin"},
+        {KN_BI_MATH_ASINH, "asinh"}, {KN_BI_MATH_ATAN, "atan"},    {KN_BI_MATH_ATANH, "atanh"},
+        {KN_BI_MATH_COS, "cos"},     {KN_BI_MATH_COSH, "cosh"},    {KN_BI_MATH_ERF, "erf"},
+        {KN_BI_MATH_ERFC, "erfc"},   {KN_BI_MATH_EXP, "exp"},      {KN_BI_MATH_EXPM1, "expm1"},
+        {KN_BI_MATH_FABS, "fabs"},   {KN_BI_MATH_GAMMA, "tgamma"}, {KN_BI_MATH_LGAMMA, "lgamma"},
+        {KN_BI_MATH_LOG10, "log10"}, {KN_BI_MATH_LOG1P, "log1p"},  {KN_BI_MATH_LOG2, "log2"},
+        {KN_BI_MATH_SIN, "sin"},     {KN_BI_MATH_SINH, "sinh"},    {KN_BI_MATH_SQRT, "sqrt"},
+        {KN_BI_MATH_TAN, "tan"},     {KN_BI_MATH_TANH, "tanh"},    {KN_BI_MATH_EXP2, "exp2"},
         {KN_BI_MATH_CBRT, "cbrt"},   {KN_BI_MATH_LOG, "log"},
     };
     for (int i = 0; i < KN_ARRAY_LEN(map); i++)

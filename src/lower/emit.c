@@ -1,6 +1,6 @@
 /* emit.c - the floor of lower/: the emission helpers every lowering file uses. LLVM types of
  * kiln types; constants, fast-math flags, entry-block allocas; calls of intrinsics and of
- * externs (declared on first use), and of math functions as the target names them; raising (recording the exception and its source position,
+ * externs (declared on first use); raising (recording the exception and its source position,
  * the cold branch, the unwind through the release chain) and the codes of runaway recursion
  * and Ctrl-C; the ownership of array references: the owned temporaries of a block, values kept
  * in slots across blocks, and their release at a block's end, at a return or at a raise.

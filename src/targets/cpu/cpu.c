@@ -56,9 +56,9 @@ cpu_after_optimize(const KnTarget *t, LLVMModuleRef m)
 static KnMathKind
 cpu_math_symbol(const KnTarget *t, const char *name, int bits, char *buf, size_t size)
 {
-    static const char *const intrinsics[] = {"sqrt",  "fabs",  "sin",      "cos",  "exp",
-                                             "exp2",  "log",   "log2",     "log10", "pow",
-                                             "ceil",  "floor", "copysign", "trunc", "rint"};
+    static const char *const intrinsics[] = {"sqrt", "fabs",  "sin",      "cos",   "exp",
+                                             "exp2", "log",   "log2",     "log10", "pow",
+                                             "ceil", "floor", "copysign", "trunc", "rint"};
     KN_UNUSED(t);
     if (bits != 32 && bits != 64)
         return KN_MATH_NONE;
@@ -80,8 +80,9 @@ cpu_emit(const KnTarget *t, LLVMTargetMachineRef tm, LLVMModuleRef m, KnEmitKind
     char *msg = NULL;
     LLVMCodeGenFileType type = kind == KN_EMIT_OBJECT ? LLVMObjectFile : LLVMAssemblyFile;
     if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, type, &msg, &buf)) {
-        *err = strdup(msg ? msg : kind == KN_EMIT_OBJECT ? "cannot emit an object"
-                                                         : "cannot emit assembly");
+        *err = strdup(msg                      ? msg
+                      : kind == KN_EMIT_OBJECT ? "cannot emit an object"
+                                               : "cannot emit assembly");
         LLVMDisposeMessage(msg);
         return -1;
     }
