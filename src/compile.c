@@ -23,6 +23,7 @@ kn_compile_init(KnCompilation *c, KnTypeTable *types, KnJit *jit)
     c->diags.arena = &c->arena;
     c->types = types;
     c->jit = jit;
+    c->target = jit ? jit->target : NULL;
     c->error_model_python = 1;
 }
 

@@ -194,10 +194,11 @@ core_llvm_info(PyObject *self, PyObject *unused)
 {
     KN_UNUSED(self);
     KN_UNUSED(unused);
-    KnJit *j = kn_state->jit;
-    return Py_BuildValue("{ssssssssss}", "version", kn_jit_llvm_version(), "linkage",
-                         KN_LLVM_LINKAGE, "cpu", j ? j->cpu : "", "features", j ? j->features : "",
-                         "triple", j ? j->triple : "");
+    const KnTarget *t = kn_state->jit ? kn_state->jit->target : NULL;
+    return Py_BuildValue("{ssssssssssssss}", "version", kn_jit_llvm_version(), "linkage",
+                         KN_LLVM_LINKAGE, "cpu", t ? t->cpu : "", "features", t ? t->features : "",
+                         "triple", t ? t->triple : "", "datalayout", t ? t->datalayout : "",
+                         "target", t ? t->name : "");
 }
 
 static PyMethodDef core_methods[] = {

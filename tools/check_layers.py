@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Check the layering of src/ (DESIGN.md section 2): includes, calls and system headers.
 
-    base <- types <- lib <- ir <- {frontend, typing, passes} <- lower <- {jit, targets} <- compile
+    base <- types <- lib <- ir <- {frontend, typing, passes} <- targets <- lower <- jit <- compile
          <- dispatch <- module
 
 A layer may use its own files and any layer below it in that order; layers of one rank may not
 use each other. lib/ (the call registry's tables: names, flags, rule names) depends on base/
-only and sits just below ir/, whose KnBuiltin ids it defines. runtime/ (what compiled code links against) uses only base/, and is
-used from lower up.
+only and sits just below ir/, whose KnBuiltin ids it defines. targets/ (the KnTarget struct and
+its implementations) sits below lower/ and jit/, which both call through it. runtime/ (what
+compiled code links against) uses only base/, and is used from lower up.
 
 A path's first component under src/ names its layer (`typing/typing.c` is typing); a top-level
 file is the layer named by its stem (src/module.c is module; src/compile.c and src/compile.h are
@@ -42,8 +43,9 @@ ORDER = [
     ['lib'],  # the call registry's tables: names and flags; kir.h takes its ids from it
     ['ir'],
     ['frontend', 'typing', 'passes'],
+    ['targets'],  # what code is compiled for: lower/ and jit/ read its struct (targets/target.h)
     ['lower'],
-    ['jit', 'targets'],
+    ['jit'],
     ['compile'],
     ['dispatch'],
     ['module'],

@@ -21,6 +21,7 @@ typedef struct KnTypeTable KnTypeTable;
 typedef struct KnFunction KnFunction;
 typedef struct KnCallee KnCallee;
 typedef struct KnJit KnJit;
+typedef struct KnTarget KnTarget;
 
 /* Parameters of a compiled function (the frontend rejects more, at the first one too many). */
 enum { KN_MAX_PARAMS = 255 };
@@ -102,6 +103,8 @@ struct KnCompilation {
     KnDiags diags;
     KnTypeTable *types; /* long-lived, shared by all compilations */
     KnJit *jit;
+    const KnTarget *target; /* what the code is for (targets/target.h): the JIT's, by
+                             * kn_compile_init; lowering and the optimizer read it */
     const KnHooks *hooks;
     void *hooks_ctx;
 

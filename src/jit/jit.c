@@ -1,9 +1,9 @@
-/* jit.c - LLVM ORC LLJIT for the host, following the recipe in LLVM19-NOTES.md: a host
- * TargetMachine at CodeGenLevelAggressive with the host CPU name and features (one for the JIT,
- * one kept for running passes and printing assembly, since building the JIT consumes the TM it
- * is given), PIC with the default code model so libm calls go through the PLT, process symbols
- * for libm, and kiln's runtime helpers defined as absolute symbols. Compilation is serialized by
- * the dispatcher's compile lock, so one JIT and one TM are safe. */
+/* jit.c - LLVM ORC LLJIT for the host, following the recipe in LLVM19-NOTES.md: the CPU target
+ * (targets/cpu/cpu.c) gives the triple, the CPU name and features, the data layout and the
+ * target machines (one for the JIT, one kept for running passes and printing assembly, since
+ * building the JIT consumes the TM it is given), the optimizer pipeline and the assembly; this
+ * file adds process symbols for libm, and kiln's runtime helpers defined as absolute symbols.
+ * Compilation is serialized by the dispatcher's compile lock, so one JIT and one TM are safe. */
 #include "jit/jit.h"
 
 #include <llvm-c/BitReader.h>
@@ -12,7 +12,6 @@
 #include <llvm-c/Linker.h>
 #include <llvm-c/LLJIT.h>
 #include <llvm-c/Support.h>
-#include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 #include <stdio.h>
@@ -34,27 +33,6 @@ take_error(LLVMErrorRef e)
     return r;
 }
 
-static char *
-dup_llvm(char *s)
-{
-    char *r = strdup(s ? s : "");
-    LLVMDisposeMessage(s);
-    return r;
-}
-
-static LLVMTargetMachineRef
-host_tm(KnJit *j, char **err)
-{
-    LLVMTargetRef target;
-    char *msg = NULL;
-    if (LLVMGetTargetFromTriple(j->triple, &target, &msg)) {
-        *err = dup_llvm(msg);
-        return NULL;
-    }
-    return LLVMCreateTargetMachine(target, j->triple, j->cpu, j->features,
-                                   LLVMCodeGenLevelAggressive, LLVMRelocPIC, LLVMCodeModelDefault);
-}
-
 static void
 report_error(void *ctx, LLVMErrorRef e)
 {
@@ -67,8 +45,6 @@ report_error(void *ctx, LLVMErrorRef e)
 KnJit *
 kn_jit_create(char **err)
 {
-    LLVMInitializeNativeTarget();
-    LLVMInitializeNativeAsmPrinter();
     /* In-order (strict) float reductions may be vectorized: the loop body runs in vector lanes
      * and the sum is still added up element by element, as gcc does; x86's cost model leaves
      * this off, and the n-body kernel was 1.3x gcc without it. KILN_LLVM_ARGS adds one more
@@ -78,19 +54,13 @@ kn_jit_create(char **err)
         argv[1] = "-force-ordered-reductions=0";
     LLVMParseCommandLineOptions(argv[2] ? 3 : 2, argv, NULL);
     KnJit *j = calloc(1, sizeof(KnJit));
-    const char *cpu = getenv("KILN_CPU"), *feat = getenv("KILN_FEATURES");
-    j->triple = dup_llvm(LLVMGetDefaultTargetTriple());
-    j->cpu = cpu ? strdup(cpu) : dup_llvm(LLVMGetHostCPUName());
-    j->features = feat ? strdup(feat) : dup_llvm(LLVMGetHostCPUFeatures());
-    j->tm = host_tm(j, err);
-    LLVMTargetMachineRef jit_tm = j->tm ? host_tm(j, err) : NULL;
+    j->target = kn_target_create("cpu", err);
+    j->tm = j->target ? j->target->create_machine(j->target, err) : NULL;
+    LLVMTargetMachineRef jit_tm = j->tm ? j->target->create_machine(j->target, err) : NULL;
     if (!jit_tm) {
         kn_jit_destroy(j);
         return NULL;
     }
-    LLVMTargetDataRef td = LLVMCreateTargetDataLayout(j->tm);
-    j->datalayout = dup_llvm(LLVMCopyStringRepOfTargetData(td));
-    LLVMDisposeTargetData(td);
     LLVMOrcLLJITBuilderRef b = LLVMOrcCreateLLJITBuilder();
     LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(
         b, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(jit_tm));
@@ -115,10 +85,7 @@ kn_jit_destroy(KnJit *j)
         LLVMOrcDisposeLLJIT(j->lljit);
     if (j->tm)
         LLVMDisposeTargetMachine(j->tm);
-    free(j->triple);
-    free(j->cpu);
-    free(j->features);
-    free(j->datalayout);
+    kn_target_destroy(j->target);
     free(j);
 }
 
@@ -148,7 +115,7 @@ int
 kn_jit_optimize(KnJit *j, LLVMModuleRef m, int level, char **err)
 {
     char pipeline[32];
-    snprintf(pipeline, sizeof pipeline, "default<O%d>", level);
+    j->target->pass_pipeline(j->target, level, pipeline, sizeof pipeline);
     const char *copies = getenv("KILN_RECURSION_UNROLL");
     kn_jit_unroll_recursion(m, copies ? atoi(copies) : KN_RECURSION_COPIES);
     LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
@@ -158,9 +125,7 @@ kn_jit_optimize(KnJit *j, LLVMModuleRef m, int level, char **err)
         *err = take_error(e);
         return -1;
     }
-    if (strncmp(j->triple, "x86_64", 6) == 0 && !getenv("KILN_KEEP_CONVERSIONS"))
-        kn_jit_fix_conversions(m, strstr(j->features, "+avx512dq") &&
-                                      strstr(j->features, "+avx512vl"));
+    j->target->after_optimize(j->target, m);
     return 0;
 }
 
@@ -168,19 +133,10 @@ char *
 kn_jit_asm(KnJit *j, LLVMModuleRef m)
 {
     LLVMModuleRef clone = LLVMCloneModule(m); /* codegen mutates the module (G4) */
-    LLVMMemoryBufferRef buf = NULL;
-    char *msg = NULL;
-    char *r;
-    if (LLVMTargetMachineEmitToMemoryBuffer(j->tm, clone, LLVMAssemblyFile, &msg, &buf)) {
-        r = strdup(msg ? msg : "cannot emit assembly");
-        LLVMDisposeMessage(msg);
-    } else {
-        size_t n = LLVMGetBufferSize(buf);
-        r = malloc(n + 1);
-        memcpy(r, LLVMGetBufferStart(buf), n);
-        r[n] = '\0';
-        LLVMDisposeMemoryBuffer(buf);
-    }
+    char *r = NULL, *err = NULL;
+    size_t n;
+    if (j->target->emit(j->target, j->tm, clone, KN_EMIT_ASSEMBLY, &r, &n, &err) < 0)
+        r = err;
     LLVMDisposeModule(clone);
     return r;
 }

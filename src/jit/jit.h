@@ -1,6 +1,7 @@
-/* jit.h - the process's one LLJIT and the host target machine: optimizing modules with the new
- * pass manager, adding them under a resource tracker (one per overload, so freeing a dispatcher
- * frees its code), looking up symbols, and printing assembly for inspect_asm. */
+/* jit.h - the process's one LLJIT for the CPU target (targets/target.h) and its target machine:
+ * optimizing modules with the new pass manager, adding them under a resource tracker (one per
+ * overload, so freeing a dispatcher frees its code), looking up symbols, and printing assembly
+ * for inspect_asm. */
 #ifndef KN_JIT_H
 #define KN_JIT_H
 
@@ -10,6 +11,7 @@
 
 #include "base/context.h"
 #include "ir/kir.h"
+#include "targets/target.h"
 #include "types/types.h"
 
 typedef struct KnJitSymbol {
@@ -19,26 +21,24 @@ typedef struct KnJitSymbol {
 
 struct KnJit {
     LLVMOrcLLJITRef lljit;
+    KnTarget *target;        /* the host: "cpu" (owned; compilations borrow it) */
     LLVMTargetMachineRef tm; /* for passes and assembly (the JIT owns its own) */
-    char *triple, *cpu, *features, *datalayout;
-    char error[512]; /* the last error reported by ORC's session */
+    char error[512];         /* the last error reported by ORC's session */
 };
 
-/* Create the JIT for the host (KILN_CPU / KILN_FEATURES override); NULL with *err set. */
+/* Create the JIT for the host, the "cpu" target (KILN_CPU / KILN_FEATURES override its CPU);
+ * NULL with *err set. */
 KnJit *kn_jit_create(char **err);
 void kn_jit_destroy(KnJit *j);
 const char *kn_jit_llvm_version(void); /* the LLVM kiln was built with, e.g. "19.1.7" */
 int kn_jit_define_symbols(KnJit *j, const KnJitSymbol *syms, int n, char **err);
 
-/* Optimize (O3 or the level given) in place. */
+/* Optimize (O3 or the level given) in place: the target's pipeline and its own rewrites. */
 int kn_jit_optimize(KnJit *j, LLVMModuleRef m, int level, char **err);
 /* Before O3: each small function that calls itself directly gets `copies` clones chained in a
  * ring, so the inliner unrolls the recursion (recurse.c). Returns how many were unrolled. */
 enum { KN_RECURSION_COPIES = 1 };
 int kn_jit_unroll_recursion(LLVMModuleRef m, int copies);
-/* After O3 on x86-64: int -> double conversions in blocks with calls become an exact sequence
- * with no false dependency on a register the callee wrote (convert.c). Returns how many. */
-int kn_jit_fix_conversions(LLVMModuleRef m, int avx512dq);
 /* After O3, before codegen: blocks of more than KN_SPLIT_BLOCK instructions are cut into
  * pieces of KN_SPLIT_PIECE joined by an opaque branch, since LLVM's TwoAddressInstruction pass
  * is quadratic in a block's size (split.c). Returns how many cuts. */

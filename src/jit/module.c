@@ -75,7 +75,7 @@ kn_jit_pass_lower(KnCompilation *c)
     LLVMContextRef ctx = LLVMOrcThreadSafeContextGetContext(tsc);
     KnLlvmProduct *lp = llvm_product(c);
     lp->tsc = tsc;
-    LLVMModuleRef m = kn_lower_function(c, ctx, c->jit->triple, c->jit->datalayout);
+    LLVMModuleRef m = kn_lower_function(c, ctx);
     if (!m)
         return -1;
     lp->module = m;

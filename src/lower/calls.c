@@ -25,24 +25,19 @@ arg_as(L *l, KnInstr *in, int i, const KnType *t)
     return kn_lower_convert(l, arg(l, in, i), argt(in, i), t);
 }
 
+/* Math functions go by C99 libm's name ("sin", "atan2"); the target decides how each is reached
+ * (targets/target.h, math_symbol: an LLVM intrinsic, libm's "sinf", libdevice's "__nv_sin"). */
 static LLVMValueRef
-libm1(L *l, const char *name, LLVMValueRef x, const KnType *t)
+math1(L *l, const char *name, LLVMValueRef x)
 {
-    char buf[32];
-    LLVMTypeRef ft = t->bits == 32 ? l->f32 : l->f64;
-    snprintf(buf, sizeof buf, "%s%s", name, t->bits == 32 ? "f" : "");
-    return kn_lower_extern(l, buf, ft, &ft, 1, &x);
+    return kn_lower_math(l, name, &x, 1);
 }
 
 static LLVMValueRef
-libm2(L *l, const char *name, LLVMValueRef x, LLVMValueRef y, const KnType *t)
+math2(L *l, const char *name, LLVMValueRef x, LLVMValueRef y)
 {
-    char buf[32];
-    LLVMTypeRef ft = t->bits == 32 ? l->f32 : l->f64;
-    LLVMTypeRef ps[2] = {ft, ft};
     LLVMValueRef args[2] = {x, y};
-    snprintf(buf, sizeof buf, "%s%s", name, t->bits == 32 ? "f" : "");
-    return kn_lower_extern(l, buf, ft, ps, 2, args);
+    return kn_lower_math(l, name, args, 2);
 }
 
 static LLVMValueRef
@@ -53,37 +48,25 @@ intrinsic1(L *l, const char *name, LLVMValueRef x)
 }
 
 static LLVMValueRef
-intrinsic2(L *l, const char *name, LLVMValueRef x, LLVMValueRef y)
-{
-    LLVMTypeRef t = LLVMTypeOf(x);
-    LLVMValueRef args[2] = {x, y};
-    return kn_lower_intrinsic(l, name, &t, 1, args, 2);
-}
-
-static LLVMValueRef
 math_unary(L *l, int id, LLVMValueRef x, const KnType *t)
 {
     static const struct {
         int id;
-        const char *libm, *intrinsic;
+        const char *name;
     } map[] = {
-        {KN_BI_MATH_ACOS, "acos", NULL},      {KN_BI_MATH_ACOSH, "acosh", NULL},
-        {KN_BI_MATH_ASIN, "asin", NULL},      {KN_BI_MATH_ASINH, "asinh", NULL},
-        {KN_BI_MATH_ATAN, "atan", NULL},      {KN_BI_MATH_ATANH, "atanh", NULL},
-        {KN_BI_MATH_COS, NULL, "llvm.cos"},   {KN_BI_MATH_COSH, "cosh", NULL},
-        {KN_BI_MATH_ERF, "erf", NULL},        {KN_BI_MATH_ERFC, "erfc", NULL},
-        {KN_BI_MATH_EXP, NULL, "llvm.exp"},   {KN_BI_MATH_EXPM1, "expm1", NULL},
-        {KN_BI_MATH_FABS, NULL, "llvm.fabs"}, {KN_BI_MATH_GAMMA, "tgamma", NULL},
-        {KN_BI_MATH_LGAMMA, "lgamma", NULL},  {KN_BI_MATH_LOG10, NULL, "llvm.log10"},
-        {KN_BI_MATH_LOG1P, "log1p", NULL},    {KN_BI_MATH_LOG2, NULL, "llvm.log2"},
-        {KN_BI_MATH_SIN, NULL, "llvm.sin"},   {KN_BI_MATH_SINH, "sinh", NULL},
-        {KN_BI_MATH_SQRT, NULL, "llvm.sqrt"}, {KN_BI_MATH_TAN, "tan", NULL},
-        {KN_BI_MATH_TANH, "tanh", NULL},      {KN_BI_MATH_EXP2, NULL, "llvm.exp2"},
-        {KN_BI_MATH_CBRT, "cbrt", NULL},      {KN_BI_MATH_LOG, NULL, "llvm.log"},
+        {KN_BI_MATH_ACOS, "acos"},   {KN_BI_MATH_ACOSH, "acosh"},  {KN_BI_MATH_ASIN, "asin"},
+        {KN_BI_MATH_ASINH, "asinh"}, {KN_BI_MATH_ATAN, "atan"},    {KN_BI_MATH_ATANH, "atanh"},
+        {KN_BI_MATH_COS, "cos"},     {KN_BI_MATH_COSH, "cosh"},    {KN_BI_MATH_ERF, "erf"},
+        {KN_BI_MATH_ERFC, "erfc"},   {KN_BI_MATH_EXP, "exp"},      {KN_BI_MATH_EXPM1, "expm1"},
+        {KN_BI_MATH_FABS, "fabs"},   {KN_BI_MATH_GAMMA, "tgamma"}, {KN_BI_MATH_LGAMMA, "lgamma"},
+        {KN_BI_MATH_LOG10, "log10"}, {KN_BI_MATH_LOG1P, "log1p"},  {KN_BI_MATH_LOG2, "log2"},
+        {KN_BI_MATH_SIN, "sin"},     {KN_BI_MATH_SINH, "sinh"},    {KN_BI_MATH_SQRT, "sqrt"},
+        {KN_BI_MATH_TAN, "tan"},     {KN_BI_MATH_TANH, "tanh"},    {KN_BI_MATH_EXP2, "exp2"},
+        {KN_BI_MATH_CBRT, "cbrt"},   {KN_BI_MATH_LOG, "log"},
     };
     for (int i = 0; i < KN_ARRAY_LEN(map); i++)
         if (map[i].id == id)
-            return map[i].libm ? libm1(l, map[i].libm, x, t) : intrinsic1(l, map[i].intrinsic, x);
+            return math1(l, map[i].name, x);
     if (id == KN_BI_MATH_DEGREES)
         return kn_lower_fmf(l,
                             LLVMBuildFMul(l->b, x, kn_lower_const_f(l, t, 57.295779513082323), ""));
@@ -94,11 +77,11 @@ math_unary(L *l, int id, LLVMValueRef x, const KnType *t)
 }
 
 static LLVMValueRef
-float_to_int_round(L *l, const char *intrinsic, LLVMValueRef x, const KnType *t)
+float_to_int_round(L *l, const char *name, LLVMValueRef x, const KnType *t)
 {
     if (t->kind != KN_TY_FLOAT)
         return x;
-    return kn_lower_float_to_pyint(l, intrinsic1(l, intrinsic, x), t);
+    return kn_lower_float_to_pyint(l, math1(l, name, x), t);
 }
 
 static LLVMValueRef
@@ -107,30 +90,30 @@ lower_math(L *l, KnInstr *in, int id, const KnType *op)
     int n = in->nargs - 1;
     switch (id) {
     case KN_BI_MATH_ATAN2:
-        return libm2(l, "atan2", arg_as(l, in, 0, op), arg_as(l, in, 1, op), op);
+        return math2(l, "atan2", arg_as(l, in, 0, op), arg_as(l, in, 1, op));
     case KN_BI_MATH_HYPOT:
-        return libm2(l, "hypot", arg_as(l, in, 0, op), arg_as(l, in, 1, op), op);
+        return math2(l, "hypot", arg_as(l, in, 0, op), arg_as(l, in, 1, op));
     case KN_BI_MATH_COPYSIGN:
-        return intrinsic2(l, "llvm.copysign", arg_as(l, in, 0, op), arg_as(l, in, 1, op));
+        return math2(l, "copysign", arg_as(l, in, 0, op), arg_as(l, in, 1, op));
     case KN_BI_MATH_NEXTAFTER:
-        return libm2(l, "nextafter", arg_as(l, in, 0, op), arg_as(l, in, 1, op), op);
+        return math2(l, "nextafter", arg_as(l, in, 0, op), arg_as(l, in, 1, op));
     case KN_BI_MATH_FMOD:
-        return libm2(l, "fmod", arg_as(l, in, 0, op), arg_as(l, in, 1, op), op);
+        return math2(l, "fmod", arg_as(l, in, 0, op), arg_as(l, in, 1, op));
     case KN_BI_MATH_POW:
-        return intrinsic2(l, "llvm.pow", arg_as(l, in, 0, op), arg_as(l, in, 1, op));
+        return math2(l, "pow", arg_as(l, in, 0, op), arg_as(l, in, 1, op));
     case KN_BI_MATH_LOG:
         if (n == 2) {
-            LLVMValueRef a = intrinsic1(l, "llvm.log", arg_as(l, in, 0, op));
-            LLVMValueRef b = intrinsic1(l, "llvm.log", arg_as(l, in, 1, op));
+            LLVMValueRef a = math1(l, "log", arg_as(l, in, 0, op));
+            LLVMValueRef b = math1(l, "log", arg_as(l, in, 1, op));
             return kn_lower_fmf(l, LLVMBuildFDiv(l->b, a, b, ""));
         }
-        return intrinsic1(l, "llvm.log", arg_as(l, in, 0, op));
+        return math1(l, "log", arg_as(l, in, 0, op));
     case KN_BI_MATH_CEIL:
-        return float_to_int_round(l, "llvm.ceil", arg_as(l, in, 0, op), op);
+        return float_to_int_round(l, "ceil", arg_as(l, in, 0, op), op);
     case KN_BI_MATH_FLOOR:
-        return float_to_int_round(l, "llvm.floor", arg_as(l, in, 0, op), op);
+        return float_to_int_round(l, "floor", arg_as(l, in, 0, op), op);
     case KN_BI_MATH_TRUNC:
-        return float_to_int_round(l, "llvm.trunc", arg_as(l, in, 0, op), op);
+        return float_to_int_round(l, "trunc", arg_as(l, in, 0, op), op);
     case KN_BI_MATH_ISNAN:
     case KN_BI_MATH_ISINF:
     case KN_BI_MATH_ISFINITE: {
@@ -144,10 +127,9 @@ lower_math(L *l, KnInstr *in, int id, const KnType *op)
         return LLVMBuildFCmp(l->b, id == KN_BI_MATH_ISINF ? LLVMRealOEQ : LLVMRealOLT, ax, inf, "");
     }
     case KN_BI_MATH_LDEXP: {
-        LLVMTypeRef ps[2] = {l->f64, l->i32};
         LLVMValueRef args[2] = {arg_as(l, in, 0, &kn_type_float64),
                                 arg_as(l, in, 1, &kn_type_int32)};
-        return kn_lower_extern(l, "ldexp", l->f64, ps, 2, args);
+        return kn_lower_math(l, "ldexp", args, 2);
     }
     case KN_BI_MATH_FREXP: {
         LLVMValueRef e = kn_lower_entry_alloca(l, l->i64, "exp");
@@ -223,10 +205,9 @@ lower_abs(L *l, KnInstr *in, const KnType *op)
 {
     const KnType *t = argt(in, 0);
     if (t->kind == KN_TY_COMPLEX) {
-        const KnType *ft = kn_type_float(t->bits / 2);
         LLVMValueRef z = arg(l, in, 0);
-        return libm2(l, "hypot", LLVMBuildExtractValue(l->b, z, 0, ""),
-                     LLVMBuildExtractValue(l->b, z, 1, ""), ft);
+        return math2(l, "hypot", LLVMBuildExtractValue(l->b, z, 0, ""),
+                     LLVMBuildExtractValue(l->b, z, 1, ""));
     }
     LLVMValueRef x = arg_as(l, in, 0, op);
     if (op->kind == KN_TY_FLOAT)
@@ -456,11 +437,7 @@ kn_lower_ufunc_scalar(L *l, int id, LLVMValueRef x, const KnType *xt, const KnTy
     case KN_BI_NP_TRUNC:
         if (operand->kind != KN_TY_FLOAT)
             return kn_lower_convert(l, v, operand, rt); /* integers are already integral */
-        return intrinsic1(l,
-                          id == KN_BI_NP_FLOOR  ? "llvm.floor"
-                          : id == KN_BI_NP_CEIL ? "llvm.ceil"
-                                                : "llvm.trunc",
-                          v);
+        return math1(l, id == KN_BI_NP_FLOOR ? "floor" : id == KN_BI_NP_CEIL ? "ceil" : "trunc", v);
     case KN_BI_NP_NEGATIVE:
         if (operand->kind == KN_TY_INT)
             return LLVMBuildNeg(l->b, v, "");
@@ -473,9 +450,8 @@ kn_lower_ufunc_scalar(L *l, int id, LLVMValueRef x, const KnType *xt, const KnTy
                              LLVMBuildFNeg(l->b, LLVMBuildExtractValue(l->b, v, 1, ""), ""));
     default: /* abs, absolute */
         if (operand->kind == KN_TY_COMPLEX) {
-            const KnType *ft = kn_type_float(operand->bits / 2);
-            return libm2(l, "hypot", LLVMBuildExtractValue(l->b, v, 0, ""),
-                         LLVMBuildExtractValue(l->b, v, 1, ""), ft);
+            return math2(l, "hypot", LLVMBuildExtractValue(l->b, v, 0, ""),
+                         LLVMBuildExtractValue(l->b, v, 1, ""));
         }
         if (operand->kind == KN_TY_FLOAT)
             return intrinsic1(l, "llvm.fabs", v);

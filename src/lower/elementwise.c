@@ -557,12 +557,9 @@ kn_lower_array_unop(L *l, KnInstr *in)
 static LLVMValueRef
 libm_pair(L *l, const char *name, LLVMValueRef a, LLVMValueRef b, const KnType *t)
 {
-    char buf[32];
-    LLVMTypeRef ft = kn_lower_type(l, t);
-    LLVMTypeRef ps[2] = {ft, ft};
     LLVMValueRef args[2] = {a, b};
-    snprintf(buf, sizeof buf, "%s%s", name, t->bits == 32 ? "f" : "");
-    return kn_lower_extern(l, buf, ft, ps, 2, args);
+    KN_UNUSED(t); /* a and b have its LLVM type */
+    return kn_lower_math(l, name, args, 2);
 }
 
 /* maximum/minimum propagate NaN; fmax/fmin ignore it. On a tie (-0.0 and 0.0) NumPy's

@@ -112,6 +112,28 @@ kn_lower_extern(L *l, const char *name, LLVMTypeRef ret, LLVMTypeRef *params, in
     return kn_lower_fmf(l, r);
 }
 
+LLVMValueRef
+kn_lower_math(L *l, const char *name, LLVMValueRef *args, int nargs)
+{
+    const KnTarget *t = l->c->target;
+    LLVMTypeRef ft = LLVMTypeOf(args[0]), params[4];
+    char sym[64];
+    switch (t->math_symbol(t, name, ft == l->f32 ? 32 : 64, sym, sizeof sym)) {
+    case KN_MATH_INTRINSIC:
+        return kn_lower_intrinsic(l, sym, &ft, 1, args, nargs);
+    case KN_MATH_EXTERN:
+        for (int i = 0; i < nargs && i < KN_ARRAY_LEN(params); i++)
+            params[i] = LLVMTypeOf(args[i]);
+        return kn_lower_extern(l, sym, ft, params, nargs, args);
+    default:
+        if (!l->analysis_wrong)
+            kn_diag_error(&l->c->diags, KN_DIAG_UNSUPPORTED, l->span,
+                          "%s is not available on target '%s'", name, t->name);
+        l->analysis_wrong = 1; /* fails the lowering */
+        return LLVMGetUndef(ft);
+    }
+}
+
 /* Record where the raise is in the source: KnExcInfo.where points at a "file:line" constant
  * (the dispatcher adds it to the exception as a note). */
 void
@@ -269,6 +291,8 @@ kn_lower_coded_result(L *l, LLVMValueRef call)
 void
 kn_lower_poll_interrupt(L *l)
 {
+    if (!l->c->target->interrupt_polls)
+        return; /* no kiln runtime beside the code to set the flag */
     LLVMValueRef g = LLVMGetNamedGlobal(l->mod, "kn_rt_interrupt_flag");
     if (!g)
         g = LLVMAddGlobal(l->mod, l->i32, "kn_rt_interrupt_flag");
@@ -282,6 +306,8 @@ kn_lower_poll_interrupt(L *l)
 LLVMValueRef
 kn_lower_callee_limit(L *l)
 {
+    if (!l->c->target->stack_checks)
+        return LLVMConstInt(l->i64, 0, 0); /* no frame lies below 0: never RecursionError */
     if (l->limit)
         return LLVMBuildAdd(l->b, l->limit, LLVMConstInt(l->i64, KN_RECURSION_LEVEL_BYTES, 0),
                             "limit");

@@ -131,6 +131,10 @@ LLVMValueRef kn_lower_intrinsic(L *l, const char *name, LLVMTypeRef *types, int 
                                 LLVMValueRef *args, int nargs);
 LLVMValueRef kn_lower_extern(L *l, const char *name, LLVMTypeRef ret, LLVMTypeRef *params,
                              int nparams, LLVMValueRef *args);
+/* C99 libm's `name` ("sin", "atan2", "ldexp") of args (one to four), as the target reaches it (an
+ * intrinsic or a symbol: targets/target.h, math_symbol); the float type is args[0]'s, and the
+ * result's. */
+LLVMValueRef kn_lower_math(L *l, const char *name, LLVMValueRef *args, int nargs);
 LLVMValueRef kn_lower_const_f(L *l, const KnType *t, double v);
 LLVMValueRef kn_lower_entry_alloca(L *l, LLVMTypeRef t, const char *name);
 /* Runaway recursion and Ctrl-C (emit.c). A function in a recursion cycle that cannot raise

@@ -651,7 +651,7 @@ lower_body(L *l)
         LLVMBuildStore(l->b, LLVMConstInt(l->i1, 0, 0), l->defer_flags[k]);
     }
     find_slots(l);
-    if (l->limit)
+    if (l->limit && l->c->target->stack_checks)
         check_recursion(l);
     LLVMBuildBr(l->b, l->blocks[0]);
     for (int b = 0; b < fn->blocks.len; b++) {
@@ -723,6 +723,15 @@ not_inlined(L *l, LLVMValueRef call)
                              LLVMCreateEnumAttribute(l->ctx, kind, 0));
 }
 
+/* The target's own calling convention, attributes or metadata on an entry (a GPU kernel's). */
+static void
+mark_entry(L *l, LLVMValueRef fn, KnEntryRole role)
+{
+    const KnTarget *t = l->c->target;
+    if (t->mark_entry)
+        t->mark_entry(t, fn, role);
+}
+
 static void
 build_wrapper(L *l, LLVMValueRef native)
 {
@@ -730,6 +739,7 @@ build_wrapper(L *l, LLVMValueRef native)
     LLVMTypeRef params[3] = {l->ptr, l->ptr, l->ptr};
     LLVMTypeRef ft = LLVMFunctionType(l->i32, params, 3, 0);
     LLVMValueRef w = LLVMAddFunction(l->mod, l->c->wrapper, ft);
+    mark_entry(l, w, KN_ENTRY_WRAPPER);
     LLVMPositionBuilderAtEnd(l->b, LLVMAppendBasicBlockInContext(l->ctx, w, "entry"));
     LLVMValueRef args[KN_MAX_PARAMS + 3];
     LLVMTypeRef rt = kn_lower_type(l, fn->ret_type);
@@ -827,15 +837,15 @@ function_has_refs(KnFunction *fn)
 }
 
 LLVMModuleRef
-kn_lower_function(KnCompilation *c, LLVMContextRef ctx, const char *triple, const char *datalayout)
+kn_lower_function(KnCompilation *c, LLVMContextRef ctx)
 {
     L l;
     memset(&l, 0, sizeof l);
     l.c = c;
     l.ctx = ctx;
     l.mod = LLVMModuleCreateWithNameInContext(c->symbol, ctx);
-    LLVMSetTarget(l.mod, triple);
-    LLVMSetDataLayout(l.mod, datalayout);
+    LLVMSetTarget(l.mod, c->target->triple);
+    LLVMSetDataLayout(l.mod, c->target->datalayout);
     l.b = LLVMCreateBuilderInContext(ctx);
     l.i1 = LLVMInt1TypeInContext(ctx);
     l.i8 = LLVMInt8TypeInContext(ctx);
@@ -854,12 +864,14 @@ kn_lower_function(KnCompilation *c, LLVMContextRef ctx, const char *triple, cons
     const KnRaises *raises = kn_ctx_get(c, KN_SIDE_RAISES);
     l.direct = !(raises && raises->can_raise);
     l.fn = declare_native(&l, c->fn, c->symbol);
+    mark_entry(&l, l.fn, KN_ENTRY_NATIVE);
     l.ret_ptr = l.direct ? NULL : LLVMGetParam(l.fn, 0);
     l.exc_ptr = l.direct ? NULL : LLVMGetParam(l.fn, 1);
     l.limit = c->in_cycle ? LLVMGetParam(l.fn, LLVMCountParams(l.fn) - 1) : NULL;
     if (lower_body(&l) < 0 || l.analysis_wrong)
         goto fail;
-    build_wrapper(&l, l.fn);
+    if (c->target->host_wrapper)
+        build_wrapper(&l, l.fn);
     LLVMDisposeBuilder(l.b);
     char *msg = NULL;
     if (LLVMVerifyModule(l.mod, LLVMReturnStatusAction, &msg)) {

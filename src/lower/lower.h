@@ -9,10 +9,11 @@
 
 #include "base/context.h"
 #include "ir/kir.h"
+#include "targets/target.h"
 #include "types/types.h"
 
-/* Build c->fn into a new module in ctx. NULL with a diagnostic on failure. */
-LLVMModuleRef kn_lower_function(KnCompilation *c, LLVMContextRef ctx, const char *triple,
-                                const char *datalayout);
+/* Build c->fn into a new module in ctx, for c->target (its triple, data layout, math names and
+ * entry ABI: targets/target.h). NULL with a diagnostic on failure. */
+LLVMModuleRef kn_lower_function(KnCompilation *c, LLVMContextRef ctx);
 
 #endif

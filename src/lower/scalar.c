@@ -364,9 +364,8 @@ float_binop(L *l, KnBinop op, LLVMValueRef a, LLVMValueRef b, const KnType *t, i
                               KN_EXC_FLOAT_MOD_ZERO);
         return float_helper(l, "kn_rt_float_mod", a, b, t);
     case KN_BIN_POW: {
-        LLVMTypeRef ty = LLVMTypeOf(a);
         LLVMValueRef args[2] = {a, b};
-        return kn_lower_intrinsic(l, "llvm.pow", &ty, 1, args, 2);
+        return kn_lower_math(l, "pow", args, 2);
     }
     default:
         return NULL;

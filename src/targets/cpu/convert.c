@@ -1,4 +1,5 @@
-/* convert.c - integer-to-float conversions next to calls, rewritten after O3.
+/* convert.c - integer-to-float conversions next to calls, rewritten after O3 (the CPU target's
+ * after_optimize hook, on x86-64).
  *
  * x86's cvtsi2sd writes only the low lane of its destination and so reads the register it
  * merges into. LLVM's BreakFalseDeps pass picks that register by "clearance", but its reaching-
@@ -14,7 +15,7 @@
  * rounding addition. Every form is bit-identical to the plain conversion in the default
  * rounding mode. Elsewhere (no call in the block) nothing changes, so vectorized loops keep
  * their own conversions. */
-#include "jit/jit.h"
+#include "targets/cpu/internal.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -152,7 +153,7 @@ rewrite(LLVMBuilderRef b, LLVMValueRef inst, int avx512dq)
 }
 
 int
-kn_jit_fix_conversions(LLVMModuleRef m, int avx512dq)
+kn_target_cpu_fix_conversions(LLVMModuleRef m, int avx512dq)
 {
     int n = 0;
     LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
