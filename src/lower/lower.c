@@ -886,7 +886,11 @@ lower_instr(L *l, KnInstr *in)
         kn_lower_unwind(l, LLVMConstInt(l->i32, 1, 0));
         break;
     default:
-        kn_diag_error(&l->c->diags, KN_DIAG_LOWERING, in->span, "cannot lower %s",
+        kn_diag_error(&l->c->diags, KN_DIAG_LOWERING, in->span,
+                      kn_kir_op_not_yet_compiled(in->op)
+                          ? "internal error: lowering reached `%s`, an op that kiln does not "
+                            "compile yet (ir/ops.def)"
+                          : "cannot lower %s",
                       kn_kir_op_name(in->op));
         return -1;
     }
