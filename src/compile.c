@@ -260,9 +260,10 @@ verify_each_pass(void)
     return on;
 }
 
-/* The verifier after `pass`: a failure is an internal-error diagnostic at the instruction. */
+/* The verifier on the KIR that `from` made ("pass `fuse`", "the frontend"): a failure is an
+ * internal-error diagnostic at the offending instruction (not a crash). */
 static int
-verify_after(KnCompilation *c, const char *pass, int level)
+verify_after(KnCompilation *c, const char *from, int level)
 {
     KnStrBuf why;
     kn_sb_init(&why);
@@ -270,8 +271,7 @@ verify_after(KnCompilation *c, const char *pass, int level)
     int rc = kn_kir_verify_ex(c->fn, level, &why, &where);
     if (rc < 0)
         kn_diag_error(&c->diags, KN_DIAG_LOWERING, where ? where->span : c->fn->span,
-                      "internal error: the KIR verifier rejects the output of pass `%s`: %s",
-                      pass, why.data);
+                      "internal error: bad KIR from %s: %s", from, why.data);
     kn_sb_fini(&why);
     return rc;
 }
@@ -291,7 +291,11 @@ run_pass(KnCompilation *c, const KnPass *p, int verify)
     KN_TRY(p->run(c));
     if (c->dump & KN_DUMP_TIME)
         fprintf(stderr, "kiln: %s: %-8s %.2f ms\n", c->fn->name, p->name, now_ms() - t0);
-    return verify ? verify_after(c, p->name, KN_VERIFY_TYPED) : 0;
+    if (!verify)
+        return 0;
+    char from[48];
+    snprintf(from, sizeof from, "pass `%s`", p->name);
+    return verify_after(c, from, KN_VERIFY_TYPED);
 }
 
 int
