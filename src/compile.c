@@ -244,20 +244,48 @@ static const KnPass pipeline[] = {
 };
 
 /* Verify after every pass: in a debug build (unless KILN_VERIFY=0), or with KILN_VERIFY=1.
- * Read once. */
+ * KILN_VERIFY=2 also reads the KIR text back (ir/read.c) after the frontend and after typing
+ * and checks that it prints the same. Read once. */
 static int
 verify_each_pass(void)
 {
     static int on = -1;
     if (on < 0) {
         const char *e = getenv("KILN_VERIFY");
-#ifdef NDEBUG
-        on = e && !strcmp(e, "1");
-#else
-        on = !(e && !strcmp(e, "0"));
+        on = e && (!strcmp(e, "1") || !strcmp(e, "2")) ? e[0] - '0' : 0;
+#ifndef NDEBUG
+        on = e && !strcmp(e, "0") ? 0 : on ? on : 1;
 #endif
     }
     return on;
+}
+
+/* KILN_VERIFY=2: print, read back, print again; the two texts must be the same. */
+static int
+check_round_trip(KnCompilation *c, const char *from, int with_types)
+{
+    KnStrBuf a, b, err;
+    kn_sb_init(&a);
+    kn_sb_init(&b);
+    kn_sb_init(&err);
+    kn_kir_print(&a, c->fn, with_types);
+    KnArena arena;
+    kn_arena_init(&arena);
+    KnFunction *back = kn_kir_read(&arena, c->types, a.data, c->fn->filename, &err);
+    if (back)
+        kn_kir_print(&b, back, with_types);
+    int rc = back && !strcmp(a.data, b.data) ? 0 : -1;
+    if (rc < 0 && getenv("KILN_VERIFY_DEBUG"))
+        fprintf(stderr, "---- printed ----\n%s---- read back ----\n%s", a.data, b.data);
+    if (rc < 0)
+        kn_diag_error(&c->diags, KN_DIAG_LOWERING, c->fn->span,
+                      "internal error: the KIR text from %s does not read back the same: %s",
+                      from, back ? "it prints differently" : err.data);
+    kn_arena_fini(&arena);
+    kn_sb_fini(&a);
+    kn_sb_fini(&b);
+    kn_sb_fini(&err);
+    return rc;
 }
 
 /* The verifier on the KIR that `from` made ("pass `fuse`", "the frontend"): a failure is an
@@ -287,6 +315,8 @@ now_ms(void)
 static int
 run_pass(KnCompilation *c, const KnPass *p, int verify)
 {
+    if (verify == 2 && p->run == pass_typing)
+        KN_TRY(check_round_trip(c, "the frontend", 0));
     double t0 = (c->dump & KN_DUMP_TIME) ? now_ms() : 0;
     KN_TRY(p->run(c));
     if (c->dump & KN_DUMP_TIME)
@@ -295,7 +325,8 @@ run_pass(KnCompilation *c, const KnPass *p, int verify)
         return 0;
     char from[48];
     snprintf(from, sizeof from, "pass `%s`", p->name);
-    return verify_after(c, from, KN_VERIFY_TYPED);
+    KN_TRY(verify_after(c, from, KN_VERIFY_TYPED));
+    return verify == 2 && p->run == pass_typing ? check_round_trip(c, from, 1) : 0;
 }
 
 int

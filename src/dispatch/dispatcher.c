@@ -1220,7 +1220,9 @@ kn_dispatch_read_kir(PyObject *module, PyObject *args)
     if (!fn) {
         PyErr_Format(PyExc_ValueError, "bad KIR text: %s", err.data);
     } else {
-        int typed = fn->ret_type || fn->arg_types || strstr(text, "\n  var ");
+        int typed = fn->ret_type || fn->arg_types;
+        for (int i = fn->nparams; !typed && i < fn->vars.len; i++)
+            typed = fn->vars.items[i].type != NULL;
         kn_kir_print(&sb, fn, typed);
         r = PyUnicode_FromString(sb.data);
     }

@@ -402,11 +402,12 @@ kn_kir_print(KnStrBuf *sb, const KnFunction *fn, int with_types)
     if (with_types && fn->ret_type)
         kn_sb_printf(sb, " -> %s", fn->ret_type->name);
     kn_sb_append(sb, "\n");
-    if (with_types) {
-        for (int i = fn->nparams; i < fn->vars.len; i++) {
-            const KnVar *v = &fn->vars.items[i];
+    for (int i = fn->nparams; i < fn->vars.len; i++) { /* in index order, for the reader */
+        const KnVar *v = &fn->vars.items[i];
+        if (with_types)
             kn_sb_printf(sb, "  var %s: %s\n", v->name, v->type ? v->type->name : "?");
-        }
+        else
+            kn_sb_printf(sb, "  var %s\n", v->name);
     }
     for (int b = 0; b < fn->blocks.len; b++) {
         const KnBlock *blk = fn->blocks.items[b];

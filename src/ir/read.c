@@ -318,11 +318,15 @@ static int
 read_var(Reader *r)
 {
     const char *colon = memchr(r->p, ':', (size_t)(r->end - r->p));
-    if (!colon || colon == r->p || colon + 2 > r->end || colon[1] != ' ')
+    KnType *t = NULL;
+    if (!colon) /* untyped text: `var NAME` */
+        colon = r->end;
+    else if (colon == r->p || colon + 2 > r->end || colon[1] != ' ')
         return bad(r, "expected `var NAME: TYPE`"), -1;
-    KnType *t;
-    if (type_of_text(r, colon + 2, r->end, &t) < 0)
+    else if (type_of_text(r, colon + 2, r->end, &t) < 0)
         return bad(r, "bad type `%.*s`", (int)(r->end - colon - 2), colon + 2), -1;
+    if (colon == r->p || memchr(r->p, ' ', (size_t)(colon - r->p)))
+        return bad(r, "expected `var NAME`"), -1;
     if (find_var(r, r->p, (size_t)(colon - r->p)) >= 0)
         return bad(r, "variable `%.*s` declared twice", (int)(colon - r->p), r->p), -1;
     add_var(r, r->p, (size_t)(colon - r->p), t, 0);
