@@ -237,10 +237,11 @@ pass_verify_fused(KnCompilation *c)
 }
 
 static const KnPass pipeline[] = {
-    {"typing", pass_typing}, {"verify", pass_verify},   {"fuse", pass_fuse},
-    {"raises", pass_raises}, {"defer", pass_defer},     {"nonzero", pass_nonzero},
-    {"verify", pass_verify_fused}, {"lower", pass_lower}, {"optimize", pass_optimize},
-    {"jit", pass_jit},
+    {"typing", pass_typing},       {"verify", pass_verify},
+    {"fuse", pass_fuse},           {"raises", pass_raises},
+    {"defer", pass_defer},         {"nonzero", pass_nonzero},
+    {"verify", pass_verify_fused}, {"lower", pass_lower},
+    {"optimize", pass_optimize},   {"jit", pass_jit},
 };
 
 /* Verify after every pass: in a debug build (unless KILN_VERIFY=0), or with KILN_VERIFY=1.
@@ -279,8 +280,8 @@ check_round_trip(KnCompilation *c, const char *from, int with_types)
         fprintf(stderr, "---- printed ----\n%s---- read back ----\n%s", a.data, b.data);
     if (rc < 0)
         kn_diag_error(&c->diags, KN_DIAG_LOWERING, c->fn->span,
-                      "internal error: the KIR text from %s does not read back the same: %s",
-                      from, back ? "it prints differently" : err.data);
+                      "internal error: the KIR text from %s does not read back the same: %s", from,
+                      back ? "it prints differently" : err.data);
     kn_arena_fini(&arena);
     kn_sb_fini(&a);
     kn_sb_fini(&b);

@@ -1108,8 +1108,7 @@ kn_dispatch_stages(PyObject *module, PyObject *args)
 }
 
 static int
-no_resolve_call(KnCompilation *c, void *ref, KnType **args, int nargs, KnSpan span,
-                KnCallee *out)
+no_resolve_call(KnCompilation *c, void *ref, KnType **args, int nargs, KnSpan span, KnCallee *out)
 {
     KN_UNUSED(ref), KN_UNUSED(args), KN_UNUSED(nargs), KN_UNUSED(out);
     kn_diag_error(&c->diags, KN_DIAG_TYPING, span,

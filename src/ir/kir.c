@@ -1,14 +1,15 @@
-/* kir.c - building and printing KIR, and the op table's queries. The builder appends instructions to the current
- * block and drops code after a terminator (it is unreachable). The printer gives the text that
- * KILN_DUMP=kir,typed and the stage tests show, and that ir/read.c reads back (keep the two in
- * step). The op table (ops.def) gives each op's name, arity, value, raises and pure columns;
+/* kir.c - building and printing KIR, and the op table's queries. The builder appends instructions
+ * to the current block and drops code after a terminator (it is unreachable). The printer gives the
+ * text that KILN_DUMP=kir,typed and the stage tests show, and that ir/read.c reads back (keep the
+ * two in step). The op table (ops.def) gives each op's name, arity, value, raises and pure columns;
  * the verifier is in ir/verify.c. */
 #include "ir/kir.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 
-#define X(name, text, term, min, max, value, raises, pure) {text, term, min, max, value, KN_OPF_##raises, KN_OPF_##pure},
+#define X(name, text, term, min, max, value, raises, pure)                                         \
+    {text, term, min, max, value, KN_OPF_##raises, KN_OPF_##pure},
 static const struct {
     const char *text;
     int term, min_args, max_args, value;

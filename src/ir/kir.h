@@ -215,7 +215,7 @@ int kn_kir_verify(const KnFunction *fn, KnStrBuf *why); /* typed, for the pipeli
 /* The reader (ir/read.c): parse what kn_kir_print prints (untyped or typed) back into a
  * function in `arena`, composite types interned in `types`. NULL on bad text, with
  * "line N: message" in `err`. See docs/kir.md, "Text format". */
-KnFunction *kn_kir_read(KnArena *arena, KnTypeTable *types, const char *text,
-                        const char *filename, KnStrBuf *err);
+KnFunction *kn_kir_read(KnArena *arena, KnTypeTable *types, const char *text, const char *filename,
+                        KnStrBuf *err);
 
 #endif

@@ -21,9 +21,9 @@
 typedef struct Pending {
     KnInstr *in;
     int line;
-    int *arg_ids;       /* nargs value ids, resolved at the end */
-    int target_ids[2];  /* BR, CBR: block ids, -1 none */
-    const char *bound;  /* GETATTR: a printed type equal to the attribute (a bound method) */
+    int *arg_ids;      /* nargs value ids, resolved at the end */
+    int target_ids[2]; /* BR, CBR: block ids, -1 none */
+    const char *bound; /* GETATTR: a printed type equal to the attribute (a bound method) */
 } Pending;
 
 typedef struct Reader {
@@ -41,8 +41,7 @@ typedef struct Reader {
     int typed; /* the header had a `->` or typed parameters */
 } Reader;
 
-static KnFunction *
-bad(Reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static KnFunction *bad(Reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static KnFunction *
 bad(Reader *r, const char *fmt, ...)
@@ -116,11 +115,11 @@ static KnType *
 named_type(Reader *r, const char *name)
 {
     static KnType *const singletons[] = {
-        &kn_type_bool,    &kn_type_int8,      &kn_type_int16,      &kn_type_int32,
-        &kn_type_int64,   &kn_type_uint8,     &kn_type_uint16,     &kn_type_uint32,
-        &kn_type_uint64,  &kn_type_float32,   &kn_type_float64,    &kn_type_complex64,
-        &kn_type_complex128, &kn_type_none,   &kn_type_str,        &kn_type_range,
-        &kn_type_slice,   &kn_type_ellipsis,
+        &kn_type_bool,       &kn_type_int8,     &kn_type_int16,   &kn_type_int32,
+        &kn_type_int64,      &kn_type_uint8,    &kn_type_uint16,  &kn_type_uint32,
+        &kn_type_uint64,     &kn_type_float32,  &kn_type_float64, &kn_type_complex64,
+        &kn_type_complex128, &kn_type_none,     &kn_type_str,     &kn_type_range,
+        &kn_type_slice,      &kn_type_ellipsis,
     };
     for (int i = 0; i < KN_ARRAY_LEN(singletons); i++)
         if (!strcmp(singletons[i]->name, name))
@@ -134,8 +133,8 @@ named_type(Reader *r, const char *name)
     if (!strcmp(name, "NoneType"))
         return kn_type_class(r->types, 2, NULL, name);
     size_t n = strlen(name);
-    static const char *const exc_suffixes[] = {"Error", "Exception", "Warning", "Interrupt",
-                                               "Exit", "Iteration"};
+    static const char *const exc_suffixes[] = {"Error",     "Exception", "Warning",
+                                               "Interrupt", "Exit",      "Iteration"};
     for (int i = 0; i < KN_ARRAY_LEN(exc_suffixes); i++) {
         size_t k = strlen(exc_suffixes[i]);
         if (n > k && !strcmp(name + n - k, exc_suffixes[i]) && isupper((unsigned char)name[0]))
@@ -496,9 +495,9 @@ read_cmp(Reader *r, KnInstr *in)
         const char *text;
         int aux, is;
     } forms[] = {
-        {"is not", KN_CMP_NE, 1}, {"is", KN_CMP_EQ, 1},  {"not in", KN_CMP_NOTIN, 0},
-        {"in", KN_CMP_IN, 0},     {"==", KN_CMP_EQ, 0},  {"!=", KN_CMP_NE, 0},
-        {"<=", KN_CMP_LE, 0},     {">=", KN_CMP_GE, 0},  {"<", KN_CMP_LT, 0},
+        {"is not", KN_CMP_NE, 1}, {"is", KN_CMP_EQ, 1}, {"not in", KN_CMP_NOTIN, 0},
+        {"in", KN_CMP_IN, 0},     {"==", KN_CMP_EQ, 0}, {"!=", KN_CMP_NE, 0},
+        {"<=", KN_CMP_LE, 0},     {">=", KN_CMP_GE, 0}, {"<", KN_CMP_LT, 0},
         {">", KN_CMP_GT, 0},
     };
     for (int i = 0; i < KN_ARRAY_LEN(forms); i++) {
@@ -740,8 +739,9 @@ read_instr(Reader *r)
         return bad(r, "`fused` cannot be read back: the text does not hold its expression tree"),
                -1;
     if (kn_kir_op_has_value(in->op) != (id >= 0))
-        return bad(r, id >= 0 ? "`%s` has no value: no `%%N = ` before it"
-                              : "`%s` has a value: expected `%%N = ` before it",
+        return bad(r,
+                   id >= 0 ? "`%s` has no value: no `%%N = ` before it"
+                           : "`%s` has a value: expected `%%N = ` before it",
                    kn_kir_op_name(in->op)),
                -1;
     in->id = id;

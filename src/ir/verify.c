@@ -127,8 +127,7 @@ check_instr(Verifier *v, const KnInstr *in, int b, int last)
     KN_TRY(check_arity(v, in, b));
     int term = kn_kir_op_is_terminator(in->op);
     if (term && !last)
-        return FAIL(v, in, b, "a terminator in the middle of the block (at %d)",
-                    v->pos_of[in->id]);
+        return FAIL(v, in, b, "a terminator in the middle of the block (at %d)", v->pos_of[in->id]);
     if (last && !term)
         return FAIL(v, in, b, "the block does not end in a terminator");
     for (int k = 0; k < in->nargs; k++) {
@@ -138,7 +137,8 @@ check_instr(Verifier *v, const KnInstr *in, int b, int last)
         if (a->id < 0 || a->id >= fn->next_id || v->by_id[a->id] != a)
             return FAIL(v, in, b, "operand %d is not an instruction of this function", k);
         if (!kn_kir_op_has_value(a->op))
-            return FAIL(v, in, b, "operand %d is a %s, which has no value", k, kn_kir_op_name(a->op));
+            return FAIL(v, in, b, "operand %d is a %s, which has no value", k,
+                        kn_kir_op_name(a->op));
     }
     if ((in->op == KN_OP_LOAD || in->op == KN_OP_STORE) && (in->aux < 0 || in->aux >= fn->vars.len))
         return FAIL(v, in, b, "variable %d does not exist", in->aux);
@@ -329,7 +329,8 @@ check_dominance(Verifier *v)
                     return FAIL(v, in, b, "uses %%%d, which is defined after it in its block",
                                 a->id);
                 if (db != b && (v->rpo[2 * db + 1] < 0 || !dominates(v, 2 * db + 1, 2 * b)))
-                    return FAIL(v, in, b, "uses %%%d, whose definition does not dominate it", a->id);
+                    return FAIL(v, in, b, "uses %%%d, whose definition does not dominate it",
+                                a->id);
             }
         }
     }
