@@ -434,15 +434,15 @@ read_const(Reader *r, KnInstr *in, KnType **implied, double *as_float)
     memcpy(buf, s, n);
     buf[n] = '\0';
     *as_float = strtod(buf, NULL); /* "-0" of a float -0.0 keeps its sign */
+    errno = 0;
     if (strpbrk(buf, ".eni")) {
         in->imm.f = strtod(buf, &e);
         *implied = &kn_type_float64;
+        errno = 0; /* ERANGE for a subnormal, which %.17g printed exactly enough */
     } else if (buf[0] == '-') {
-        errno = 0;
         in->imm.i = strtoll(buf, &e, 10);
         *implied = &kn_type_int64;
     } else {
-        errno = 0;
         in->imm.u = strtoull(buf, &e, 10);
         *implied = &kn_type_int64;
     }
@@ -747,11 +747,15 @@ read_instr(Reader *r)
     in->id = id;
     KnType *implied = NULL;
     double as_float = 0;
+    const char *before = r->p;
     skip_spaces(r);
+    const char *start = r->p;
     if (read_immediates(r, in, &implied, &as_float, &pd) < 0)
         return bad(r, "bad immediate for `%s` at `%.*s`", kn_kir_op_name(in->op),
                    (int)(r->end - r->p), r->p),
                -1;
+    if (r->p == start) /* no immediate: the spaces belong to the operands or the type */
+        r->p = before;
     if (read_operands(r, &pd) < 0)
         return bad(r, "bad operands or targets at `%.*s`", (int)(r->end - r->p), r->p), -1;
     if (eat(r, " : ")) {

@@ -68,7 +68,16 @@ def f_loops(a, n):
     return total, a.sum(), a.T.shape
 
 
+def f_edge(x):
+    # found by running the suite with KILN_VERIFY=2: an empty tuple's type (`tuple : Tuple()`,
+    # no operands) and a subnormal constant (strtod's ERANGE) did not read back
+    t = ()
+    y = 1e-310
+    return x + y + len(t)
+
+
 LOCAL = [
+    (f_edge, ("float64",)),
     (f_ops, ("int64", ARR, ("tuple", "int64", "float64"))),
     (f_axpy, ("float64", ARR, ARR)),
     (f_loops, (("array", "int64", 1, "C", False), "int64")),
