@@ -137,7 +137,7 @@ def test_round_trip_corpus(path, args):
 
 
 def test_untyped_text_shows_a_constant_type_its_literal_does_not_imply():
-    kir = _core._stages(f_ops, LOCAL[0][1])["kir"]
+    kir = _core._stages(f_ops, LOCAL[1][1])["kir"]
     consts = [line.split("= const ", 1)[1].split("    ;")[0] for line in kir.splitlines() if "= const " in line]
     assert "0 : float64" in consts  # 0.0
     assert "1 : bool" in consts  # True
@@ -148,7 +148,7 @@ def test_untyped_text_shows_a_constant_type_its_literal_does_not_imply():
 
 
 def test_reader_keeps_immediates_the_printer_shows():
-    kir = _core._stages(f_ops, LOCAL[0][1])["kir"]
+    kir = _core._stages(f_ops, LOCAL[1][1])["kir"]
     for piece in ("slice [1:5]", "slice [::2]", "makeslice start:_", "getitem unpack 2",
                   "cmp is ", "call kw(axis)", "binop +=", "raise exc#", "getattr .ndim"):
         assert piece in kir
