@@ -76,9 +76,10 @@ def f_edge(x):
     return x + y + len(t)
 
 
+OPS_KEYS = ("int64", ARR, ("tuple", "int64", "float64"))
 LOCAL = [
     (f_edge, ("float64",)),
-    (f_ops, ("int64", ARR, ("tuple", "int64", "float64"))),
+    (f_ops, OPS_KEYS),
     (f_axpy, ("float64", ARR, ARR)),
     (f_loops, (("array", "int64", 1, "C", False), "int64")),
     (programs.f_mixed, ("int64", "float64")),
@@ -137,7 +138,7 @@ def test_round_trip_corpus(path, args):
 
 
 def test_untyped_text_shows_a_constant_type_its_literal_does_not_imply():
-    kir = _core._stages(f_ops, LOCAL[1][1])["kir"]
+    kir = _core._stages(f_ops, OPS_KEYS)["kir"]
     consts = [line.split("= const ", 1)[1].split("    ;")[0] for line in kir.splitlines() if "= const " in line]
     assert "0 : float64" in consts  # 0.0
     assert "1 : bool" in consts  # True
@@ -148,7 +149,7 @@ def test_untyped_text_shows_a_constant_type_its_literal_does_not_imply():
 
 
 def test_reader_keeps_immediates_the_printer_shows():
-    kir = _core._stages(f_ops, LOCAL[1][1])["kir"]
+    kir = _core._stages(f_ops, OPS_KEYS)["kir"]
     for piece in ("slice [1:5]", "slice [::2]", "makeslice start:_", "getitem unpack 2",
                   "cmp is ", "call kw(axis)", "binop +=", "raise exc#", "getattr .ndim"):
         assert piece in kir
