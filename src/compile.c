@@ -326,7 +326,11 @@ run_pass(KnCompilation *c, const KnPass *p, int verify)
         return 0;
     char from[48];
     snprintf(from, sizeof from, "pass `%s`", p->name);
+    t0 = (c->dump & KN_DUMP_TIME) ? now_ms() : 0;
     KN_TRY(verify_after(c, from, KN_VERIFY_TYPED));
+    if (c->dump & KN_DUMP_TIME)
+        fprintf(stderr, "kiln: %s: %-8s %.3f ms (KILN_VERIFY)\n", c->fn->name, "verify",
+                now_ms() - t0);
     return verify == 2 && p->run == pass_typing ? check_round_trip(c, from, 1) : 0;
 }
 
