@@ -206,8 +206,8 @@ void kn_kir_print(KnStrBuf *sb, const KnFunction *fn, int with_types);
  * offending instruction in *where (NULL for a whole-block fault). KN_VERIFY_UNTYPED checks the
  * structure the frontend makes: arity, operands and branch targets in the function, exactly one
  * terminator per block, at its end, and definitions that dominate their uses. KN_VERIFY_TYPED
- * (after typing and every later pass) adds: every value in a reachable block has a type and
- * every reachable CALL an implementation (impl). */
+ * (after typing and every later pass) adds: every value in a reachable block has a type,
+ * every reachable CALL an implementation (impl) and every CBR a bool operand. */
 enum { KN_VERIFY_UNTYPED = 0, KN_VERIFY_TYPED = 1 };
 int kn_kir_verify_ex(const KnFunction *fn, int level, KnStrBuf *why, const KnInstr **where);
 int kn_kir_verify(const KnFunction *fn, KnStrBuf *why); /* typed, for the pipeline's checks */

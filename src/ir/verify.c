@@ -4,7 +4,7 @@
  * instructions of this function, branch and unwind targets are blocks of this function,
  * variable and parameter indexes are in range, and every definition dominates its uses.
  * Typed level (after typing and after each later pass): in reachable blocks every value has a
- * type and every CALL an implementation. Dominance is computed over the blocks reachable from
+ * type, every CALL an implementation and every CBR a bool operand. Dominance is computed over the blocks reachable from
  * the entry with each block split in two nodes, its entry and its exit: normal edges leave the
  * exit, the unwind (exception) edge leaves the entry, since a block may raise before any of its
  * values is defined; a value defined in block D dominates a use in block U != D when D's exit
@@ -153,6 +153,9 @@ check_instr(Verifier *v, const KnInstr *in, int b, int last)
     if (v->level == KN_VERIFY_TYPED && fn->blocks.items[b]->reachable) {
         if (kn_kir_op_has_value(in->op) && !in->type)
             return FAIL(v, in, b, "has no type after typing");
+        if (in->op == KN_OP_CBR && in->args[0]->type && in->args[0]->type != &kn_type_bool)
+            return FAIL(v, in, b, "branches on %%%d of type %s, not bool", in->args[0]->id,
+                        in->args[0]->type->name);
         if (in->op == KN_OP_CALL && !in->impl)
             return FAIL(v, in, b, "has no implementation (impl) after typing");
     }

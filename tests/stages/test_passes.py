@@ -314,6 +314,12 @@ def test_verifier_wants_exactly_one_terminator_at_the_end_of_each_block():
     assert "does not end in a terminator" in str(_verify_error(missing, (I64,)))
 
 
+def test_verifier_wants_a_bool_branch_condition_after_typing():
+    e = _verify_error(NOT_DOMINATED.replace("ret %2", "ret %0"), (I64,))
+    assert "cbr (" in str(e) and "branches on %0 of type int64, not bool" in str(e)
+    assert "ret %0" in _core._run_pass(NOT_DOMINATED.replace("ret %2", "ret %0"), "verify", ("bool",))
+
+
 UNWIND_SRC = """
     function f(a)
       b0:
@@ -376,21 +382,23 @@ def test_new_ops_are_printed_and_read_back():
     assert [op for _, op, _, _ in got][2:5] == ["build_list", "build_dict", "build_set"]
 
 
-@pytest.mark.parametrize("op", ["build_list", "build_dict", "build_set", "make_closure", "exc_match"])
+@pytest.mark.parametrize(
+    "op", ["build_list", "build_dict", "build_set", "make_closure", "exc_match", "reraise"]
+)
 def test_typing_rejects_ops_that_kiln_does_not_compile_yet(op):
     bodies = {
-        "build_list": "%1 = build_list %0",
-        "build_dict": "%1 = build_dict %0, %0",
-        "build_set": "%1 = build_set %0",
-        "make_closure": "%1 = make_closure %0",
-        "exc_match": "%1 = exc_match %0",
+        "build_list": "%1 = build_list %0\n            ret %1",
+        "build_dict": "%1 = build_dict %0, %0\n            ret %1",
+        "build_set": "%1 = build_set %0\n            ret %1",
+        "make_closure": "%1 = make_closure %0\n            ret %1",
+        "exc_match": "%1 = exc_match %0\n            ret %1",
+        "reraise": "reraise",
     }
     text = program(f"""
         function f(a)
           b0:
             %0 = arg 0
             {bodies[op]}
-            ret %1
     """)
     with pytest.raises(kiln.errors.LoweringError) as info:
         _core._run_pass(text, "typing", (I64,))
