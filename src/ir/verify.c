@@ -4,12 +4,12 @@
  * instructions of this function, branch and unwind targets are blocks of this function,
  * variable and parameter indexes are in range, and every definition dominates its uses.
  * Typed level (after typing and after each later pass): in reachable blocks every value has a
- * type, every CALL an implementation and every CBR a bool operand. Dominance is computed over the blocks reachable from
- * the entry with each block split in two nodes, its entry and its exit: normal edges leave the
- * exit, the unwind (exception) edge leaves the entry, since a block may raise before any of its
- * values is defined; a value defined in block D dominates a use in block U != D when D's exit
- * dominates U's entry. Dominators come from the iterative algorithm of Cooper, Harvey and
- * Kennedy over a reverse post-order. The first fault found is reported. */
+ * type, every CALL an implementation and every CBR a bool operand. Dominance is computed over the
+ * blocks reachable from the entry with each block split in two nodes, its entry and its exit:
+ * normal edges leave the exit, the unwind (exception) edge leaves the entry, since a block may
+ * raise before any of its values is defined; a value defined in block D dominates a use in block U
+ * != D when D's exit dominates U's entry. Dominators come from the iterative algorithm of Cooper,
+ * Harvey and Kennedy over a reverse post-order. The first fault found is reported. */
 #include "ir/kir.h"
 
 #include <stdio.h>
@@ -24,7 +24,6 @@ typedef struct Verifier {
     const KnInstr **by_id; /* next_id entries: the instruction with that id, in a block */
     int *block_of;         /* by id: its block's index */
     int *pos_of;           /* by id: its position in the block */
-    int succ[2][2];        /* scratch */
     int *rpo;              /* node -> reverse post-order number, -1 unreachable */
     int *order;            /* reverse post-order: number -> node */
     int *idom;             /* node -> immediate dominator node (entry: itself), -1 unreachable */

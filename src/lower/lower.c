@@ -1088,6 +1088,14 @@ lower_body(L *l)
         KnBlock *blk = fn->blocks.items[b];
         if (!blk->reachable)
             continue;
+        if (blk->unwind) { /* ir/kir.h: try/except is not lowered yet */
+            kn_diag_error(&l->c->diags, KN_DIAG_LOWERING,
+                          blk->instrs.len ? blk->instrs.items[0]->span : fn->span,
+                          "internal error: lowering reached an exception edge (b%d unwind b%d), "
+                          "which kiln does not compile yet",
+                          blk->id, blk->unwind->id);
+            return -1;
+        }
         LLVMPositionBuilderAtEnd(l->b, l->blocks[b]);
         l->cur_block = b;
         if (blk->polls) {
