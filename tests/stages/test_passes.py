@@ -123,6 +123,8 @@ def test_fuse_keeps_an_intermediate_that_is_used_twice():
     mul = next(i for i in instrs(text) if i[1] == "binop")  # a * x
     assert any(i[1] == "binop" and i[2] == mul[2] for i in got)
     assert not [i for i in got if i[1] == "fused" and mul[2][0] in i[2]]
+    # the rest of the tree (+ and np.sqrt) still fuses, with a * x as one of its leaves
+    assert [i[2][0] for i in got if i[1] == "fused"] == [mul[0]]
 
 
 def test_fuse_on_scalars_changes_nothing():
