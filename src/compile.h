@@ -14,6 +14,10 @@ void kn_compile_fini(KnCompilation *c);
  * address is looked up later, by kn_compile_lookup, so mutually recursive overloads can all be
  * added before any is linked. */
 int kn_compile_run(KnCompilation *c);
+/* Test support (kiln._core._run_pass): typing, then the KIR pass `name` alone ("typing",
+ * "verify", "fuse", "raises", "defer", "nonzero"), verifying before and after each. 0, -1 with a
+ * diagnostic, or 1 when there is no such pass. */
+int kn_compile_run_one_pass(KnCompilation *c, const char *name);
 void *kn_compile_lookup(KnJit *jit, const char *wrapper, char **err);
 
 /* The texts kept (all NULL when none were). */

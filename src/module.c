@@ -206,6 +206,9 @@ static PyMethodDef core_methods[] = {
     {"memory_stats", core_memory_stats, METH_NOARGS, "runtime allocation counters"},
     {"llvm_info", core_llvm_info, METH_NOARGS, "LLVM version, linkage and host target"},
     {"_stages", kn_dispatch_stages, METH_VARARGS, "test only: the text of every stage"},
+    {"_run_pass", kn_dispatch_run_pass, METH_VARARGS,
+     "test only: KIR text -> typing and one pass -> typed KIR text"},
+    {"_read_kir", kn_dispatch_read_kir, METH_VARARGS, "test only: KIR text, read and printed"},
     {NULL, NULL, 0, NULL},
 };
 

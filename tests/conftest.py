@@ -6,7 +6,12 @@ import sys
 
 import pytest
 
-import kiln
+# The KIR verifier runs after every compiler pass in the whole suite (src/compile.c reads this
+# once, so it must be set before kiln compiles anything). KILN_VERIFY=0 in the environment
+# turns it off, to measure what it costs.
+os.environ.setdefault("KILN_VERIFY", "1")
+
+import kiln  # noqa: E402
 
 # Let test modules `import harness` wherever pytest is started from.
 sys.path.insert(0, os.path.dirname(__file__))

@@ -1230,6 +1230,134 @@ kn_dispatch_stages(PyObject *module, PyObject *args)
     return r;
 }
 
+static int
+no_resolve_call(KnCompilation *c, void *ref, KnType **args, int nargs, KnSpan span, KnCallee *out)
+{
+    KN_UNUSED(ref), KN_UNUSED(args), KN_UNUSED(nargs), KN_UNUSED(out);
+    kn_diag_error(&c->diags, KN_DIAG_TYPING, span,
+                  "a call to a jitted function cannot be typed from KIR text");
+    return -1;
+}
+
+static const KnHooks text_hooks = {no_resolve_call};
+
+/* What a pass leaves beside the KIR (compile.h's stage products), as comment lines that the
+ * reader skips. */
+static void
+pass_products(KnCompilation *c, const char *pass, KnStrBuf *sb)
+{
+    const KnRaises *r = kn_ctx_get(c, KN_SIDE_RAISES);
+    const KnDeferrals *d = kn_ctx_get(c, KN_SIDE_DEFERRED);
+    const KnNonzero *z = kn_ctx_get(c, KN_SIDE_NONZERO);
+    if (!strcmp(pass, "raises"))
+        kn_sb_printf(sb, "; can_raise %d\n", r ? r->can_raise : 1);
+    for (int i = 0; !strcmp(pass, "defer") && d && i < d->n; i++)
+        kn_sb_printf(sb, "; deferred %%%d to b%d%s\n", d->items[i].division->id,
+                     d->items[i].exit->id, d->items[i].from_ints ? " from ints" : "");
+    for (int i = 0; !strcmp(pass, "nonzero") && z && i < z->len; i++)
+        if (z->divisor[i])
+            kn_sb_printf(sb, "; nonzero %%%d\n", i);
+}
+
+/* _run_pass(kir_text, pass, argkeys) -> str: read KIR text (ir/read.c), type it for argkeys,
+ * run one KIR pass alone (compile.c: typing, verify, fuse, raises, defer, nonzero) and return
+ * the typed KIR after it, plus the pass's side products as `; ...` lines. Bad text is a
+ * ValueError ("line N: ..."); a compile error or a verifier failure raises as for _stages. */
+PyObject *
+kn_dispatch_run_pass(PyObject *module, PyObject *args)
+{
+    const char *text, *pass;
+    PyObject *keys;
+    KN_UNUSED(module);
+    if (!PyArg_ParseTuple(args, "ssO", &text, &pass, &keys))
+        return NULL;
+    KnType *types[KN_MAX_PARAMS + 1];
+    int n;
+    if (keys_to_types(keys, types, &n) < 0)
+        return NULL;
+    KnState *s = kn_state;
+    lock_acquire(s);
+    if (builtins_setup(s) < 0) {
+        lock_release(s);
+        return NULL;
+    }
+    KnCompilation c;
+    kn_compile_init(&c, &s->types, s->jit);
+    c.hooks = &text_hooks;
+    c.text_only = 1;
+    c.arg_types = types;
+    c.nargs = n;
+    c.symbol = "kn_kir_text";
+    c.wrapper = "kn_kir_text_wrap";
+    KnStrBuf err;
+    kn_sb_init(&err);
+    PyObject *r = NULL;
+    c.fn = kn_kir_read(&c.arena, &s->types, text, "<kir>", &err);
+    int rc = -1;
+    if (!c.fn)
+        PyErr_Format(PyExc_ValueError, "bad KIR text: %s", err.data);
+    else if (c.fn->nparams != n)
+        PyErr_Format(PyExc_TypeError, "%s() takes %d arguments but %d were given", c.fn->name,
+                     c.fn->nparams, n);
+    else if ((rc = kn_compile_run_one_pass(&c, pass)) == 1)
+        PyErr_Format(PyExc_ValueError, "no KIR pass named %s", pass);
+    else if (rc < 0 && c.diags.items.len) {
+        PyObject *exc = diag_exception(&c, NULL);
+        if (exc) {
+            PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
+            Py_DECREF(exc);
+        }
+    }
+    if (rc == 0) {
+        KnStrBuf sb;
+        kn_sb_init(&sb);
+        kn_kir_print(&sb, c.fn, 1);
+        pass_products(&c, pass, &sb);
+        r = PyUnicode_FromString(sb.data);
+        kn_sb_fini(&sb);
+    } else if (!PyErr_Occurred()) {
+        PyErr_SetString(PyExc_RuntimeError, "kiln: the pass failed");
+    }
+    kn_sb_fini(&err);
+    kn_compile_fini(&c);
+    lock_release(s);
+    return r;
+}
+
+/* _read_kir(text) -> str: read KIR text and print it back (typed when the text is), for the
+ * round-trip tests. */
+PyObject *
+kn_dispatch_read_kir(PyObject *module, PyObject *args)
+{
+    const char *text;
+    KN_UNUSED(module);
+    if (!PyArg_ParseTuple(args, "s", &text))
+        return NULL;
+    KnState *s = kn_state;
+    lock_acquire(s);
+    KnArena arena;
+    kn_arena_init(&arena);
+    KnStrBuf err, sb;
+    kn_sb_init(&err);
+    kn_sb_init(&sb);
+    KnFunction *fn = kn_kir_read(&arena, &s->types, text, "<kir>", &err);
+    PyObject *r = NULL;
+    if (!fn) {
+        PyErr_Format(PyExc_ValueError, "bad KIR text: %s", err.data);
+    } else {
+        int typed = fn->ret_type || fn->arg_types;
+        for (int i = fn->nparams; !typed && i < fn->vars.len; i++)
+            typed = fn->vars.items[i].type != NULL;
+        kn_kir_print(&sb, fn, typed);
+        r = PyUnicode_FromString(sb.data);
+    }
+    kn_sb_fini(&err);
+    kn_sb_fini(&sb);
+    kn_arena_fini(&arena);
+    lock_release(s);
+    return r;
+}
+
 /* ---- type slots ---- */
 
 static PyObject *

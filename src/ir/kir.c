@@ -1,22 +1,23 @@
-/* kir.c - building, printing and verifying KIR. The builder appends instructions to the current
- * block and drops code after a terminator (it is unreachable). The printer gives the text that
- * KILN_DUMP=kir,typed and the stage tests show; the verifier checks the invariants that passes
- * rely on: every block ends in exactly one terminator and every operand is an instruction. */
+/* kir.c - building and printing KIR, and the op table's queries. The builder appends instructions
+ * to the current block and drops code after a terminator (it is unreachable). The printer gives the
+ * text that KILN_DUMP=kir,typed and the stage tests show, and that ir/read.c reads back (keep the
+ * two in step). The op table (ops.def) gives each op's name, arity, value, raises and pure columns;
+ * the verifier is in ir/verify.c. */
 #include "ir/kir.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 
-static const char *const op_names[] = {
-#define X(name, text, term) text,
+#define X(name, text, term, min, max, value, raises, pure)                                         \
+    {text, term, min, max, value, KN_OPF_##raises, KN_OPF_##pure},
+static const struct {
+    const char *text;
+    int term, min_args, max_args, value;
+    KnOpFlag raises, pure;
+} op_table[] = {
 #include "ir/ops.def"
-#undef X
 };
-
-static const int op_terms[] = {
-#define X(name, text, term) term,
-#include "ir/ops.def"
 #undef X
-};
 
 const char *
 kn_kir_builtin_module(KnBuiltin id)
@@ -41,21 +42,52 @@ kn_kir_builtin_name(KnBuiltin id)
 const char *
 kn_kir_op_name(KnOp op)
 {
-    return op < KN_OP__COUNT ? op_names[op] : "?";
+    return op < KN_OP__COUNT ? op_table[op].text : "?";
 }
 
 int
 kn_kir_op_is_terminator(KnOp op)
 {
-    return op < KN_OP__COUNT && op_terms[op];
+    return op < KN_OP__COUNT && op_table[op].term;
 }
 
 int
 kn_kir_op_has_value(KnOp op)
 {
-    /* ITERNEXT is the one terminator with a value: the item, on the edge to targets[0] */
-    return op == KN_OP_ITERNEXT ||
-           (op != KN_OP_STORE && op != KN_OP_SETITEM && !kn_kir_op_is_terminator(op));
+    return op < KN_OP__COUNT && op_table[op].value;
+}
+
+KnOpFlag
+kn_kir_op_raises(KnOp op)
+{
+    return op < KN_OP__COUNT ? op_table[op].raises : KN_OPF_YES;
+}
+
+KnOpFlag
+kn_kir_op_pure(KnOp op)
+{
+    return op < KN_OP__COUNT ? op_table[op].pure : KN_OPF_NO;
+}
+
+int
+kn_kir_op_min_args(KnOp op)
+{
+    return op < KN_OP__COUNT ? op_table[op].min_args : 0;
+}
+
+int
+kn_kir_op_max_args(KnOp op)
+{
+    return op < KN_OP__COUNT ? op_table[op].max_args : -1;
+}
+
+KnOp
+kn_kir_op_by_name(const char *text, size_t n)
+{
+    for (int op = 0; op < KN_OP__COUNT; op++)
+        if (strlen(op_table[op].text) == n && !strncmp(op_table[op].text, text, n))
+            return (KnOp)op;
+    return KN_OP__COUNT;
 }
 
 const char *
@@ -189,6 +221,57 @@ kn_kir_terminator(const KnBlock *blk)
 
 /* ---- printing ---- */
 
+/* A string constant in double quotes, with \\, \" and bytes outside printable ASCII escaped
+ * (\n, \t, \xNN), so that one constant is one line and the reader gets the same bytes back. */
+static void
+print_str(KnStrBuf *sb, const char *s)
+{
+    kn_sb_append(sb, " \"");
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            kn_sb_printf(sb, "\\%c", *p);
+        else if (*p == '\n')
+            kn_sb_append(sb, "\\n");
+        else if (*p == '\t')
+            kn_sb_append(sb, "\\t");
+        else if (*p < 0x20 || *p >= 0x7f)
+            kn_sb_printf(sb, "\\x%02x", *p);
+        else
+            kn_sb_printf(sb, "%c", *p);
+    }
+    kn_sb_append(sb, "\"");
+}
+
+/* Untyped text shows a constant's type (set by the frontend) only when its literal does not
+ * say it: an integer literal is int64, one with a '.', an exponent, inf or nan is float64. */
+static int
+const_type_is_implied(const KnInstr *in)
+{
+    const KnType *t = in->type;
+    if (t == &kn_type_int64 || t == &kn_type_complex128 || t == &kn_type_str ||
+        t == &kn_type_none || t == &kn_type_ellipsis)
+        return 1;
+    if (t != &kn_type_float64)
+        return 0;
+    char buf[40];
+    snprintf(buf, sizeof buf, "%.17g", in->imm.f);
+    return strpbrk(buf, ".eni") != NULL;
+}
+
+static void
+print_slice(KnStrBuf *sb, const KnSlice *s)
+{
+    kn_sb_append(sb, " [");
+    if (s->has_start)
+        kn_sb_printf(sb, "%" PRId64, s->start);
+    kn_sb_append(sb, ":");
+    if (s->has_stop)
+        kn_sb_printf(sb, "%" PRId64, s->stop);
+    if (s->has_step)
+        kn_sb_printf(sb, ":%" PRId64, s->step);
+    kn_sb_append(sb, "]");
+}
+
 static void
 print_imm(KnStrBuf *sb, const KnInstr *in, const KnFunction *fn)
 {
@@ -211,7 +294,7 @@ print_imm(KnStrBuf *sb, const KnInstr *in, const KnFunction *fn)
             kn_sb_printf(sb, " (%.17g%+.17gj)", in->imm.c.re, in->imm.c.im);
             break;
         case KN_TY_STR:
-            kn_sb_printf(sb, " \"%s\"", in->imm.str);
+            print_str(sb, in->imm.str);
             break;
         default:
             kn_sb_append(sb, in->type == &kn_type_ellipsis ? " ..." : " None");
@@ -238,7 +321,18 @@ print_imm(KnStrBuf *sb, const KnInstr *in, const KnFunction *fn)
         break;
     }
     case KN_OP_CMP:
-        kn_sb_printf(sb, " %s", kn_kir_cmp_symbol((KnCmp)in->aux));
+        if (in->imm.i) /* `is` / `is not`: == / != that typing may fold */
+            kn_sb_append(sb, in->aux == KN_CMP_EQ ? " is" : " is not");
+        else
+            kn_sb_printf(sb, " %s", kn_kir_cmp_symbol((KnCmp)in->aux));
+        break;
+    case KN_OP_GETITEM:
+        if (in->aux)
+            kn_sb_printf(sb, " unpack %d", in->aux);
+        break;
+    case KN_OP_SLICE:
+        if (in->imm.ptr)
+            print_slice(sb, in->imm.ptr);
         break;
     case KN_OP_GETATTR:
         kn_sb_printf(sb, " .%s", in->imm.str);
@@ -288,7 +382,8 @@ print_instr(KnStrBuf *sb, const KnInstr *in, const KnFunction *fn, int with_type
         kn_sb_printf(sb, " b%d", in->targets[0]->id);
     if (in->op == KN_OP_CBR || in->op == KN_OP_ITERNEXT)
         kn_sb_printf(sb, " ? b%d : b%d", in->targets[0]->id, in->targets[1]->id);
-    if (with_types && has_value && in->type)
+    if (has_value && in->type &&
+        (with_types || (in->op == KN_OP_CONST && !const_type_is_implied(in))))
         kn_sb_printf(sb, " : %s", in->type->name);
     kn_sb_printf(sb, "    ; %d:%d\n", in->span.line, in->span.col);
 }
@@ -307,46 +402,20 @@ kn_kir_print(KnStrBuf *sb, const KnFunction *fn, int with_types)
     if (with_types && fn->ret_type)
         kn_sb_printf(sb, " -> %s", fn->ret_type->name);
     kn_sb_append(sb, "\n");
-    if (with_types) {
-        for (int i = fn->nparams; i < fn->vars.len; i++) {
-            const KnVar *v = &fn->vars.items[i];
+    for (int i = fn->nparams; i < fn->vars.len; i++) { /* in index order, for the reader */
+        const KnVar *v = &fn->vars.items[i];
+        if (with_types)
             kn_sb_printf(sb, "  var %s: %s\n", v->name, v->type ? v->type->name : "?");
-        }
+        else
+            kn_sb_printf(sb, "  var %s\n", v->name);
     }
     for (int b = 0; b < fn->blocks.len; b++) {
         const KnBlock *blk = fn->blocks.items[b];
-        kn_sb_printf(sb, "  b%d:\n", blk->id);
+        kn_sb_printf(sb, "  b%d:", blk->id);
+        if (blk->unwind)
+            kn_sb_printf(sb, " unwind b%d", blk->unwind->id);
+        kn_sb_append(sb, "\n");
         for (int i = 0; i < blk->instrs.len; i++)
             print_instr(sb, blk->instrs.items[i], fn, with_types);
     }
-}
-
-int
-kn_kir_verify(const KnFunction *fn, KnStrBuf *why)
-{
-    for (int b = 0; b < fn->blocks.len; b++) {
-        const KnBlock *blk = fn->blocks.items[b];
-        if (!kn_kir_terminator(blk)) {
-            kn_sb_printf(why, "block b%d has no terminator", blk->id);
-            return -1;
-        }
-        for (int i = 0; i < blk->instrs.len; i++) {
-            const KnInstr *in = blk->instrs.items[i];
-            if (kn_kir_op_is_terminator(in->op) && i != blk->instrs.len - 1) {
-                kn_sb_printf(why, "terminator %%%d in the middle of b%d", in->id, blk->id);
-                return -1;
-            }
-            for (int k = 0; k < in->nargs; k++)
-                if (!in->args[k]) {
-                    kn_sb_printf(why, "%%%d has a missing operand %d", in->id, k);
-                    return -1;
-                }
-            if (in->op == KN_OP_ITERNEXT && (in->nargs != 1 || in->args[0]->op != KN_OP_GETITER ||
-                                             !in->targets[0] || !in->targets[1])) {
-                kn_sb_printf(why, "iternext %%%d needs a getiter operand and two targets", in->id);
-                return -1;
-            }
-        }
-    }
-    return 0;
 }

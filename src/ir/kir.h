@@ -11,7 +11,7 @@
 #include "types/types.h"
 
 typedef enum KnOp {
-#define X(name, text, term) KN_OP_##name,
+#define X(name, text, term, min, max, value, raises, pure) KN_OP_##name,
 #include "ir/ops.def"
 #undef X
     KN_OP__COUNT
@@ -81,6 +81,9 @@ struct KnBlock {
     int id;
     int reachable;            /* set by typing: only reachable blocks are typed and lowered */
     int polls;                /* frontend: a `while` head, where lowering polls for Ctrl-C */
+    KnBlock *unwind;          /* exception edge: where control goes, with the exception pending,
+                                 when an instruction of this block raises (NULL: out of the
+                                 function). Not yet set by the frontend (try/except). */
     KN_VEC(KnInstr *) instrs; /* the last one is a terminator once the block is sealed */
 };
 
@@ -160,10 +163,43 @@ const char *kn_kir_builtin_name(KnBuiltin id); /* "math.sqrt" */
 const char *kn_kir_builtin_module(KnBuiltin id);
 const char *kn_kir_builtin_attr(KnBuiltin id);
 int kn_kir_op_is_terminator(KnOp op);
-int kn_kir_op_has_value(KnOp op); /* STORE, SETITEM and terminators have none */
+int kn_kir_op_has_value(KnOp op); /* ops.def's value column: STORE, SETITEM, terminators: none */
+
+/* ops.def's raises and pure columns. KN_OPF_DEP: it depends on the instruction (its types,
+ * typing's choice); the pass that cares asks its own function (passes/raises.c). */
+typedef enum KnOpFlag { KN_OPF_NO, KN_OPF_YES, KN_OPF_DEP } KnOpFlag;
+KnOpFlag kn_kir_op_raises(KnOp op);
+KnOpFlag kn_kir_op_pure(KnOp op);
+int kn_kir_op_min_args(KnOp op);
+int kn_kir_op_max_args(KnOp op); /* -1: variadic */
+/* The op whose printed name is `text` (n bytes), or KN_OP__COUNT. */
+KnOp kn_kir_op_by_name(const char *text, size_t n);
+/* Ops that are defined (printer, reader, verifier) but that the frontend does not emit yet, so
+ * typing and lowering reject them with an internal error. */
+static inline int
+kn_kir_op_not_yet_compiled(KnOp op)
+{
+    return op == KN_OP_BUILD_LIST || op == KN_OP_BUILD_DICT || op == KN_OP_BUILD_SET ||
+           op == KN_OP_MAKE_CLOSURE || op == KN_OP_EXC_MATCH || op == KN_OP_RERAISE;
+}
 const char *kn_kir_binop_symbol(KnBinop op);
 const char *kn_kir_cmp_symbol(KnCmp op);
 void kn_kir_print(KnStrBuf *sb, const KnFunction *fn, int with_types);
-int kn_kir_verify(const KnFunction *fn, KnStrBuf *why); /* 0 when well formed */
+
+/* The verifier (ir/verify.c): 0 when well formed, else -1 with the reason in `why` and the
+ * offending instruction in *where (NULL for a whole-block fault). KN_VERIFY_UNTYPED checks the
+ * structure the frontend makes: arity, operands and branch targets in the function, exactly one
+ * terminator per block, at its end, and definitions that dominate their uses. KN_VERIFY_TYPED
+ * (after typing and every later pass) adds: every value in a reachable block has a type,
+ * every reachable CALL an implementation (impl) and every CBR a bool operand. */
+enum { KN_VERIFY_UNTYPED = 0, KN_VERIFY_TYPED = 1 };
+int kn_kir_verify_ex(const KnFunction *fn, int level, KnStrBuf *why, const KnInstr **where);
+int kn_kir_verify(const KnFunction *fn, KnStrBuf *why); /* typed, for the pipeline's checks */
+
+/* The reader (ir/read.c): parse what kn_kir_print prints (untyped or typed) back into a
+ * function in `arena`, composite types interned in `types`. NULL on bad text, with
+ * "line N: message" in `err`. See docs/kir.md, "Text format". */
+KnFunction *kn_kir_read(KnArena *arena, KnTypeTable *types, const char *text, const char *filename,
+                        KnStrBuf *err);
 
 #endif

@@ -458,7 +458,11 @@ lower_instr(L *l, KnInstr *in)
         kn_lower_unwind(l, LLVMConstInt(l->i32, 1, 0));
         break;
     default:
-        kn_diag_error(&l->c->diags, KN_DIAG_LOWERING, in->span, "cannot lower %s",
+        kn_diag_error(&l->c->diags, KN_DIAG_LOWERING, in->span,
+                      kn_kir_op_not_yet_compiled(in->op)
+                          ? "internal error: lowering reached `%s`, an op that kiln does not "
+                            "compile yet (ir/ops.def)"
+                          : "cannot lower %s",
                       kn_kir_op_name(in->op));
         return -1;
     }
@@ -658,6 +662,14 @@ lower_body(L *l)
         KnBlock *blk = fn->blocks.items[b];
         if (!blk->reachable)
             continue;
+        if (blk->unwind) { /* ir/kir.h: try/except is not lowered yet */
+            kn_diag_error(&l->c->diags, KN_DIAG_LOWERING,
+                          blk->instrs.len ? blk->instrs.items[0]->span : fn->span,
+                          "internal error: lowering reached an exception edge (b%d unwind b%d), "
+                          "which kiln does not compile yet",
+                          blk->id, blk->unwind->id);
+            return -1;
+        }
         LLVMPositionBuilderAtEnd(l->b, l->blocks[b]);
         l->cur_block = b;
         if (blk->polls) {

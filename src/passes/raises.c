@@ -79,12 +79,15 @@ kn_pass_instr_raises(const KnCompilation *c, const KnInstr *in)
 {
     if (in->type && in->type->kind == KN_TY_ARRAY)
         return 1;
-    switch (in->op) {
-    case KN_OP_RAISE:
-    case KN_OP_SETITEM:
-    case KN_OP_FUSED:
-    case KN_OP_MAKESLICE:
+    switch (kn_kir_op_raises(in->op)) { /* ops.def's raises column */
+    case KN_OPF_NO:
+        return 0;
+    case KN_OPF_YES:
         return 1;
+    case KN_OPF_DEP:
+        break;
+    }
+    switch (in->op) {
     case KN_OP_BINOP:
         return kn_pass_binop_raises(in);
     case KN_OP_CALL:

@@ -82,6 +82,15 @@ kn_type_float(int bits)
 
 /* ---- interning ---- */
 
+/* Types told apart by their name: bound methods, modules, and callables or classes with no
+ * object behind them (builtins, and what the KIR reader makes from a name alone). */
+static int
+named_shape(const KnType *k)
+{
+    return k->kind == KN_TY_BOUND || k->kind == KN_TY_MODULE ||
+           ((k->kind == KN_TY_FUNC || k->kind == KN_TY_CLASS) && !k->ref);
+}
+
 static int
 same_shape(const KnType *a, const KnType *b)
 {
@@ -93,7 +102,7 @@ same_shape(const KnType *a, const KnType *b)
     for (int i = 0; i < a->n; i++)
         if (a->items[i] != b->items[i])
             return 0;
-    if (a->kind == KN_TY_BOUND || a->kind == KN_TY_MODULE)
+    if (named_shape(a) && a->name && b->name)
         return !strcmp(a->name, b->name);
     return 1;
 }
@@ -110,7 +119,7 @@ shape_hash(const KnType *k)
         h = kn_hash_mix(h, (uint64_t)(uintptr_t)k->dtype);
         h = kn_hash_mix(h, (uint64_t)(k->ndim * 1024 + k->layout * 2 + k->readonly));
     }
-    if ((k->kind == KN_TY_BOUND || k->kind == KN_TY_MODULE) && k->name)
+    if (named_shape(k) && k->name)
         h = kn_hash_bytes(k->name, strlen(k->name), h);
     return h;
 }
@@ -183,7 +192,7 @@ kn_type_array(KnTypeTable *t, KnType *dtype, int ndim, char layout, int readonly
 KnType *
 kn_type_func(KnTypeTable *t, int builtin_id, void *ref, const char *name)
 {
-    KnType key = {.kind = KN_TY_FUNC, .id = builtin_id, .ref = ref};
+    KnType key = {.kind = KN_TY_FUNC, .id = builtin_id, .ref = ref, .name = name};
     return intern(t, &key, name);
 }
 
@@ -197,7 +206,7 @@ kn_type_module(KnTypeTable *t, int id, const char *name)
 KnType *
 kn_type_class(KnTypeTable *t, int id, void *ref, const char *name)
 {
-    KnType key = {.kind = KN_TY_CLASS, .id = id, .ref = ref};
+    KnType key = {.kind = KN_TY_CLASS, .id = id, .ref = ref, .name = name};
     return intern(t, &key, name);
 }
 
@@ -218,9 +227,9 @@ kn_type_iter(KnTypeTable *t, KnIterKind kind, KnType **items, int n, KnType *ite
     kn_sb_append(&sb, kind == KN_ITER_SEQ         ? "iter("
                       : kind == KN_ITER_ENUMERATE ? "enumerate("
                                                   : "zip(");
-    for (int i = 0; i < n && !(kind == KN_ITER_ENUMERATE && i == 1); i++)
+    for (int i = 0; i < n; i++)
         kn_sb_printf(&sb, "%s%s", i ? ", " : "", items[i]->name);
-    kn_sb_append(&sb, ")");
+    kn_sb_printf(&sb, ") -> %s", item->name); /* every part shown: the KIR reader rebuilds it */
     KnType key = {.kind = KN_TY_ITER, .id = (int)kind, .n = n, .items = items, .dtype = item};
     KnType *r = intern(t, &key, sb.data);
     kn_sb_fini(&sb);

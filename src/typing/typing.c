@@ -699,6 +699,13 @@ type_instr(KnCompilation *c, KnInstr *in, int *changed)
     case KN_OP_RET:
         return type_ret(c, in, changed);
     default:
+        if (kn_kir_op_not_yet_compiled(in->op)) {
+            kn_diag_error(&c->diags, KN_DIAG_LOWERING, in->span,
+                          "internal error: typing reached `%s`, an op that kiln does not "
+                          "compile yet (ir/ops.def)",
+                          kn_kir_op_name(in->op));
+            return -1;
+        }
         kn_diag_error(&c->diags, KN_DIAG_LOWERING, in->span, "typing: unknown op %s",
                       kn_kir_op_name(in->op));
         return -1;
@@ -720,8 +727,8 @@ mark_reachable(KnFunction *fn)
     while (sp) {
         KnBlock *b = stack[--sp];
         KnInstr *t = kn_kir_terminator(b);
-        for (int k = 0; t && k < 2; k++) {
-            KnBlock *s = t->targets[k];
+        for (int k = 0; t && k < 3; k++) {
+            KnBlock *s = k < 2 ? t->targets[k] : b->unwind; /* and the exception edge */
             if (s && !s->reachable) {
                 s->reachable = 1;
                 stack[sp++] = s;

@@ -170,6 +170,13 @@ test_interning(void)
     CHECK(f2 == kn_type_func(&T, -1, &dummy1, "helper"));
     CHECK(f2 != kn_type_func(&T, -1, &dummy2, "helper")); /* another dispatcher */
     CHECK(f2->ref == &dummy1);
+    /* with no object behind them (the KIR reader's callees and classes), names tell apart */
+    KnType *o1 = kn_type_func(&T, -1, NULL, "check_input");
+    CHECK(o1 == kn_type_func(&T, -1, NULL, "check_input"));
+    CHECK(o1 != kn_type_func(&T, -1, NULL, "square_checked"));
+    CHECK_STR(kn_type_func(&T, -1, NULL, "square_checked")->name, "square_checked");
+    CHECK(kn_type_class(&T, 1, NULL, "KeyError") != kn_type_class(&T, 1, NULL, "IndexError"));
+    CHECK(kn_type_func(&T, -1, &dummy1, "other") == f2); /* a dispatcher: its object decides */
 
     KnType *m1 = kn_type_module(&T, 1, "math");
     CHECK(m1 == kn_type_module(&T, 1, "math"));
