@@ -18,9 +18,13 @@
 #include "runtime/order.h"
 #include "runtime/runtime.h"
 
-/* Rows up to this length use insertion sort; measured with bench/runtime_algos.py --threshold
- * (radix sort wins from about 64 items on float64 and int64). */
-enum { KN_SORT_SMALL = 32, KN_MERGE_SMALL = 16, KN_MSD_BITS = 12, KN_MSD_DEPTH = 8 };
+/* Rows and radix buckets up to KN_SORT_SMALL items use insertion sort (bench/runtime_algos.py
+ * --threshold rebuilds with other values and times them); a radix level takes at most
+ * KN_MSD_BITS bits, at most KN_MSD_DEPTH levels deep (then LSD passes finish the bucket). */
+#ifndef KN_SORT_SMALL
+#define KN_SORT_SMALL 32
+#endif
+enum { KN_MERGE_SMALL = 16, KN_MSD_BITS = 12, KN_MSD_DEPTH = 8 };
 
 enum { KIND_UNSIGNED, KIND_SIGNED, KIND_FLOAT }; /* how values map to keys */
 
