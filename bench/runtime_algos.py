@@ -6,7 +6,7 @@
     .venv/bin/python bench/runtime_algos.py --threshold  # insertion-sort cutoff KN_SORT_SMALL
 
 The kn_rt_* symbols are hidden in kiln._core, so this builds its own shared object from the
-three runtime files with the package's flags (gcc -O3 -std=c11, no -march) into
+three runtime files (and memory.c, for their scratch memory) with the package's flags (gcc -O3 -std=c11 -D_GNU_SOURCE as llvm-config gives it, no -march) into
 build/bench_rt/ and calls it through ctypes. Speed rounds alternate NumPy and kiln so that a slow
 spell of the shared machine hits both; the table shows medians and the ratio kiln / NumPy. The
 kiln column includes the copy that NumPy's np.sort / np.median make (the routines work in place
@@ -25,7 +25,8 @@ os.environ.setdefault('OPENBLAS_NUM_THREADS', '1')
 import numpy as np  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SOURCES = ['src/runtime/sort.c', 'src/runtime/select.c', 'src/runtime/search.c']
+SOURCES = ['src/runtime/sort.c', 'src/runtime/select.c', 'src/runtime/search.c',
+           'src/runtime/memory.c']
 DTS = ['bool', 'int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64',
        'float32', 'float64', 'complex64', 'complex128']
 CODE = {d: i for i, d in enumerate(DTS)}  # the KN_DT_* order of runtime.h
@@ -35,7 +36,7 @@ def build(defines=()):
     out = os.path.join(ROOT, 'build', 'bench_rt')
     os.makedirs(out, exist_ok=True)
     so = os.path.join(out, 'libkn_rt_algos%s.so' % ''.join('_' + d.replace('=', '') for d in defines))
-    cmd = [os.environ.get('CC', 'gcc'), '-O3', '-std=c11', '-fPIC', '-shared', '-I' + os.path.join(ROOT, 'src')]
+    cmd = [os.environ.get('CC', 'gcc'), '-O3', '-std=c11', '-D_GNU_SOURCE', '-fPIC', '-shared', '-I' + os.path.join(ROOT, 'src')]
     cmd += ['-D' + d for d in defines] + [os.path.join(ROOT, s) for s in SOURCES] + ['-o', so]
     subprocess.run(cmd, check=True)
     return load(so)
@@ -222,6 +223,35 @@ class Oracle:
                     if n and np.dtype(dt).kind != 'c':
                         self.quantiles(dt, x)
 
+    def sorting_shapes(self):
+        """Long rows whose keys load the radix sort's deep levels and its depth limit."""
+        L, c, rng = self.L, self.count, self.rng
+        n = 300000
+        shapes = {
+            'few values': lambda: rng.integers(0, 5, n).astype(float),
+            'powers of two': lambda: 2.0 ** rng.integers(-1000, 1000, n),
+            'sorted': lambda: np.sort(rng.standard_normal(n)),
+            'reversed': lambda: np.sort(rng.standard_normal(n))[::-1].copy(),
+            'cluster and outliers': lambda: np.concatenate(
+                [1 + rng.random(n - 10) * 1e-12, rng.standard_normal(10) * 1e300]),
+            'near ties': lambda: 1.0 + rng.integers(0, 1 << 20, n) * 2.0 ** -52,
+        }
+        for name, make in shapes.items():
+            x = make()
+            for dt in ('float64', 'float32', 'int64', 'int32', 'uint16'):
+                with np.errstate(all='ignore'):
+                    xd = x.astype(dt) if dt.startswith('float') else (x * 1e3).astype(dt)
+                y = xd.copy()
+                L.kn_rt_sort(ptr(y), n, 1, CODE[dt])
+                c['sort'] += 1
+                if not self.same(y, np.sort(xd)):
+                    self.fail('sort', name, dt)
+                o = np.empty(n, np.int64)
+                L.kn_rt_argsort(ptr(xd), n, 1, CODE[dt], ptr(o))
+                c['argsort'] += 1
+                if not np.array_equal(o, np.argsort(xd, kind='stable')):
+                    self.fail('argsort', name, dt)
+
     def quantiles(self, dt, x):
         L, c, n = self.L, self.count, len(x)
         qs = np.concatenate([[0.0, 1.0, 0.5, 0.25, 0.75], self.rng.random(4)])
@@ -361,6 +391,7 @@ def check(L, seeds):
     for seed in range(seeds):
         o = Oracle(L, seed)
         o.sorting()
+        o.sorting_shapes()
         o.searching()
         o.interp()
         o.histogram()

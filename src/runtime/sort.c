@@ -166,7 +166,7 @@ enum { KIND_UNSIGNED, KIND_SIGNED, KIND_FLOAT }; /* how values map to keys */
             return;                                                                                \
         }                                                                                          \
         int top = 63 - __builtin_clzll((unsigned long long)diff); /* highest differing bit */     \
-        int bits = 63 - __builtin_clzll((unsigned long long)n);   /* about n / 2 buckets */       \
+        int bits = 64 - __builtin_clzll((unsigned long long)n);   /* n to 2n buckets */       \
         bits = bits > KN_MSD_BITS ? KN_MSD_BITS : bits < 4 ? 4 : bits;                             \
         bits = bits > top + 1 ? top + 1 : bits;                                                    \
         int shift = top + 1 - bits;                                                                \
@@ -175,11 +175,12 @@ enum { KIND_UNSIGNED, KIND_SIGNED, KIND_FLOAT }; /* how values map to keys */
         memset(pos, 0, sizeof pos[0] * ((size_t)1 << bits));                                       \
         for (int64_t i = 0; i < n; i++)                                                            \
             pos[(a[i] >> shift) & mask]++;                                                         \
-        int64_t sum = 0;                                                                           \
+        int64_t sum = 0, big = 0;                                                                  \
         for (int d = 0; d < (1 << bits); d++) {                                                    \
             int64_t c = pos[d];                                                                    \
             pos[d] = sum;                                                                          \
             sum += c;                                                                              \
+            big |= c > KN_SORT_SMALL;                                                              \
         }                                                                                          \
         for (int64_t i = 0; i < n; i++) {                                                          \
             T k = a[i];                                                                            \
@@ -187,7 +188,7 @@ enum { KIND_UNSIGNED, KIND_SIGNED, KIND_FLOAT }; /* how values map to keys */
         }                                                                                          \
         /* now pos[d] is the end of bucket d */                                                    \
         int64_t s = 0;                                                                             \
-        for (int d = 0; d < (1 << bits); d++) {                                                    \
+        for (int d = 0; big && d < (1 << bits); d++) {                                             \
             int64_t e = pos[d];                                                                    \
             if (e - s > KN_SORT_SMALL && shift > 0) {                                              \
                 T or_ = 0, and_ = (T)~(T)0;                                                        \
@@ -270,12 +271,12 @@ KN_DEF_KEYSORT(u64, uint64_t, 8)
         T *tmp = NULL;                                                                             \
         int64_t *hist = NULL;                                                                      \
         if (n > KN_SORT_SMALL) {                                                                   \
-            tmp = malloc((size_t)n * sizeof(T));                                                   \
+            tmp = kn_rt_scratch_alloc((size_t)n * sizeof(T));                                      \
             hist = malloc(sizeof(int64_t) * KN_MSD_DEPTH << KN_MSD_BITS);                          \
         }                                                                                          \
         for (int64_t r = 0; r < rows; r++)                                                         \
             rowsort_##W((T *)data + r * n, tmp, hist, n, kind);                                    \
-        free(tmp);                                                                                 \
+        kn_rt_scratch_free(tmp, (size_t)n * sizeof(T));                                            \
         free(hist);                                                                                \
     }
 
