@@ -74,7 +74,7 @@ enum { KN_SELECT_SMALL = 16 };
                 a[i] = a[j];                                                                       \
                 a[j] = t;                                                                          \
             }                                                                                      \
-            /* [lo, j] <= p <= [j + 1, hi): ranks up to j on the left */                          \
+            /* [lo, j] <= p <= [j + 1, hi): ranks up to j on the left */                           \
             int64_t nl = 0;                                                                        \
             while (nl < nk && ks[nl] <= j)                                                         \
                 nl++;                                                                              \
@@ -179,7 +179,7 @@ wanted_ranks(const QPoint *pts, int64_t nq, int64_t *ks)
 #define KN_DIFF_FLT(T, UT, a, b) ((double)(T)((b) - (a)))
 
 #define KN_DEF_QUANT(N, T, UT, DIFF, HASNAN)                                                       \
-    static void quant_##N(T *a, int64_t n, const QPoint *pts, int64_t nq, int64_t *ks,            \
+    static void quant_##N(T *a, int64_t n, const QPoint *pts, int64_t nq, int64_t *ks,             \
                           double *out)                                                             \
     {                                                                                              \
         T nanv;                                                                                    \
@@ -250,7 +250,7 @@ qbufs_free(QBufs *b)
 /* out of memory for many quantiles: one at a time (each selection keeps the data a permutation) */
 #define KN_QUANT_ONE_BY_ONE(FN, T, OUT_T)                                                          \
     for (int64_t i = 0; i < nq; i++)                                                               \
-        FN((T *)scratch, n, q + i, 1, (OUT_T *)out + i)
+    FN((T *)scratch, n, q + i, 1, (OUT_T *)out + i)
 
 void
 kn_rt_quantiles(void *scratch, int64_t n, int32_t dt, const double *q, int64_t nq, double *out)

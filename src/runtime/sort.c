@@ -28,7 +28,8 @@ enum { KN_MERGE_SMALL = 16, KN_MSD_BITS = 12, KN_MSD_DEPTH = 8 };
 
 enum { KIND_UNSIGNED, KIND_SIGNED, KIND_FLOAT }; /* how values map to keys */
 
-/* ---- sorting unsigned keys, one copy per key width -------------------------------------------- */
+/* ---- sorting unsigned keys, one copy per key width --------------------------------------------
+ */
 
 #define KN_DEF_KEYSORT(W, T, NB)                                                                   \
     static void ins_##W(T *a, int64_t n)                                                           \
@@ -87,7 +88,7 @@ enum { KIND_UNSIGNED, KIND_SIGNED, KIND_FLOAT }; /* how values map to keys */
                 a[i] = a[j];                                                                       \
                 a[j] = t;                                                                          \
             }                                                                                      \
-            /* [0, j] <= p <= [j + 1, n): recurse into the smaller side */                        \
+            /* [0, j] <= p <= [j + 1, n): recurse into the smaller side */                         \
             if (j + 1 < n - j - 1) {                                                               \
                 intro_##W(a, j + 1, depth);                                                        \
                 a += j + 1;                                                                        \
@@ -99,7 +100,7 @@ enum { KIND_UNSIGNED, KIND_SIGNED, KIND_FLOAT }; /* how values map to keys */
         }                                                                                          \
         ins_##W(a, n);                                                                             \
     }                                                                                              \
-    /* LSD radix sort on the bytes [first, last) of the keys a[0, n), tmp holds n keys; returns  \
+    /* LSD radix sort on the bytes [first, last) of the keys a[0, n), tmp holds n keys; returns    \
      * where the sorted keys are (a or tmp) */                                                     \
     static T *lsd_##W(T *a, T *tmp, int64_t n, int first, int last)                                \
     {                                                                                              \
@@ -138,7 +139,7 @@ enum { KIND_UNSIGNED, KIND_SIGNED, KIND_FLOAT }; /* how values map to keys */
             memcpy(a, r, (size_t)n * sizeof(T));                                                   \
     }                                                                                              \
     /* Keys back to values: kind's inverse, written from `from` to `to` (the same or disjoint).    \
-     * Every key leaves msd_##W through here exactly once. */                                     \
+     * Every key leaves msd_##W through here exactly once. */                                      \
     static void out_##W(T *from, T *to, int64_t n, int kind)                                       \
     {                                                                                              \
         const T sign = (T)((T)1 << (8 * (NB) - 1));                                                \
@@ -152,11 +153,11 @@ enum { KIND_UNSIGNED, KIND_SIGNED, KIND_FLOAT }; /* how values map to keys */
             memcpy(to, from, (size_t)n * sizeof(T));                                               \
         }                                                                                          \
     }                                                                                              \
-    /* MSD radix sort of the keys a[0, n) using t[0, n); diff: the bits where the keys differ.   \
+    /* MSD radix sort of the keys a[0, n) using t[0, n); diff: the bits where the keys differ.     \
      * A level takes up to KN_MSD_BITS of the bits below the keys' common prefix and scatters a    \
      * into t by them; buckets of more than KN_SORT_SMALL keys are sorted (into t) the same way,   \
      * and one insertion pass from t back into a sorts the small ones: after the scatter a key is  \
-     * at most KN_SORT_SMALL places from its own. hist: KN_MSD_DEPTH * 2^KN_MSD_BITS counters. */\
+     * at most KN_SORT_SMALL places from its own. hist: KN_MSD_DEPTH * 2^KN_MSD_BITS counters. */  \
     static void msd_##W(T *a, T *t, int64_t n, int64_t *hist, int depth, T diff)                   \
     {                                                                                              \
         if (!diff)                                                                                 \
@@ -165,8 +166,8 @@ enum { KIND_UNSIGNED, KIND_SIGNED, KIND_FLOAT }; /* how values map to keys */
             radix_##W(a, t, n, 0);                                                                 \
             return;                                                                                \
         }                                                                                          \
-        int top = 63 - __builtin_clzll((unsigned long long)diff); /* highest differing bit */     \
-        int bits = 64 - __builtin_clzll((unsigned long long)n);   /* n to 2n buckets */       \
+        int top = 63 - __builtin_clzll((unsigned long long)diff); /* highest differing bit */      \
+        int bits = 64 - __builtin_clzll((unsigned long long)n);   /* n to 2n buckets */            \
         bits = bits > KN_MSD_BITS ? KN_MSD_BITS : bits < 4 ? 4 : bits;                             \
         bits = bits > top + 1 ? top + 1 : bits;                                                    \
         int shift = top + 1 - bits;                                                                \
@@ -191,7 +192,7 @@ enum { KIND_UNSIGNED, KIND_SIGNED, KIND_FLOAT }; /* how values map to keys */
         for (int d = 0; big && d < (1 << bits); d++) {                                             \
             int64_t e = pos[d];                                                                    \
             if (e - s > KN_SORT_SMALL && shift > 0) {                                              \
-                T or_ = 0, and_ = (T)~(T)0;                                                        \
+                T or_ = 0, and_ = (T) ~(T)0;                                                       \
                 for (int64_t i = s; i < e; i++) {                                                  \
                     or_ |= t[i];                                                                   \
                     and_ &= t[i];                                                                  \
@@ -214,7 +215,7 @@ enum { KIND_UNSIGNED, KIND_SIGNED, KIND_FLOAT }; /* how values map to keys */
             a[j] = v;                                                                              \
         }                                                                                          \
     }                                                                                              \
-    /* sorts keys a[0, n) and turns them back into values */                                      \
+    /* sorts keys a[0, n) and turns them back into values */                                       \
     static void keysort_##W(T *a, T *tmp, int64_t *hist, int64_t n, int kind, T diff)              \
     {                                                                                              \
         if (n <= KN_SORT_SMALL)                                                                    \
@@ -231,7 +232,8 @@ KN_DEF_KEYSORT(u16, uint16_t, 2)
 KN_DEF_KEYSORT(u32, uint32_t, 4)
 KN_DEF_KEYSORT(u64, uint64_t, 8)
 
-/* ---- kn_rt_sort: real dtypes as keys of their own width ----------------------------------------- */
+/* ---- kn_rt_sort: real dtypes as keys of their own width -----------------------------------------
+ */
 
 /* One row: NaNs to the end (floats), values to keys (noting the bits where keys differ), sort,
  * back. EXP: the float's exponent mask (a NaN's bits, sign cleared, exceed it). */
@@ -239,7 +241,7 @@ KN_DEF_KEYSORT(u64, uint64_t, 8)
     static void rowsort_##W(T *a, T *tmp, int64_t *hist, int64_t n, int kind)                      \
     {                                                                                              \
         const T sign = (T)((T)1 << (BITS - 1));                                                    \
-        T or_ = 0, and_ = (T)~(T)0;                                                                \
+        T or_ = 0, and_ = (T) ~(T)0;                                                               \
         int64_t m = n;                                                                             \
         if (kind == KIND_FLOAT) {                                                                  \
             int64_t i = 0;                                                                         \
@@ -367,16 +369,15 @@ sort_complex(void *data, int64_t n, int64_t rows, int32_t dt)
             for (int64_t i = 1; i < n; i++) {
                 char v[16];
                 memcpy(v, row + (size_t)i * isz, isz);
-                KnCKey kv = dt == KN_DT_C64
-                                ? kn_ord_complex(((float *)v)[0], ((float *)v)[1])
-                                : kn_ord_complex(((double *)v)[0], ((double *)v)[1]);
+                KnCKey kv = dt == KN_DT_C64 ? kn_ord_complex(((float *)v)[0], ((float *)v)[1])
+                                            : kn_ord_complex(((double *)v)[0], ((double *)v)[1]);
                 int64_t j = i;
                 for (; j > 0; j--) {
                     const char *p = row + (size_t)(j - 1) * isz;
-                    KnCKey kp = dt == KN_DT_C64
-                                    ? kn_ord_complex(((const float *)p)[0], ((const float *)p)[1])
-                                    : kn_ord_complex(((const double *)p)[0],
-                                                     ((const double *)p)[1]);
+                    KnCKey kp =
+                        dt == KN_DT_C64
+                            ? kn_ord_complex(((const float *)p)[0], ((const float *)p)[1])
+                            : kn_ord_complex(((const double *)p)[0], ((const double *)p)[1]);
                     if (!kn_ckey_lt(kv, kp))
                         break;
                     memcpy(row + (size_t)j * isz, p, isz);
@@ -436,7 +437,8 @@ kn_rt_sort(void *data, int64_t n, int64_t rows, int32_t dt)
     }
 }
 
-/* ---- kn_rt_argsort ------------------------------------------------------------------------------ */
+/* ---- kn_rt_argsort ------------------------------------------------------------------------------
+ */
 
 /* key of item i of a real row, the canonical one of order.h (ties are equal keys) */
 static uint64_t

@@ -262,8 +262,8 @@ test_sort_argsort_unique(void)
                 int64_t m = kn_rt_unique(y, n, dt);
                 int inc = 1;
                 for (int64_t i = 1; i < m; i++)
-                    inc &= lt(y, dt, i - 1, i) && !(is_float(dt) && get_f(y, dt, i - 1, 0) !=
-                                                                     get_f(y, dt, i - 1, 0));
+                    inc &= lt(y, dt, i - 1, i) &&
+                           !(is_float(dt) && get_f(y, dt, i - 1, 0) != get_f(y, dt, i - 1, 0));
                 CHECK(inc);
                 if (full) {
                     /* distinct under ==, all NaNs (any NaN part) one */
@@ -374,8 +374,8 @@ test_quantiles(void)
                 double v = (double)(n - 1) * 0.5;
                 int64_t lo = (int64_t)floor(v), hi = v >= (double)(n - 1) ? lo : lo + 1;
                 float d = sf[hi] - sf[lo], t = (float)(v - floor(v));
-                float w = v - floor(v) >= 0.5 ? sf[hi] - d * (float)(1 - (v - floor(v)))
-                                              : sf[lo] + d * t;
+                float w =
+                    v - floor(v) >= 0.5 ? sf[hi] - d * (float)(1 - (v - floor(v))) : sf[lo] + d * t;
                 if (v >= (double)(n - 1))
                     w = sf[hi] - d * (float)(1 - (v + 1));
                 CHECK(of == w || (of == 0 && w == 0) || (of != of && w != w));
