@@ -118,6 +118,33 @@ def speed(L, reps):
     rows.append(('np.median float64 1e6', rounds({'numpy': lambda: np.median(x), 'kiln': med}, reps)))
     rows.append(('np.percentile(x, 37.5) float64 1e6',
                  rounds({'numpy': lambda: np.percentile(x, 37.5), 'kiln': pct}, reps)))
+    # the rest have no target; for the record
+    o = np.empty(n, np.int64)
+
+    def argsort():
+        L.kn_rt_argsort(ptr(x), n, 1, CODE['float64'], ptr(o))
+        return o
+
+    assert np.array_equal(argsort(), np.argsort(x, kind='stable'))
+    rows.append(('np.argsort(kind=stable) float64 1e6',
+                 rounds({'numpy': lambda: np.argsort(x, kind='stable'), 'kiln': argsort}, reps)))
+    a = np.sort(rng.random(10 ** 4))
+    so = np.empty(n, np.int64)
+    rows.append(('np.searchsorted 1e6 keys, 1e4 sorted', rounds({
+        'numpy': lambda: np.searchsorted(a, x),
+        'kiln': lambda: L.kn_rt_searchsorted(ptr(a), len(a), ptr(x), n, CODE['float64'], 0, ptr(so))},
+        reps)))
+    xp = np.sort(rng.random(1000))
+    fp = rng.random(1000)
+    io = np.empty(n)
+    rows.append(('np.interp 1e6 x, 1e3 xp', rounds({
+        'numpy': lambda: np.interp(x, xp, fp),
+        'kiln': lambda: L.kn_rt_interp(ptr(x), n, ptr(xp), ptr(fp), 1000, fp[0], fp[-1], ptr(io))},
+        reps)))
+    h = np.empty(100, np.int64)
+    rows.append(('np.histogram 1e6, 100 bins, range', rounds({
+        'numpy': lambda: np.histogram(x, 100, (0.0, 1.0)),
+        'kiln': lambda: L.kn_rt_histogram(ptr(x), n, 0.0, 1.0, 100, ptr(h))}, reps)))
     print('| %-36s | %9s | %9s | %6s |' % ('operation', 'NumPy ms', 'kiln ms', 'ratio'))
     print('|' + '-' * 38 + '|' + '-' * 11 + '|' + '-' * 11 + '|' + '-' * 8 + '|')
     for name, t in rows:

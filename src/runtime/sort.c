@@ -158,13 +158,13 @@ enum { KIND_UNSIGNED, KIND_SIGNED, KIND_FLOAT }; /* how values map to keys */
      * into t by them; buckets of more than KN_SORT_SMALL keys are sorted (into t) the same way,   \
      * and one insertion pass from t back into a sorts the small ones: after the scatter a key is  \
      * at most KN_SORT_SMALL places from its own. hist: KN_MSD_DEPTH * 2^KN_MSD_BITS counters. */  \
-    static void msd_##W(T *a, T *t, int64_t n, int64_t *hist, int depth, T diff)                   \
+    static int msd_##W(T *a, T *t, int64_t n, int64_t *hist, int depth, T diff, int kind)          \
     {                                                                                              \
         if (!diff)                                                                                 \
-            return; /* all equal */                                                                \
+            return 0; /* all equal */                                                              \
         if (depth >= KN_MSD_DEPTH) {                                                               \
             radix_##W(a, t, n, 0);                                                                 \
-            return;                                                                                \
+            return 0;                                                                              \
         }                                                                                          \
         int top = 63 - __builtin_clzll((unsigned long long)diff); /* highest differing bit */      \
         int bits = 64 - __builtin_clzll((unsigned long long)n);   /* n to 2n buckets */            \
@@ -197,9 +197,22 @@ enum { KIND_UNSIGNED, KIND_SIGNED, KIND_FLOAT }; /* how values map to keys */
                     or_ |= t[i];                                                                   \
                     and_ &= t[i];                                                                  \
                 }                                                                                  \
-                msd_##W(t + s, a + s, e - s, hist, depth + 1, (T)(or_ ^ and_));                    \
+                msd_##W(t + s, a + s, e - s, hist, depth + 1, (T)(or_ ^ and_), -1);                \
             }                                                                                      \
             s = e;                                                                                 \
+        }                                                                                          \
+        if (kind >= 0) {                                                                           \
+            /* the first level: sort the small buckets where they are, then one pass back into     \
+             * a turns keys into values */                                                         \
+            s = 0;                                                                                 \
+            for (int d = 0; d < (1 << bits); d++) {                                                \
+                int64_t e = pos[d];                                                                \
+                if (e - s > 1 && (e - s <= KN_SORT_SMALL || shift == 0))                           \
+                    ins_##W(t + s, e - s);                                                         \
+                s = e;                                                                             \
+            }                                                                                      \
+            out_##W(t, a, n, kind);                                                                \
+            return 1;                                                                              \
         }                                                                                          \
         a[0] = t[0];                                                                               \
         for (int64_t i = 1; i < n; i++) {                                                          \
@@ -214,15 +227,17 @@ enum { KIND_UNSIGNED, KIND_SIGNED, KIND_FLOAT }; /* how values map to keys */
             }                                                                                      \
             a[j] = v;                                                                              \
         }                                                                                          \
+        return 0;                                                                                  \
     }                                                                                              \
     /* sorts keys a[0, n) and turns them back into values */                                       \
     static void keysort_##W(T *a, T *tmp, int64_t *hist, int64_t n, int kind, T diff)              \
     {                                                                                              \
         if (n <= KN_SORT_SMALL)                                                                    \
             ins_##W(a, n);                                                                         \
-        else if (tmp && hist)                                                                      \
-            msd_##W(a, tmp, n, hist, 0, diff);                                                     \
-        else                                                                                       \
+        else if (tmp && hist) {                                                                    \
+            if (msd_##W(a, tmp, n, hist, 0, diff, kind))                                           \
+                return; /* values already */                                                       \
+        } else                                                                                     \
             intro_##W(a, n, 2 * (64 - __builtin_clzll((unsigned long long)n)));                    \
         out_##W(a, a, n, kind);                                                                    \
     }
