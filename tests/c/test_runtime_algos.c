@@ -210,7 +210,8 @@ byte_sum(const void *b, size_t nbytes)
     return s;
 }
 
-static const int64_t sizes[] = {0, 1, 2, 3, 5, 16, 31, 32, 33, 47, 100, 257, 1000, 4099, 20000};
+static const int64_t sizes[] = {0,  1,  2,   3,   5,    16,   31,    32,
+                                33, 47, 100, 257, 1000, 4099, 20000, 70000};
 #define NSIZES (sizeof sizes / sizeof sizes[0])
 
 static void
@@ -292,6 +293,26 @@ test_sort_argsort_unique(void)
             }
         }
     }
+}
+
+/* keys that peel off a tenth per radix level, so that the MSD sort reaches its depth limit and
+ * finishes with LSD passes */
+static void
+test_deep_radix(void)
+{
+    enum { N = 400 };
+    uint64_t u[N];
+    int64_t o[N];
+    for (int i = 0; i < N; i++)
+        u[i] = UINT64_MAX >> (6 * ((i * 7) % 10));
+    kn_rt_argsort(u, N, 1, KN_DT_U64, o);
+    kn_rt_sort(u, N, 1, KN_DT_U64);
+    int ok = 1;
+    for (int i = 1; i < N; i++)
+        ok &= u[i - 1] <= u[i];
+    CHECK(ok);
+    CHECK(u[0] == UINT64_MAX >> 54 && u[N - 1] == UINT64_MAX);
+    CHECK(o[0] == 7 && o[N - 1] == 390); /* stable: first and last of their runs */
 }
 
 static void
@@ -570,6 +591,7 @@ main(void)
 {
     test_sort_argsort_unique();
     test_rows();
+    test_deep_radix();
     test_quantiles();
     test_search_digitize();
     test_interp();
