@@ -4,6 +4,7 @@
     .venv/bin/python bench/runtime_algos.py              # speed: kn_rt_* vs NumPy, 10^6 items
     .venv/bin/python bench/runtime_algos.py --check 5    # NumPy oracle, seeds 0..4, bit-exact
     .venv/bin/python bench/runtime_algos.py --threshold  # insertion-sort cutoff KN_SORT_SMALL
+    .venv/bin/python bench/runtime_algos.py --cpu        # CPU time instead of wall time
 
 The kn_rt_* symbols are hidden in kiln._core, so this builds its own shared object from the
 three runtime files (and memory.c, for their scratch memory) with the package's flags (gcc -O3 -std=c11 -D_GNU_SOURCE as llvm-config gives it, no -march) into
@@ -73,13 +74,16 @@ def ptr(a):
 
 # ---- speed ------------------------------------------------------------------------------------
 
+CLOCK = time.perf_counter  # --cpu: time.process_time (this process's CPU time only)
+
+
 def rounds(fns, reps):
     times = collections.defaultdict(list)
     for _ in range(reps):
         for name, f in fns.items():
-            t = time.perf_counter()
+            t = CLOCK()
             f()
-            times[name].append(time.perf_counter() - t)
+            times[name].append(CLOCK() - t)
     return {k: float(np.median(v)) for k, v in times.items()}
 
 
@@ -435,7 +439,12 @@ def main():
     ap.add_argument('--check', type=int, metavar='SEEDS', help='compare with NumPy on SEEDS seeds')
     ap.add_argument('--threshold', action='store_true', help='time insertion-sort cutoffs')
     ap.add_argument('--reps', type=int, default=21)
+    ap.add_argument('--cpu', action='store_true',
+                    help='time CPU time, not wall time (steadier when the machine is loaded)')
     args = ap.parse_args()
+    if args.cpu:
+        global CLOCK
+        CLOCK = time.process_time
     if args.threshold:
         threshold(args.reps)
         return 0
