@@ -283,6 +283,25 @@ class Oracle:
                 if not np.array_equal(o, np.argsort(xd, kind='stable')):
                     self.fail('argsort', name, dt)
 
+    def long_rows(self):
+        """Several long rows in one call (the scratch buffers are reused row after row)."""
+        L, c, rng = self.L, self.count, self.rng
+        for dt in ('float32', 'int32', 'uint16', 'int8', 'float64', 'int64', 'bool'):
+            for rows, n in ((3, 70000), (2, 131072)):
+                x = (rng.standard_normal(rows * n) * 1000).astype(dt)
+                if dt.startswith('float'):
+                    x[rng.integers(0, rows * n, 100)] = np.nan
+                y = x.copy()
+                L.kn_rt_sort(ptr(y), n, rows, CODE[dt])
+                c['sort'] += 1
+                if not self.same(y, np.sort(x.reshape(rows, n), axis=1).ravel()):
+                    self.fail('sort rows', dt, rows, n)
+                o = np.empty(rows * n, np.int64)
+                L.kn_rt_argsort(ptr(x), n, rows, CODE[dt], ptr(o))
+                c['argsort'] += 1
+                if not np.array_equal(o, np.argsort(x.reshape(rows, n), axis=1, kind='stable').ravel()):
+                    self.fail('argsort rows', dt, rows, n)
+
     def quantiles(self, dt, x):
         L, c, n = self.L, self.count, len(x)
         qs = np.concatenate([[0.0, 1.0, 0.5, 0.25, 0.75], self.rng.random(4)])
@@ -423,6 +442,7 @@ def check(L, seeds):
         o = Oracle(L, seed)
         o.sorting()
         o.sorting_shapes()
+        o.long_rows()
         o.searching()
         o.interp()
         o.histogram()
