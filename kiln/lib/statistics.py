@@ -55,7 +55,8 @@ def _var_impls(rt, root):
     def whole(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
         e = np.abs(a - a.mean())
         s = (e * e).sum()
-        r = rt(s / _divisor(a.size, ddof))
+        dof = a.size - ddof  # inline, not _divisor: one function less to compile on first use
+        r = rt(s / (dof if dof > 0 else 0))
         return np.sqrt(r) if root else r
 
     def axis1(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
