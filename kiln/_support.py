@@ -456,7 +456,11 @@ def _dedent(lines):
     indent = len(first) - len(first.lstrip(" \t"))
     if indent == 0:
         return "".join(lines), 0
-    prefix, keep = first[:indent], _rows_inside_strings(lines)
+    # only a triple-quoted string or a backslash inside a string spans lines: without either,
+    # no tokenizing (its first use compiles a large regex: milliseconds)
+    spans = any('"""' in line or "'''" in line or line.rstrip("\r\n").endswith("\\")
+                for line in lines)
+    prefix, keep = first[:indent], _rows_inside_strings(lines) if spans else set()
     out = []
     for row, line in enumerate(lines, 1):
         if row in keep:

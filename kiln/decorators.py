@@ -34,7 +34,7 @@ _DEFAULT_ONLY = {
 }
 _KNOWN = frozenset(_DEFAULT_ONLY) | {
     "nopython", "forceobj", "nogil", "looplift", "fastmath", "error_model", "boundscheck",
-    "inline", "locals",
+    "inline", "locals", "_thunk",
 }
 
 
@@ -168,12 +168,15 @@ def parse_options(options):
                         f"not {boundscheck!r}")
     if config.BOUNDSCHECK is not None:
         boundscheck = config.BOUNDSCHECK
-    return {
+    parsed = {
         "fastmath": _fastmath(options.get("fastmath", False)),
         "boundscheck": boundscheck,
         "error_model": error_model,
         "nogil": options.get("nogil", False),
     }
+    if options.get("_thunk"):  # kiln.extending's bindings: forward a call, callee out of line
+        parsed["_thunk"] = True
+    return parsed
 
 
 def _fastmath(value):

@@ -22,6 +22,7 @@ Errors in an implementation are reported at the implementation's own line, with 
 call.
 """
 
+import importlib
 import itertools
 import linecache
 
@@ -61,12 +62,15 @@ class _OverloadSet:
         self.name = name
         self.templates = []
         self.cache = {}
+        self.pending = []  # kiln.lib modules that register here, imported on the first resolve
 
     def add(self, template):
         self.templates.append(template)
         self.cache.clear()
 
     def resolve(self, arg_types, kwnames, required=True):
+        while self.pending:
+            importlib.import_module(self.pending.pop())
         key = (arg_types, kwnames)
         if key in self.cache:
             return self.cache[key]
@@ -142,7 +146,7 @@ def _binding(disp, impl, npos, kwnames, name):
     src = f"def {fname}({', '.join(names)}):\n    return _impl({', '.join(args)})\n"
     linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
     exec(compile(src, filename, "exec"), env)
-    return _jit(env[fname], {})
+    return _jit(env[fname], {"_thunk": True})  # callers inline it, the implementation stays apart
 
 
 def _owner_sets(table, name, self_type):
@@ -181,6 +185,16 @@ def _set_for(func):
     if s is None:
         s = _registry[func] = _OverloadSet(_name_of(func))
     return s
+
+
+def _lazy(module, functions=(), methods=()):
+    """kiln.lib: ``module`` implements ``functions`` (callables) and ``methods`` ((type class,
+    name) pairs); it is imported when one of them is first resolved, so that importing kiln.lib
+    costs only these names (the frontend finds a callable in _registry before any import)."""
+    for func in functions:
+        _set_for(func).pending.append(module)
+    for type_class, name in methods:
+        _owner_set(_methods, type_class, name).pending.append(module)
 
 
 def overload(func, jit_options=None, strict=True, inline="never", prefer_literal=False,

@@ -111,6 +111,15 @@ class UnicodeType(Type):
     """A ``str``; kiln uses it only for constants (e.g. arguments of print)."""
 
 
+class StringLiteral(UnicodeType):
+    """A constant ``str`` argument as an overload's typing function sees it, with its value in
+    ``literal_value`` (Numba's ``types.StringLiteral``); compiled code sees a ``str``."""
+
+    def __init__(self, value):
+        super().__init__(f"Literal[str]({value!r})", ("literal", "str", value))
+        self.literal_value = value
+
+
 class BaseTuple(Type):
     def __iter__(self):
         return iter(self.types)
@@ -273,6 +282,8 @@ def from_key(key):
     elif isinstance(key, tuple) and key:
         if key[0] == "tuple":
             return Tuple([from_key(k) for k in key[1:]])
+        if key[0] == "literal" and len(key) == 3 and key[1] == "str":
+            return StringLiteral(key[2])
         if key[0] == "array" and len(key) == 5:
             return Array(from_key(key[1]), key[2], key[3], bool(key[4]))
     raise ValueError(f"unknown kiln type key: {key!r}")

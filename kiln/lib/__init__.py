@@ -4,5 +4,22 @@ Each module registers its implementations with ``kiln.extending`` (``overload``,
 ``overload_method``), exactly as a user's extension does; kiln compiles an implementation once
 per signature, when compiled code first calls it. Heavy algorithms whose speed matters (sorting,
 selection, searching) live in C instead (``src/runtime/``, registered in ``src/lib/*.def``).
-This package is imported when kiln compiles its first function.
+This package is imported when kiln compiles its first function. It only names what each module
+implements (``_lazy``): a module is imported when compiled code first calls one of its names, so
+that a first compile pays only for what it uses.
+
+To add a function: write its overload in the module of its family (or a new module) and add the
+callable (or the ``(type class, method name)``) to that module's line below.
 """
+
+import operator
+
+import numpy as np
+
+from ..extending import _lazy, types
+
+_lazy("kiln.lib.statistics", functions=[np.var, np.std],
+      methods=[(types.Array, "var"), (types.Array, "std")])
+_lazy("kiln.lib.numeric", functions=[np.diff, np.convolve, np.bincount])
+_lazy("kiln.lib.linalg", functions=[np.dot, operator.matmul])
+

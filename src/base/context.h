@@ -66,6 +66,7 @@ typedef struct KnOverloadQuery {
     int nargs;
     const char *const *kwnames;
     int nkw;
+    const char *const *strs; /* per argument: a constant str's value (a StringLiteral), or NULL */
 } KnOverloadQuery;
 
 typedef struct KnHooks {
@@ -112,6 +113,7 @@ struct KnCompilation {
     unsigned fastmath;      /* KN_FM_* */
     int boundscheck;        /* 0 or 1 */
     int error_model_python; /* 1: division by zero raises (Numba's error_model='python') */
+    int thunk;              /* a binding (kiln.extending): callees stay out of line */
     unsigned dump;          /* KN_DUMP_*: print stages to stderr */
     int want_text;          /* keep LLVM IR and asm text (inspect_llvm / inspect_asm) */
     int text_only;          /* produce llvm/opt/asm text, do not add code to the JIT */
@@ -160,6 +162,7 @@ typedef struct KnExcInfo {
     int64_t nargs; /* run-time values for the message (str.format'ed by the dispatcher) */
     int64_t args[4];
     const char *where; /* "file:line" of the raise (a constant of the raising code), or NULL */
+    const char *called_from; /* "file:line" of the outermost compiled call that passed it up */
 } KnExcInfo;
 
 typedef int (*KnWrapperFn)(void *ret, KnExcInfo *exc, void *args);

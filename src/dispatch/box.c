@@ -367,7 +367,8 @@ PyTypeObject KnMemInfoOwner_Type = {
 static int
 same_as_parent(const KnArrayStruct *s, PyArrayObject *p, int ndim)
 {
-    if (PyArray_DATA(p) != s->data || PyArray_NDIM(p) != ndim)
+    if (PyArray_DATA(p) != s->data || PyArray_NDIM(p) != ndim ||
+        PyArray_ITEMSIZE(p) != s->itemsize) /* a.real of a complex array starts at a's data */
         return 0;
     for (int i = 0; i < ndim; i++)
         if (PyArray_DIM(p, i) != s->dims[i] || PyArray_STRIDE(p, i) != s->dims[ndim + i])

@@ -48,6 +48,7 @@ typedef struct Dispatcher {
     PyObject *options;
     unsigned fastmath;
     int boundscheck, error_model_python;
+    int thunk;      /* option _thunk: kiln.extending's binding of a call to an implementation */
     int nogil;      /* release the GIL while compiled code runs */
     Overload **ovs; /* compiled and failed signatures */
     int nov, cap;
@@ -308,6 +309,7 @@ run_compile(Dispatcher *d, KnType **args, int n, KnType *declared_ret, Overload 
     c->fastmath = d->fastmath;
     c->boundscheck = d->boundscheck;
     c->error_model_python = d->error_model_python;
+    c->thunk = d->thunk;
     c->dump = dump_flags();
     c->declared_ret = declared_ret;
     c->arg_types = args;
@@ -579,7 +581,8 @@ resolve_overload(KnCompilation *c, const KnOverloadQuery *q, KnSpan span, void *
     PyObject *keys = PyTuple_New(q->nargs), *kw = PyTuple_New(q->nkw), *res = NULL;
     int ok = keys && kw;
     for (int i = 0; ok && i < q->nargs; i++) {
-        PyObject *k = kn_box_key(q->args[i]);
+        PyObject *k = q->strs && q->strs[i] ? Py_BuildValue("(sss)", "literal", "str", q->strs[i])
+                                            : kn_box_key(q->args[i]);
         ok = k != NULL;
         if (ok)
             PyTuple_SET_ITEM(keys, i, k);
@@ -702,6 +705,14 @@ raise_from_table(KnExcInfo *exc)
             PyErr_Clear(); /* Python 3.10: no notes */
         Py_XDECREF(r);
         Py_XDECREF(note);
+        if (exc->called_from) { /* raised in a callee (kiln/lib, an overload): the user's call */
+            note = PyUnicode_FromFormat("called from %s", exc->called_from);
+            r = note ? PyObject_CallMethod(inst, "add_note", "O", note) : NULL;
+            if (!r)
+                PyErr_Clear();
+            Py_XDECREF(r);
+            Py_XDECREF(note);
+        }
     }
     if (inst) {
         PyErr_SetObject((PyObject *)Py_TYPE(inst), inst);
@@ -749,7 +760,7 @@ invoke(Overload *ov, PyObject *const *args, int nogil)
         PyErr_NoMemory();
         goto done;
     }
-    KnExcInfo exc = {0, 0, {0}, NULL};
+    KnExcInfo exc = {0, 0, {0}, NULL, NULL};
     int status;
     int token = kn_interrupt_enter();
     if (nogil) {
@@ -1418,6 +1429,8 @@ dispatcher_new(PyTypeObject *type, PyObject *args, PyObject *kw)
         PyObject *em = PyDict_GetItemString(d->options, "error_model");
         if (em && PyUnicode_Check(em) && !strcmp(PyUnicode_AsUTF8(em), "numpy"))
             d->error_model_python = 0;
+        PyObject *th = PyDict_GetItemString(d->options, "_thunk");
+        d->thunk = th && PyObject_IsTrue(th) > 0;
     }
     return (PyObject *)d;
 }

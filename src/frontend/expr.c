@@ -24,11 +24,34 @@ kn_fe_binop_of(PyObject *op)
     return -1;
 }
 
+/* a @ b: a call of operator.matmul (kiln/lib/linalg.py overloads it) at the binop's span */
+static Val
+matmul_call(FE *fe, PyObject *node)
+{
+    PyObject *mod = PyImport_ImportModule("operator");
+    PyObject *fn = mod ? PyObject_GetAttrString(mod, "matmul") : NULL;
+    Py_XDECREF(mod);
+    Val all[3] = {fn ? kn_fe_frozen(fe, node, fn, "operator.matmul") : NULL, NULL, NULL};
+    Py_XDECREF(fn); /* the operator module keeps it */
+    PyErr_Clear();
+    if (!all[0] || !(all[1] = kn_fe_expr(fe, A(node, "left"))) ||
+        !(all[2] = kn_fe_expr(fe, A(node, "right"))))
+        return fe->c->diags.items.len ? NULL : UNSUPPORTED(fe, node, "operator @ is not supported");
+    Val *args = kn_arena_alloc(&fe->c->arena, sizeof(all));
+    memcpy(args, all, sizeof(all));
+    Val in = emit(fe, KN_OP_CALL, node, 3, args);
+    in->aux = 0; /* no keyword arguments */
+    in->imm.ptr = kn_arena_alloc(&fe->c->arena, sizeof(char *));
+    return in;
+}
+
 static Val
 binop(FE *fe, PyObject *node)
 {
     PyObject *opn = A(node, "op");
     int op = kn_fe_binop_of(opn);
+    if (op < 0 && is(opn, "MatMult"))
+        return matmul_call(fe, node);
     if (op < 0)
         return UNSUPPORTED(fe, node, "operator %s is not supported", kind(opn));
     Val l = kn_fe_expr(fe, A(node, "left"));

@@ -87,11 +87,14 @@ kn_jit_pass_lower(KnCompilation *c)
 }
 
 /* Bring the bodies of small jitted callees into this module as available_externally
- * definitions: LLVM may inline them; calls it does not inline still go to their symbols. */
+ * definitions: LLVM may inline them; calls it does not inline still go to their symbols.
+ * Not in a thunk (a forwarding binding): inlined there, a callee would be optimized twice. */
 static void
 link_callees(KnCompilation *c)
 {
     KnFunction *fn = c->fn;
+    if (c->thunk)
+        return; /* a binding stays small, so that its callers inline it and call the callee */
     LLVMModuleRef m = llvm_product(c)->module;
     for (int b = 0; b < fn->blocks.len; b++) {
         KnBlock *blk = fn->blocks.items[b];

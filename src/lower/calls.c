@@ -685,6 +685,7 @@ lower_jitted(L *l, KnInstr *in, KnCallImpl *impl, KnInstr **argv, int n)
     LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, st, LLVMConstInt(l->i32, 0, 0), ""), bad,
                     ok);
     LLVMPositionBuilderAtEnd(l->b, bad);
+    kn_lower_store_called_from(l);
     kn_lower_unwind(l, st);
     LLVMPositionBuilderAtEnd(l->b, ok);
     return LLVMBuildLoad2(l->b, rt, ret, "");

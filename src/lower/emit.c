@@ -136,14 +136,29 @@ kn_lower_math(L *l, const char *name, LLVMValueRef *args, int nargs)
 
 /* Record where the raise is in the source: KnExcInfo.where points at a "file:line" constant
  * (the dispatcher adds it to the exception as a note). */
-void
-kn_lower_store_where(L *l)
+static void
+store_location(L *l, int field, const char *name)
 {
     char buf[1024];
     snprintf(buf, sizeof buf, "%s:%d", l->c->fn->filename, l->span.line);
-    LLVMValueRef s = LLVMBuildGlobalStringPtr(l->b, buf, "where");
-    LLVMValueRef off = LLVMConstInt(l->i64, 6, 0);
+    LLVMValueRef s = LLVMBuildGlobalStringPtr(l->b, buf, name);
+    LLVMValueRef off = LLVMConstInt(l->i64, (unsigned long long)field, 0);
     LLVMBuildStore(l->b, s, LLVMBuildInBoundsGEP2(l->b, l->i64, l->exc_ptr, &off, 1, ""));
+}
+
+void
+kn_lower_store_where(L *l)
+{
+    store_location(l, 6, "where");
+}
+
+/* A callee raised and this call passes it up: KnExcInfo.called_from is this call's "file:line"
+ * (each caller overwrites it, so the dispatcher sees the outermost compiled call). */
+void
+kn_lower_store_called_from(L *l)
+{
+    if (l->exc_ptr)
+        store_location(l, 7, "called_from");
 }
 
 /* The analysis (passes/raises.c) said this function cannot raise, but lowering is about to

@@ -157,6 +157,7 @@ LLVMValueRef kn_lower_cplx(L *l, const KnType *t, LLVMValueRef re, LLVMValueRef 
 void kn_lower_ret_coded(L *l, LLVMValueRef v, LLVMValueRef code);
 /* store the raise's "file:line" in KnExcInfo.where */
 void kn_lower_store_where(L *l);
+void kn_lower_store_called_from(L *l); /* a callee's exception passed up by this call */
 
 /* ownership of array references (emit.c), with kn_lower_own, kn_lower_release_owned,
  * kn_lower_cleanup and kn_lower_unwind above */

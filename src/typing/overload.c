@@ -24,9 +24,15 @@ kn_typing_overload(KnCompilation *c, KnInstr *in, KnType *fn, KnType *bound, KnT
         return fail(c, in, "%s() is not available here", name);
     int m = 0;
     KnType **all = kn_arena_alloc(&c->arena, sizeof(KnType *) * (size_t)(n + 2));
-    if (bound)
+    const char **strs = kn_arena_alloc(&c->arena, sizeof(char *) * (size_t)(n + 2));
+    if (bound) {
+        strs[m] = NULL;
         all[m++] = bound->items[0];
+    }
     for (int i = 0; i < n; i++) {
+        KnInstr *arg = in->args[i + 1];
+        /* a constant str reaches the typing function as its value (mode='same') */
+        strs[m] = arg->op == KN_OP_CONST && arg->type == &kn_type_str ? arg->imm.str : NULL;
         if (!kn_type_is_value(a[i])) {
             kn_diag_error(&c->diags, KN_DIAG_TYPING, in->args[i + 1]->span,
                           "cannot pass %s to %s()", a[i]->name, name);
@@ -42,6 +48,7 @@ kn_typing_overload(KnCompilation *c, KnInstr *in, KnType *fn, KnType *bound, KnT
         .nargs = m,
         .kwnames = in->aux ? in->imm.ptr : NULL,
         .nkw = in->aux,
+        .strs = strs,
     };
     void *disp = NULL;
     KN_TRY(c->hooks->resolve_overload(c, &q, in->span, &disp));
