@@ -137,4 +137,70 @@ typedef struct KnRtStats {
 } KnRtStats;
 void kn_rt_stats(KnRtStats *out);
 
+
+/* ---- algorithms on contiguous buffers (sort.c, select.c, search.c) ----
+ * dt is the buffer's element type; bool is one byte 0/1, complex is (real, imag) pairs. */
+enum {
+    KN_DT_BOOL,
+    KN_DT_I8,
+    KN_DT_I16,
+    KN_DT_I32,
+    KN_DT_I64,
+    KN_DT_U8,
+    KN_DT_U16,
+    KN_DT_U32,
+    KN_DT_U64,
+    KN_DT_F32,
+    KN_DT_F64,
+    KN_DT_C64,
+    KN_DT_C128
+};
+
+/* Sort `rows` consecutive rows of n items in place, NumPy's order: NaN last, complex by (real,
+ * imag) within [R + Rj, R + nanj, nan + Rj, nan + nanj]; -0.0 sorts before +0.0. */
+void kn_rt_sort(void *data, int64_t n, int64_t rows, int32_t dt);
+/* out[r * n + i]: the stable sorting permutation of each row (ties keep index order, -0.0 ties
+ * +0.0, NaNs tie and come last) */
+void kn_rt_argsort(const void *data, int64_t n, int64_t rows, int32_t dt, int64_t *out);
+/* data sorted by kn_rt_sort: its distinct values moved to the front, their count returned; NaNs
+ * are one value (complex: any NaN part), kept as the first of them */
+int64_t kn_rt_unique(void *data, int64_t n, int32_t dt);
+
+/* np.quantile(a, q, method='linear') for each q in [0, 1], n >= 1; scratch is a copy of the data
+ * that is reordered. Result as NumPy computes it for an array q (float64 for every dtype; float32
+ * input interpolates its float32 difference in float64); any NaN in the data makes every result
+ * that NaN. bool: NumPy raises (no boolean subtract), the caller must too. */
+void kn_rt_quantiles(void *scratch, int64_t n, int32_t dt, const double *q, int64_t nq,
+                     double *out);
+/* float32 data and a Python-float q (NumPy's weak scalar: the result is float32) */
+void kn_rt_quantiles_f32(void *scratch, int64_t n, const double *q, int64_t nq, float *out);
+/* np.median (the mean of the middle one or two), n >= 1: float64 for every dtype but float32,
+ * which has kn_rt_median_f32 (float32 arithmetic, as np.mean of float32) */
+double kn_rt_median(void *scratch, int64_t n, int32_t dt);
+float kn_rt_median_f32(void *scratch, int64_t n);
+
+/* np.searchsorted(a, v, side='right' if right else 'left'): a sorted in NumPy's order, v of the
+ * same dtype; out has nv entries */
+void kn_rt_searchsorted(const void *a, int64_t na, const void *v, int64_t nv, int32_t dt,
+                        int32_t right, int64_t *out);
+/* np.digitize(x, bins, right): -1 (out unspecified) when bins are not monotonic, else 0.
+ * Real dtypes only (NumPy rejects complex x). */
+int32_t kn_rt_digitize(const void *x, int64_t nx, const void *bins, int64_t nb, int32_t dt,
+                       int32_t right, int64_t *out);
+/* np.interp for float64, nxp >= 1, left/right already defaulted to fp[0]/fp[-1] */
+void kn_rt_interp(const double *x, int64_t nx, const double *xp, const double *fp, int64_t nxp,
+                  double left, double right, double *out);
+/* the same with complex128 fp/left/right/out as (real, imag) pairs */
+void kn_rt_interp_complex(const double *x, int64_t nx, const double *xp, const double *fp,
+                          int64_t nxp, const double *left, const double *right, double *out);
+/* np.histogram(a, bins=nbins, range=(lo, hi)) for float64 a, lo < hi finite, nbins >= 1: counts
+ * into hist[nbins] (zeroed here) */
+void kn_rt_histogram(const double *a, int64_t n, double lo, double hi, int64_t nbins,
+                     int64_t *hist);
+/* np.histogram with explicit increasing edges: hist[nedges - 1], zeroed here */
+void kn_rt_histogram_edges(const double *a, int64_t n, const double *edges, int64_t nedges,
+                           int64_t *hist);
+/* np.linspace(lo, hi, nbins + 1), bit for bit: edges[nbins + 1] */
+void kn_rt_linspace_edges(double lo, double hi, int64_t nbins, double *edges);
+
 #endif
