@@ -519,6 +519,26 @@ min_max(L *l, LLVMValueRef buf, LLVMValueRef n, LLVMValueRef *lo, LLVMValueRef *
     *nan = LLVMBuildLoad2(l->b, l->i1, nn, "");
 }
 
+/* np.linspace(lo, hi, nb + 1) computed in float32 as NumPy does for float32 bounds (start + i *
+ * step; the last edge, hi, is already there), stored as doubles at out */
+static void
+f32_linspace(L *l, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef nb, LLVMValueRef out)
+{
+    LLVMValueRef lo32 = LLVMBuildFPTrunc(l->b, lo, l->f32, ""),
+                 hi32 = LLVMBuildFPTrunc(l->b, hi, l->f32, "");
+    LLVMValueRef step = LLVMBuildFDiv(l->b, LLVMBuildFSub(l->b, hi32, lo32, ""),
+                                      LLVMBuildSIToFP(l->b, nb, l->f32, ""), "");
+    Loop lp;
+    kn_lower_loop_begin(l, &lp, nb);
+    LLVMValueRef i = kn_lower_loop_index(l, &lp);
+    LLVMValueRef y =
+        LLVMBuildFAdd(l->b, LLVMBuildFMul(l->b, LLVMBuildSIToFP(l->b, i, l->f32, ""), step, ""),
+                      lo32, "");
+    LLVMBuildStore(l->b, LLVMBuildFPExt(l->b, y, l->f64, ""),
+                   LLVMBuildInBoundsGEP2(l->b, l->f64, out, &i, 1, ""));
+    kn_lower_loop_end(l, &lp);
+}
+
 /* the counts and edges of np.histogram(a, bins) with bins an int: NumPy's checks, its outer
  * edges (the data's range or range=, widened by 0.5 each way when empty), equal bins */
 static void
@@ -557,11 +577,26 @@ equal_bins(L *l, KnInstr *in, LLVMValueRef av, LLVMValueRef n, LLVMValueRef *his
     LLVMValueRef ae[4] = {lo, hi, nb, data(l, e)};
     rt_void(l, "kn_rt_linspace_edges", pe, 4, ae);
     *hist = kn_lower_array_alloc(l, arr_t(l, &kn_type_int64, 1), &nb);
-    LLVMTypeRef ph[6] = {l->ptr, l->i64, l->f64, l->f64, l->i64, l->ptr};
-    LLVMValueRef ah[6] = {data(l, av), n, lo, hi, nb, data(l, *hist)};
-    rt_void(l, "kn_rt_histogram", ph, 6, ah);
     const KnType *et = ((KnCallImpl *)in->impl)->result;
-    *edges = et == &kn_type_float64 ? e : copy_as(l, in, e, e64, et);
+    if (et == &kn_type_float64) {
+        LLVMTypeRef ph[6] = {l->ptr, l->i64, l->f64, l->f64, l->i64, l->ptr};
+        LLVMValueRef ah[6] = {data(l, av), n, lo, hi, nb, data(l, *hist)};
+        rt_void(l, "kn_rt_histogram", ph, 6, ah);
+        *edges = e;
+        return;
+    }
+    /* float32 data: float32 edges, as NumPy's (computed in float32 from the data's own range,
+     * in float64 then rounded from range=), and the counts by those edges */
+    if (!(range && range->type->kind != KN_TY_NONE)) /* empty data: the range (0, 1), ints */
+        f32_linspace(l, lo, hi,
+                     LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, n, i64c(l, 0), ""),
+                                     i64c(l, 0), nb, ""),
+                     data(l, e));
+    *edges = copy_as(l, in, e, e64, et);
+    LLVMValueRef e32 = copy_as(l, in, *edges, arr_t(l, et, 1), &kn_type_float64);
+    LLVMTypeRef ph[5] = {l->ptr, l->i64, l->ptr, l->i64, l->ptr};
+    LLVMValueRef ah[5] = {data(l, av), n, data(l, e32), ne, data(l, *hist)};
+    rt_void(l, "kn_rt_histogram_edges", ph, 5, ah);
 }
 
 static LLVMValueRef
