@@ -74,10 +74,26 @@ copy_into(L *l, KnInstr *in, LLVMValueRef dest, const KnType *dt, LLVMValueRef s
     kn_lower_elementwise_into(l, in, &op, 1, kn_lower_copy_kernel, dest, dt, st->dtype);
 }
 
+/* a new owned C array of type rt (a's dtype) with a copy of a's bytes, a being C-contiguous:
+ * one memcpy, far less code to optimize than an elementwise loop (first calls) */
+static LLVMValueRef
+memcpy_copy(L *l, LLVMValueRef a, const KnType *t, const KnType *rt)
+{
+    LLVMValueRef shape[32], n = field(l, a, F_NITEMS);
+    for (int k = 0; k < rt->ndim; k++)
+        shape[k] = rt->ndim == t->ndim ? dim(l, a, F_SHAPE, k) : n;
+    LLVMValueRef r = kn_lower_array_alloc_within(l, rt, shape, n);
+    LLVMValueRef bytes = LLVMBuildMul(l->b, n, i64c(l, itemsize(t->dtype)), "");
+    LLVMBuildMemCpy(l->b, data(l, r), 64, data(l, a), 1, bytes);
+    return r;
+}
+
 /* a new owned C array of dtype d holding a's elements, in a's shape */
 static LLVMValueRef
 copy_as(L *l, KnInstr *in, LLVMValueRef a, const KnType *t, const KnType *d)
 {
+    if (t->layout == 'C' && t->dtype == d)
+        return memcpy_copy(l, a, t, arr_t(l, d, t->ndim));
     Operand op = {a, t, NULL, {0}};
     return kn_lower_elementwise_into(l, in, &op, 1, kn_lower_copy_kernel, NULL, arr_t(l, d, t->ndim),
                                      t->dtype);
@@ -106,6 +122,8 @@ static LLVMValueRef
 flat_copy(L *l, KnInstr *in, LLVMValueRef a, const KnType *t, const KnType *d)
 {
     const KnType *ft = arr_t(l, d, 1);
+    if (t->layout == 'C' && t->dtype == d)
+        return memcpy_copy(l, a, t, ft);
     LLVMValueRef n = field(l, a, F_NITEMS);
     LLVMValueRef r = kn_lower_array_alloc(l, ft, &n);
     if (t->ndim == 1) {
