@@ -95,8 +95,8 @@ copy_as(L *l, KnInstr *in, LLVMValueRef a, const KnType *t, const KnType *d)
     if (t->layout == 'C' && t->dtype == d)
         return memcpy_copy(l, a, t, arr_t(l, d, t->ndim));
     Operand op = {a, t, NULL, {0}};
-    return kn_lower_elementwise_into(l, in, &op, 1, kn_lower_copy_kernel, NULL, arr_t(l, d, t->ndim),
-                                     t->dtype);
+    return kn_lower_elementwise_into(l, in, &op, 1, kn_lower_copy_kernel, NULL,
+                                     arr_t(l, d, t->ndim), t->dtype);
 }
 
 /* a's elements as a C-contiguous buffer of dtype d (a itself when it already is one) */
@@ -420,7 +420,8 @@ lower_quantile(L *l, KnInstr *in, int id)
             LLVMValueRef i = kn_lower_loop_index(l, &lp);
             LLVMValueRef p = LLVMBuildInBoundsGEP2(l->b, l->f64, qbuf, &i, 1, "");
             LLVMBuildStore(
-                l->b, LLVMBuildFDiv(l->b, LLVMBuildLoad2(l->b, l->f64, p, ""), f64c(l, 100), ""), p);
+                l->b, LLVMBuildFDiv(l->b, LLVMBuildLoad2(l->b, l->f64, p, ""), f64c(l, 100), ""),
+                p);
             kn_lower_loop_end(l, &lp);
         }
     } else {
@@ -482,8 +483,8 @@ lower_interp(L *l, KnInstr *in)
         if (s && s->type->kind != KN_TY_NONE)
             bound[i] = to_f64(l, l->vals[s->id], s->type);
         else
-            bound[i] = load_f64(l, data(l, fpv),
-                                i ? LLVMBuildSub(l->b, nxp, i64c(l, 1), "") : i64c(l, 0));
+            bound[i] =
+                load_f64(l, data(l, fpv), i ? LLVMBuildSub(l->b, nxp, i64c(l, 1), "") : i64c(l, 0));
     }
     LLVMValueRef xbuf, nx, out = NULL, outp;
     if (x->type->kind == KN_TY_ARRAY) {
@@ -523,10 +524,10 @@ min_max(L *l, LLVMValueRef buf, LLVMValueRef n, LLVMValueRef *lo, LLVMValueRef *
     kn_lower_loop_begin(l, &lp, n);
     LLVMValueRef x = load_f64(l, buf, kn_lower_loop_index(l, &lp));
     LLVMValueRef a = LLVMBuildLoad2(l->b, l->f64, mn, ""), b = LLVMBuildLoad2(l->b, l->f64, mx, "");
-    LLVMBuildStore(l->b, LLVMBuildSelect(l->b, LLVMBuildFCmp(l->b, LLVMRealOLT, x, a, ""), x, a, ""),
-                   mn);
-    LLVMBuildStore(l->b, LLVMBuildSelect(l->b, LLVMBuildFCmp(l->b, LLVMRealOGT, x, b, ""), x, b, ""),
-                   mx);
+    LLVMBuildStore(l->b,
+                   LLVMBuildSelect(l->b, LLVMBuildFCmp(l->b, LLVMRealOLT, x, a, ""), x, a, ""), mn);
+    LLVMBuildStore(l->b,
+                   LLVMBuildSelect(l->b, LLVMBuildFCmp(l->b, LLVMRealOGT, x, b, ""), x, b, ""), mx);
     LLVMBuildStore(l->b,
                    LLVMBuildOr(l->b, LLVMBuildLoad2(l->b, l->i1, nn, ""),
                                LLVMBuildFCmp(l->b, LLVMRealUNO, x, x, ""), ""),
@@ -549,9 +550,8 @@ f32_linspace(L *l, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef nb, LLVMValueR
     Loop lp;
     kn_lower_loop_begin(l, &lp, nb);
     LLVMValueRef i = kn_lower_loop_index(l, &lp);
-    LLVMValueRef y =
-        LLVMBuildFAdd(l->b, LLVMBuildFMul(l->b, LLVMBuildSIToFP(l->b, i, l->f32, ""), step, ""),
-                      lo32, "");
+    LLVMValueRef y = LLVMBuildFAdd(
+        l->b, LLVMBuildFMul(l->b, LLVMBuildSIToFP(l->b, i, l->f32, ""), step, ""), lo32, "");
     LLVMBuildStore(l->b, LLVMBuildFPExt(l->b, y, l->f64, ""),
                    LLVMBuildInBoundsGEP2(l->b, l->f64, out, &i, 1, ""));
     kn_lower_loop_end(l, &lp);
@@ -564,8 +564,8 @@ equal_bins(L *l, KnInstr *in, LLVMValueRef av, LLVMValueRef n, LLVMValueRef *his
            LLVMValueRef *edges)
 {
     KnInstr *bins = argn(in, 1, "bins"), *range = argn(in, 2, "range");
-    LLVMValueRef nb = bins ? kn_lower_convert(l, l->vals[bins->id], bins->type, &kn_type_int64)
-                           : i64c(l, 10);
+    LLVMValueRef nb =
+        bins ? kn_lower_convert(l, l->vals[bins->id], bins->type, &kn_type_int64) : i64c(l, 10);
     kn_lower_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, nb, i64c(l, 1), ""), KN_EXC_HIST_BINS);
     LLVMValueRef lo, hi;
     if (range && range->type->kind != KN_TY_NONE) {

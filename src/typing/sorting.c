@@ -107,8 +107,8 @@ axis_of(KnCompilation *c, int id, KnInstr *axis, const KnType *a, int none_ok, K
     }
     int64_t nk = k < 0 ? k + a->ndim : k;
     if (nk < 0 || nk >= a->ndim) {
-        err(c, axis ? axis->span : span,
-            "axis %lld is out of bounds for array of dimension %d", (long long)k, a->ndim);
+        err(c, axis ? axis->span : span, "axis %lld is out of bounds for array of dimension %d",
+            (long long)k, a->ndim);
         return -2;
     }
     return nk;
@@ -155,8 +155,9 @@ type_sort(KnCompilation *c, KnInstr *in, int id, KnInstr *self)
         return err(c, axis->span, "axis %lld is out of bounds for array of dimension 0",
                    is_const(axis, KN_TY_INT) ? (long long)axis->imm.i : -1LL);
     if (!axis && !t->ndim)
-        return err(c, a->span, "axis -1 is out of bounds for array of dimension 0 (%s() of a 0-d "
-                               "array needs axis=None)",
+        return err(c, a->span,
+                   "axis -1 is out of bounds for array of dimension 0 (%s() of a 0-d "
+                   "array needs axis=None)",
                    fname(id));
     int64_t k = axis_of(c, id, axis, t, id != KN_BI_ARRAY_SORT, in->span);
     if (k == -2)
@@ -240,8 +241,8 @@ type_searchsorted(KnCompilation *c, KnInstr *in, int id)
 static int
 type_unique(KnCompilation *c, KnInstr *in, int id)
 {
-    static const char *const kw[] = {"ar",          "return_index", "return_inverse",
-                                     "return_counts", "equal_nan",  NULL};
+    static const char *const kw[] = {
+        "ar", "return_index", "return_inverse", "return_counts", "equal_nan", NULL};
     KN_TRY(keywords(c, in, id, kw, 1));
     KnInstr *a = kn_typing_arg(in, 0, "ar");
     if (!a)
@@ -306,8 +307,9 @@ type_order_stat(KnCompilation *c, KnInstr *in, int id)
         return err(c, a->span, "%s() of complex arrays is not supported%s", fname(id),
                    median ? " yet in kiln" : " (a must be an array of real numbers)");
     if (!median && t->dtype->kind == KN_TY_BOOL)
-        return err(c, a->span, "%s() of a bool array: NumPy has no boolean subtract (convert it "
-                               "with .astype(np.int64) first)",
+        return err(c, a->span,
+                   "%s() of a bool array: NumPy has no boolean subtract (convert it "
+                   "with .astype(np.int64) first)",
                    fname(id));
     if (axis && !is_none(axis))
         return err(c, axis->span, "%s(axis=...) is not supported yet in kiln: only axis=None",
@@ -324,8 +326,9 @@ type_order_stat(KnCompilation *c, KnInstr *in, int id)
     KnType *qt = q->type;
     if (qt->kind == KN_TY_ARRAY) {
         if (qt->ndim != 1 || !real(qt->dtype))
-            return err(c, q->span, "%s()'s q must be a real number, a tuple of them or a 1-d array "
-                                   "of them, not %s",
+            return err(c, q->span,
+                       "%s()'s q must be a real number, a tuple of them or a 1-d array "
+                       "of them, not %s",
                        fname(id), qt->name);
         in->type = kn_type_array(c->types, &kn_type_float64, 1, 'C', 0);
     } else if (qt->kind == KN_TY_TUPLE) {
@@ -392,15 +395,17 @@ type_histogram(KnCompilation *c, KnInstr *in, int id)
         impl->value = 1;
         edges = bins->type->dtype; /* NumPy gives back the edges as given */
     } else if (bins && !kn_type_is_int(bins->type)) {
-        return err(c, bins->span, "np.histogram()'s bins must be an integer or a 1-d array of "
-                                  "edges (strings are not supported), not %s",
+        return err(c, bins->span,
+                   "np.histogram()'s bins must be an integer or a 1-d array of "
+                   "edges (strings are not supported), not %s",
                    bins->type->name);
     }
     if (range && !is_none(range)) {
         KnType *r = range->type;
         if (r->kind != KN_TY_TUPLE || r->n != 2 || !real(r->items[0]) || !real(r->items[1]))
-            return err(c, range->span, "np.histogram()'s range must be a tuple of two real "
-                                       "numbers or None, not %s",
+            return err(c, range->span,
+                       "np.histogram()'s range must be a tuple of two real "
+                       "numbers or None, not %s",
                        r->name);
     }
     impl->result = edges;
