@@ -562,7 +562,7 @@ def bad_axis(a):
 
 
 def bad_median_axis(a):
-    return np.median(a, axis=0)
+    return np.median(a, axis=2)
 
 
 def bad_bool_quantile(a):
@@ -596,7 +596,7 @@ def _compile_error(func, *args):
     (bad_q_type, (np.arange(3.0),), "1j", ["q must be a real number"]),
     (bad_sort_arg, (1.5,), "x + 0.5", ["array of numbers"]),
     (bad_axis, (np.ones((2, 2)),), "2)", ["axis 2 is out of bounds"]),
-    (bad_median_axis, (np.ones((2, 2)),), "0)", ["axis=None"]),
+    (bad_median_axis, (np.ones((2, 2)),), "2)", ["axis 2 is out of bounds"]),
     (bad_bool_quantile, (np.ones(3, bool),), "a, 0.5", ["bool"]),
     (bad_kind, (np.ones(3),), '"fast"', ["kind="]),
     (bad_interp_xp, (np.ones((2, 2)),), "a, a", ["1-d array"]),
@@ -620,3 +620,55 @@ def test_digitize_message():
         compiled(digitize)(np.arange(3.0), np.array([1.0, 3.0, 2.0]))
     with pytest.raises(ValueError, match=r"Quantiles must be in the range \[0, 1\]"):
         compiled(q_bad_scalar)(np.arange(3.0))
+
+
+# ---- median, percentile, quantile along an axis ----
+
+def median_axis0(a):
+    return np.median(a, axis=0)
+
+
+def median_axis_last(a):
+    return np.median(a, axis=-1)
+
+
+def q_axis1(a):
+    return np.quantile(a, 0.4, axis=1)
+
+
+def pct_axis0_tuple(a):
+    return np.percentile(a, (10, 50, 95), axis=0)
+
+
+def q_axis_array(a, q):
+    return np.quantile(a, q, axis=-1)
+
+
+def median_1d_axis(a):
+    return np.median(a, axis=0)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint64, np.int64, np.float32, np.float64],
+                         ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("layout", ["C", "F", "strided"])
+def test_order_statistics_axis(dtype, layout):
+    for seed, shape in enumerate([(4, 6), (5, 3), (1, 7), (3, 4, 5)]):
+        for special in (False, True):
+            a = arr(values(dtype, shape, 500 + seed, special), dtype, layout)
+            approx = dtype == np.float32
+            check(median_axis0, a)
+            check(median_axis_last, a)
+            if len(shape) == 2:
+                check(q_axis1, a, approx=approx)
+            check(pct_axis0_tuple, a, approx=approx)
+            check(q_axis_array, a, np.array([0.0, 0.3, 1.0]), approx=approx)
+    check(median_1d_axis, arr(values(dtype, (9,), 1), dtype, layout))
+
+
+def test_order_statistics_axis_empty():
+    check(median_axis0, np.zeros((0, 3)))
+    check(median_axis0, np.zeros((3, 0)))
+    check(q_axis1, np.zeros((3, 0)))
+    check(q_axis1, np.zeros((0, 3)))
+    check(pct_axis0_tuple, np.zeros((0, 2)))
+    check(pct_axis0_tuple, np.zeros((2, 0)))

@@ -372,11 +372,99 @@ to_f64(L *l, LLVMValueRef v, const KnType *t)
 }
 
 static LLVMValueRef
+call_median(L *l, LLVMValueRef buf, LLVMValueRef n, const KnType *d, int f32)
+{
+    if (f32) {
+        LLVMTypeRef p[2] = {l->ptr, l->i64};
+        LLVMValueRef args[2] = {buf, n};
+        return kn_lower_extern(l, "kn_rt_median_f32", l->f32, p, 2, args);
+    }
+    LLVMTypeRef p[3] = {l->ptr, l->i64, l->i32};
+    LLVMValueRef args[3] = {buf, n, i32c(l, dt_code(d))};
+    return kn_lower_extern(l, "kn_rt_median", l->f64, p, 3, args);
+}
+
+/* the quantiles qbuf[0..nq) of the n items at buf into out (float32 items if f32, nq == 1) */
+static void
+call_quantiles(L *l, LLVMValueRef buf, LLVMValueRef n, const KnType *d, LLVMValueRef qbuf,
+               LLVMValueRef nq, LLVMValueRef out, int f32)
+{
+    if (f32) {
+        LLVMTypeRef p[5] = {l->ptr, l->i64, l->ptr, l->i64, l->ptr};
+        LLVMValueRef args[5] = {buf, n, qbuf, nq, out};
+        rt_void(l, "kn_rt_quantiles_f32", p, 5, args);
+        return;
+    }
+    LLVMTypeRef p[6] = {l->ptr, l->i64, l->i32, l->ptr, l->i64, l->ptr};
+    LLVMValueRef args[6] = {buf, n, i32c(l, dt_code(d)), qbuf, nq, out};
+    rt_void(l, "kn_rt_quantiles", p, 6, args);
+}
+
+static int
+is_f32(const KnType *t)
+{
+    const KnType *d = t->kind == KN_TY_ARRAY ? t->dtype : t;
+    return d->kind == KN_TY_FLOAT && d->bits == 32;
+}
+
+/* For an int axis k: a's rows with axis k last, copied into a C buffer of rows x n items; the
+ * lengths of the other axes into shape, *m their product (the rows, also when n is 0) */
+static LLVMValueRef
+rows_copy(L *l, KnInstr *in, KnInstr *a, int k, LLVMValueRef *n, LLVMValueRef *rows,
+          LLVMValueRef *shape, LLVMValueRef *m)
+{
+    const KnType *t = a->type, *vt;
+    LLVMValueRef av = l->vals[a->id];
+    rows_of(l, av, k, n, rows);
+    *m = i64c(l, 1);
+    for (int i = 0, j = 0; i < t->ndim; i++)
+        if (i != k) {
+            shape[j] = dim(l, av, F_SHAPE, i);
+            *m = LLVMBuildMul(l->b, *m, shape[j++], "");
+        }
+    LLVMValueRef v = axis_last(l, av, t, k, &vt);
+    return copy_as(l, in, v, vt, t->dtype);
+}
+
+/* the address of row r of a rows x n buffer of dtype d */
+static LLVMValueRef
+row_ptr(L *l, LLVMValueRef buf, LLVMValueRef r, LLVMValueRef n, const KnType *d)
+{
+    return offset_ptr(l, data(l, buf),
+                      LLVMBuildMul(l->b, LLVMBuildMul(l->b, r, n, ""), i64c(l, itemsize(d)), ""));
+}
+
+static LLVMValueRef
+median_axis(L *l, KnInstr *in, KnInstr *a, int k)
+{
+    const KnType *d = a->type->dtype;
+    int f32 = is_f32(in->type);
+    LLVMTypeRef rt = f32 ? l->f32 : l->f64;
+    LLVMValueRef n, rows, m, shape[32];
+    LLVMValueRef tmp = rows_copy(l, in, a, k, &n, &rows, shape, &m);
+    LLVMValueRef out = kn_lower_array_alloc(l, in->type, shape);
+    Loop lp; /* nan where the axis is empty (rows is 0 then) */
+    kn_lower_loop_begin(l, &lp, m);
+    LLVMValueRef i = kn_lower_loop_index(l, &lp);
+    LLVMBuildStore(l->b, LLVMConstReal(rt, NAN),
+                   LLVMBuildInBoundsGEP2(l->b, rt, data(l, out), &i, 1, ""));
+    kn_lower_loop_end(l, &lp);
+    kn_lower_loop_begin(l, &lp, rows);
+    LLVMValueRef r = kn_lower_loop_index(l, &lp);
+    LLVMValueRef v = call_median(l, row_ptr(l, tmp, r, n, d), n, d, f32);
+    LLVMBuildStore(l->b, v, LLVMBuildInBoundsGEP2(l->b, rt, data(l, out), &r, 1, ""));
+    kn_lower_loop_end(l, &lp);
+    return out;
+}
+
+static LLVMValueRef
 lower_median(L *l, KnInstr *in)
 {
     KnInstr *a = argn(in, 0, "a");
     const KnType *d = a->type->dtype;
-    int f32 = in->type->kind == KN_TY_FLOAT && in->type->bits == 32;
+    if (((KnCallImpl *)in->impl)->value >= 0)
+        return median_axis(l, in, a, (int)((KnCallImpl *)in->impl)->value);
+    int f32 = is_f32(in->type);
     LLVMTypeRef rt = f32 ? l->f32 : l->f64;
     LLVMValueRef s = flat_copy(l, in, l->vals[a->id], a->type, d), n = field(l, s, F_NITEMS);
     /* the median of nothing: nan (NumPy also warns "Mean of empty slice") */
@@ -386,20 +474,85 @@ lower_median(L *l, KnInstr *in)
     LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "median.done");
     LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, n, i64c(l, 0), ""), done, calc);
     LLVMPositionBuilderAtEnd(l->b, calc);
-    LLVMValueRef v;
-    if (f32) {
-        LLVMTypeRef p[2] = {l->ptr, l->i64};
-        LLVMValueRef args[2] = {data(l, s), n};
-        v = kn_lower_extern(l, "kn_rt_median_f32", l->f32, p, 2, args);
-    } else {
-        LLVMTypeRef p[3] = {l->ptr, l->i64, l->i32};
-        LLVMValueRef args[3] = {data(l, s), n, i32c(l, dt_code(d))};
-        v = kn_lower_extern(l, "kn_rt_median", l->f64, p, 3, args);
-    }
-    LLVMBuildStore(l->b, v, res);
+    LLVMBuildStore(l->b, call_median(l, data(l, s), n, d, f32), res);
     LLVMBuildBr(l->b, done);
     LLVMPositionBuilderAtEnd(l->b, done);
     return LLVMBuildLoad2(l->b, rt, res, "");
+}
+
+/* q as doubles at *qbuf, *nq of them (percentiles divided by 100, as NumPy's true_divide) */
+static void
+q_values(L *l, KnInstr *in, KnInstr *q, int pct, LLVMValueRef *qbuf, LLVMValueRef *nq)
+{
+    const KnType *qt = q->type;
+    LLVMValueRef qv = l->vals[q->id];
+    if (qt->kind == KN_TY_ARRAY) {
+        LLVMValueRef qa = flat_copy(l, in, qv, qt, &kn_type_float64);
+        *qbuf = data(l, qa);
+        *nq = field(l, qa, F_NITEMS);
+        if (pct) {
+            Loop lp;
+            kn_lower_loop_begin(l, &lp, *nq);
+            LLVMValueRef i = kn_lower_loop_index(l, &lp);
+            LLVMValueRef p = LLVMBuildInBoundsGEP2(l->b, l->f64, *qbuf, &i, 1, "");
+            LLVMBuildStore(
+                l->b, LLVMBuildFDiv(l->b, LLVMBuildLoad2(l->b, l->f64, p, ""), f64c(l, 100), ""),
+                p);
+            kn_lower_loop_end(l, &lp);
+        }
+        return;
+    }
+    int m = qt->kind == KN_TY_TUPLE ? qt->n : 1;
+    *qbuf = kn_lower_entry_alloca(l, LLVMArrayType2(l->f64, (uint64_t)(m ? m : 1)), "q");
+    for (int i = 0; i < m; i++) {
+        LLVMValueRef x =
+            qt->kind == KN_TY_TUPLE
+                ? to_f64(l, LLVMBuildExtractValue(l->b, qv, (unsigned)i, ""), qt->items[i])
+                : to_f64(l, qv, qt);
+        if (pct)
+            x = LLVMBuildFDiv(l->b, x, f64c(l, 100), "");
+        LLVMValueRef idx = i64c(l, i);
+        LLVMBuildStore(l->b, x, LLVMBuildInBoundsGEP2(l->b, l->f64, *qbuf, &idx, 1, ""));
+    }
+    *nq = i64c(l, m);
+}
+
+/* quantiles along axis k: out[j, ...] is quantile j of the row at ... (out[...] for a scalar q) */
+static LLVMValueRef
+quantile_axis(L *l, KnInstr *in, KnInstr *a, int k, LLVMValueRef qbuf, LLVMValueRef nq,
+              int scalar_q)
+{
+    const KnType *d = a->type->dtype;
+    LLVMValueRef n, rows, m, shape[33];
+    LLVMValueRef tmp = rows_copy(l, in, a, k, &n, &rows, shape + 1, &m);
+    LLVMValueRef empty = LLVMBuildAnd(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, n, i64c(l, 0), ""),
+                                      LLVMBuildICmp(l->b, LLVMIntSGT, m, i64c(l, 0), ""), "");
+    kn_lower_raise_if(l, empty, KN_EXC_QUANTILE_EMPTY);
+    shape[0] = nq;
+    LLVMValueRef out = kn_lower_array_alloc(l, in->type, scalar_q ? shape + 1 : shape);
+    LLVMValueRef one = NULL;
+    if (!scalar_q)
+        one = kn_lower_array_alloc(l, arr_t(l, &kn_type_float64, 1), &nq);
+    Loop lp;
+    kn_lower_loop_begin(l, &lp, rows);
+    LLVMValueRef r = kn_lower_loop_index(l, &lp), row = row_ptr(l, tmp, r, n, d);
+    if (scalar_q) {
+        int f32 = is_f32(in->type);
+        LLVMTypeRef rt = f32 ? l->f32 : l->f64;
+        call_quantiles(l, row, n, d, qbuf, nq,
+                       LLVMBuildInBoundsGEP2(l->b, rt, data(l, out), &r, 1, ""), f32);
+    } else {
+        call_quantiles(l, row, n, d, qbuf, nq, data(l, one), 0);
+        Loop lj; /* out[j * rows + r] = one[j] */
+        kn_lower_loop_begin(l, &lj, nq);
+        LLVMValueRef j = kn_lower_loop_index(l, &lj);
+        LLVMValueRef o = LLVMBuildAdd(l->b, LLVMBuildMul(l->b, j, rows, ""), r, "");
+        LLVMBuildStore(l->b, load_f64(l, data(l, one), j),
+                       LLVMBuildInBoundsGEP2(l->b, l->f64, data(l, out), &o, 1, ""));
+        kn_lower_loop_end(l, &lj);
+    }
+    kn_lower_loop_end(l, &lp);
+    return out;
 }
 
 static LLVMValueRef
@@ -407,60 +560,26 @@ lower_quantile(L *l, KnInstr *in, int id)
 {
     int pct = id == KN_BI_NP_PERCENTILE;
     KnInstr *a = argn(in, 0, "a"), *q = argn(in, 1, "q");
-    const KnType *d = a->type->dtype, *qt = q->type;
-    LLVMValueRef qv = l->vals[q->id], qbuf, nq;
-    /* q as doubles (percentiles divided by 100, as NumPy's true_divide) */
-    if (qt->kind == KN_TY_ARRAY) {
-        LLVMValueRef qa = flat_copy(l, in, qv, qt, &kn_type_float64);
-        qbuf = data(l, qa);
-        nq = field(l, qa, F_NITEMS);
-        if (pct) {
-            Loop lp;
-            kn_lower_loop_begin(l, &lp, nq);
-            LLVMValueRef i = kn_lower_loop_index(l, &lp);
-            LLVMValueRef p = LLVMBuildInBoundsGEP2(l->b, l->f64, qbuf, &i, 1, "");
-            LLVMBuildStore(
-                l->b, LLVMBuildFDiv(l->b, LLVMBuildLoad2(l->b, l->f64, p, ""), f64c(l, 100), ""),
-                p);
-            kn_lower_loop_end(l, &lp);
-        }
-    } else {
-        int m = qt->kind == KN_TY_TUPLE ? qt->n : 1;
-        qbuf = kn_lower_entry_alloca(l, LLVMArrayType2(l->f64, (uint64_t)(m ? m : 1)), "q");
-        for (int i = 0; i < m; i++) {
-            LLVMValueRef x =
-                qt->kind == KN_TY_TUPLE
-                    ? to_f64(l, LLVMBuildExtractValue(l->b, qv, (unsigned)i, ""), qt->items[i])
-                    : to_f64(l, qv, qt);
-            if (pct)
-                x = LLVMBuildFDiv(l->b, x, f64c(l, 100), "");
-            LLVMValueRef idx = i64c(l, i);
-            LLVMBuildStore(l->b, x, LLVMBuildInBoundsGEP2(l->b, l->f64, qbuf, &idx, 1, ""));
-        }
-        nq = i64c(l, m);
-    }
+    const KnType *d = a->type->dtype;
+    LLVMValueRef qbuf, nq;
+    q_values(l, in, q, pct, &qbuf, &nq);
     check_unit(l, qbuf, nq, pct ? KN_EXC_PERCENTILE_RANGE : KN_EXC_QUANTILE_RANGE);
+    int scalar_q = q->type->kind != KN_TY_ARRAY && q->type->kind != KN_TY_TUPLE;
+    int64_t k = ((KnCallImpl *)in->impl)->value;
+    if (k >= 0)
+        return quantile_axis(l, in, a, (int)k, qbuf, nq, scalar_q);
     LLVMValueRef s = flat_copy(l, in, l->vals[a->id], a->type, d), n = field(l, s, F_NITEMS);
     kn_lower_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, n, i64c(l, 0), ""), KN_EXC_QUANTILE_EMPTY);
-    if (in->type->kind == KN_TY_ARRAY) {
+    if (!scalar_q) {
         LLVMValueRef out = kn_lower_array_alloc(l, in->type, &nq);
-        LLVMTypeRef p[6] = {l->ptr, l->i64, l->i32, l->ptr, l->i64, l->ptr};
-        LLVMValueRef args[6] = {data(l, s), n, i32c(l, dt_code(d)), qbuf, nq, data(l, out)};
-        rt_void(l, "kn_rt_quantiles", p, 6, args);
+        call_quantiles(l, data(l, s), n, d, qbuf, nq, data(l, out), 0);
         return out;
     }
-    if (in->type->kind == KN_TY_FLOAT && in->type->bits == 32) {
-        LLVMValueRef o = kn_lower_entry_alloca(l, l->f32, "quantile");
-        LLVMTypeRef p[5] = {l->ptr, l->i64, l->ptr, l->i64, l->ptr};
-        LLVMValueRef args[5] = {data(l, s), n, qbuf, nq, o};
-        rt_void(l, "kn_rt_quantiles_f32", p, 5, args);
-        return LLVMBuildLoad2(l->b, l->f32, o, "");
-    }
-    LLVMValueRef o = kn_lower_entry_alloca(l, l->f64, "quantile");
-    LLVMTypeRef p[6] = {l->ptr, l->i64, l->i32, l->ptr, l->i64, l->ptr};
-    LLVMValueRef args[6] = {data(l, s), n, i32c(l, dt_code(d)), qbuf, nq, o};
-    rt_void(l, "kn_rt_quantiles", p, 6, args);
-    return LLVMBuildLoad2(l->b, l->f64, o, "");
+    int f32 = is_f32(in->type);
+    LLVMTypeRef rt = f32 ? l->f32 : l->f64;
+    LLVMValueRef o = kn_lower_entry_alloca(l, rt, "quantile");
+    call_quantiles(l, data(l, s), n, d, qbuf, nq, o, f32);
+    return LLVMBuildLoad2(l->b, rt, o, "");
 }
 
 /* ---- interp ---- */

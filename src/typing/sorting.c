@@ -287,7 +287,7 @@ type_digitize(KnCompilation *c, KnInstr *in, int id)
     return 0;
 }
 
-/* np.median, np.percentile, np.quantile: axis=None only */
+/* np.median, np.percentile, np.quantile: axis None or an int (impl->value: the axis, or -1) */
 static int
 type_order_stat(KnCompilation *c, KnInstr *in, int id)
 {
@@ -311,16 +311,24 @@ type_order_stat(KnCompilation *c, KnInstr *in, int id)
                    "%s() of a bool array: NumPy has no boolean subtract (convert it "
                    "with .astype(np.int64) first)",
                    fname(id));
-    if (axis && !is_none(axis))
-        return err(c, axis->span, "%s(axis=...) is not supported yet in kiln: only axis=None",
-                   fname(id));
+    int64_t k = KN_AXIS_NONE; /* an int axis: one result per position of the other axes */
+    if (axis && !is_none(axis)) {
+        k = axis_of(c, id, axis, t, 1, in->span);
+        if (k == -2)
+            return -1;
+        if (t->ndim == 1)
+            k = KN_AXIS_NONE; /* the whole array: a scalar, as NumPy */
+    }
     if (method && !(is_const(method, KN_TY_STR) && !strcmp(method->imm.str, "linear")))
         return err(c, method->span, "%s()'s method= must be 'linear' in kiln", fname(id));
     KnCallImpl *impl = impl_of(c, in, id, KN_CALL_BUILTIN);
     impl->operand = t->dtype;
+    impl->value = k;
     int f32 = t->dtype->kind == KN_TY_FLOAT && t->dtype->bits == 32;
+    int rest = k == KN_AXIS_NONE ? 0 : t->ndim - 1; /* the result's dimensions besides q's */
     if (median) {
         in->type = f32 ? &kn_type_float32 : &kn_type_float64;
+        in->type = rest ? kn_type_array(c->types, in->type, rest, 'C', 0) : in->type;
         return 0;
     }
     KnType *qt = q->type;
@@ -330,16 +338,17 @@ type_order_stat(KnCompilation *c, KnInstr *in, int id)
                        "%s()'s q must be a real number, a tuple of them or a 1-d array "
                        "of them, not %s",
                        fname(id), qt->name);
-        in->type = kn_type_array(c->types, &kn_type_float64, 1, 'C', 0);
+        in->type = kn_type_array(c->types, &kn_type_float64, 1 + rest, 'C', 0);
     } else if (qt->kind == KN_TY_TUPLE) {
         for (int i = 0; i < qt->n; i++)
             if (!real(qt->items[i]))
                 return err(c, q->span, "%s()'s q must hold real numbers, not %s", fname(id),
                            qt->name);
-        in->type = kn_type_array(c->types, &kn_type_float64, 1, 'C', 0);
+        in->type = kn_type_array(c->types, &kn_type_float64, 1 + rest, 'C', 0);
     } else if (real(qt)) {
         /* a float32 array and a scalar q: float32 (NumPy 2's weak Python scalar) */
         in->type = f32 ? &kn_type_float32 : &kn_type_float64;
+        in->type = rest ? kn_type_array(c->types, in->type, rest, 'C', 0) : in->type;
     } else {
         return err(c, q->span,
                    "%s()'s q must be a real number, a tuple of them or a 1-d array of them, not %s",
