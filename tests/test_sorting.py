@@ -459,6 +459,23 @@ def test_interp():
         check(f, x[:5], xp[::-1][::-1], arr(fp, np.float64, "strided"))
 
 
+def interp_complex_lr(x, xp, fp):
+    return np.interp(x, xp, fp, left=1j, right=2.5)
+
+
+def test_interp_complex():
+    rng = np.random.default_rng(10)
+    xp = np.sort(rng.uniform(0, 10, 9))
+    fp = rng.standard_normal(9) + 1j * rng.standard_normal(9)
+    fp[3] = complex(np.nan, 1.0)
+    x = np.concatenate([rng.uniform(-2, 12, 30), xp, [np.nan, np.inf]])
+    for f in (interp, interp_lr, interp_none, interp_complex_lr):
+        check(f, x, xp, fp)
+        check(f, 4.5, xp, fp)
+        check(f, x.reshape(1, -1), xp, fp.astype(np.complex64))
+        check(f, x, xp[:1], fp[:1])
+
+
 def test_interp_errors():
     check(interp, 1.0, np.zeros(0), np.zeros(0))
     check(interp, np.ones(3), np.arange(3.0), np.arange(4.0))

@@ -588,9 +588,11 @@ static LLVMValueRef
 lower_interp(L *l, KnInstr *in)
 {
     KnInstr *x = argn(in, 0, "x"), *xp = argn(in, 1, "xp"), *fp = argn(in, 2, "fp");
-    const KnType *f = &kn_type_float64;
+    const KnType *f = &kn_type_float64, *r = ((KnCallImpl *)in->impl)->operand;
+    int cplx = r->kind == KN_TY_COMPLEX;
+    LLVMTypeRef rt = kn_lower_type(l, r);
     LLVMValueRef xpv = contig(l, in, l->vals[xp->id], xp->type, f);
-    LLVMValueRef fpv = contig(l, in, l->vals[fp->id], fp->type, f);
+    LLVMValueRef fpv = contig(l, in, l->vals[fp->id], fp->type, r);
     LLVMValueRef nxp = field(l, xpv, F_NITEMS);
     kn_lower_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, nxp, i64c(l, 0), ""), KN_EXC_INTERP_EMPTY);
     kn_lower_raise_if(l, LLVMBuildICmp(l->b, LLVMIntNE, field(l, fpv, F_NITEMS), nxp, ""),
@@ -599,11 +601,18 @@ lower_interp(L *l, KnInstr *in)
     static const char *const side[] = {"left", "right"};
     for (int i = 0; i < 2; i++) {
         KnInstr *s = argn(in, 3 + i, side[i]);
-        if (s && s->type->kind != KN_TY_NONE)
-            bound[i] = to_f64(l, l->vals[s->id], s->type);
-        else
-            bound[i] =
-                load_f64(l, data(l, fpv), i ? LLVMBuildSub(l->b, nxp, i64c(l, 1), "") : i64c(l, 0));
+        if (s && s->type->kind != KN_TY_NONE) {
+            bound[i] = kn_lower_convert(l, l->vals[s->id], s->type, r);
+        } else {
+            LLVMValueRef j = i ? LLVMBuildSub(l->b, nxp, i64c(l, 1), "") : i64c(l, 0);
+            bound[i] = LLVMBuildLoad2(l->b, rt,
+                                      LLVMBuildInBoundsGEP2(l->b, rt, data(l, fpv), &j, 1, ""), "");
+        }
+        if (cplx) { /* passed by address: (real, imag) */
+            LLVMValueRef p = kn_lower_entry_alloca(l, rt, side[i]);
+            LLVMBuildStore(l->b, bound[i], p);
+            bound[i] = p;
+        }
     }
     LLVMValueRef xbuf, nx, out = NULL, outp;
     if (x->type->kind == KN_TY_ARRAY) {
@@ -618,12 +627,13 @@ lower_interp(L *l, KnInstr *in)
     } else {
         xbuf = scalar_buf(l, l->vals[x->id], x->type, f);
         nx = i64c(l, 1);
-        outp = kn_lower_entry_alloca(l, l->f64, "interp");
+        outp = kn_lower_entry_alloca(l, rt, "interp");
     }
-    LLVMTypeRef p[8] = {l->ptr, l->i64, l->ptr, l->ptr, l->i64, l->f64, l->f64, l->ptr};
+    LLVMTypeRef bt = cplx ? l->ptr : l->f64;
+    LLVMTypeRef p[8] = {l->ptr, l->i64, l->ptr, l->ptr, l->i64, bt, bt, l->ptr};
     LLVMValueRef args[8] = {xbuf, nx, data(l, xpv), data(l, fpv), nxp, bound[0], bound[1], outp};
-    rt_void(l, "kn_rt_interp", p, 8, args);
-    return out ? out : LLVMBuildLoad2(l->b, l->f64, outp, "");
+    rt_void(l, cplx ? "kn_rt_interp_complex" : "kn_rt_interp", p, 8, args);
+    return out ? out : LLVMBuildLoad2(l->b, rt, outp, "");
 }
 
 /* ---- histogram ---- */

@@ -369,17 +369,18 @@ type_interp(KnCompilation *c, KnInstr *in, int id)
     KN_TRY(value_arg(c, id, x, "x", 0));
     KN_TRY(vector_arg(c, id, xp, "xp", 0));
     KN_TRY(vector_arg(c, id, fp, "fp", 1));
-    if (fp->type->dtype->kind == KN_TY_COMPLEX)
-        return err(c, fp->span, "np.interp() of complex fp is not supported yet in kiln");
+    /* complex fp: a complex128 result (kn_rt_interp_complex), left/right any number */
+    int cplx = fp->type->dtype->kind == KN_TY_COMPLEX;
     static const char *const side[] = {"left", "right"};
     for (int i = 0; i < 2; i++) {
         KnInstr *s = kn_typing_arg(in, 3 + i, side[i]);
-        if (s && !is_none(s) && !real(s->type))
-            return err(c, s->span, "np.interp()'s %s= must be a real number or None, not %s",
-                       side[i], s->type->name);
+        if (s && !is_none(s) && !(cplx ? kn_type_is_number(s->type) : real(s->type)))
+            return err(c, s->span, "np.interp()'s %s= must be a %s number or None, not %s", side[i],
+                       cplx ? "" : "real", s->type->name);
     }
-    impl_of(c, in, id, KN_CALL_BUILTIN)->operand = &kn_type_float64;
-    in->type = like(c, x->type, &kn_type_float64);
+    KnType *r = cplx ? &kn_type_complex128 : &kn_type_float64;
+    impl_of(c, in, id, KN_CALL_BUILTIN)->operand = r;
+    in->type = like(c, x->type, r);
     return 0;
 }
 
