@@ -103,11 +103,12 @@ pytest-baseline: build
 	KILN_CPU=x86-64-v2 KILN_FEATURES= $(VPY) $(NOCWD) -m pytest -q tests
 
 # C unit tests. Each tests/c/test_X.c is one program, linked with every src/base/*.c and
-# src/types/*.c; it passes when it exits 0. Built with ASan+UBSan (CTEST_SANITIZE= to turn off).
+# src/types/*.c and runtime/'s algorithm files (sort, select, search, and memory: no Python, no LLVM); it
+# passes when it exits 0. Built with ASan+UBSan (CTEST_SANITIZE= to turn off).
 CTEST_SANITIZE ?= address,undefined
 CT_DIR   := build/ctest
 CT_TESTS := $(sort $(wildcard tests/c/test_*.c))
-CT_LIB   := $(sort $(wildcard src/base/*.c src/types/*.c))
+CT_LIB   := $(sort $(wildcard src/base/*.c src/types/*.c) src/runtime/sort.c src/runtime/select.c src/runtime/search.c src/runtime/memory.c)
 CT_LIBOBJ := $(patsubst src/%.c,$(CT_DIR)/obj/src/%.o,$(CT_LIB))
 CT_BINS  := $(patsubst tests/c/%.c,$(CT_DIR)/%,$(CT_TESTS))
 CT_SAN   := $(if $(CTEST_SANITIZE),-fsanitize=$(CTEST_SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer,)

@@ -152,6 +152,26 @@ kn_rt_meminfo_free(KnMemInfo *mi)
     atomic_fetch_add_explicit(&counters[1], 1, memory_order_relaxed);
 }
 
+/* Scratch memory of the algorithms (sort.c, select.c): big blocks come from the same cache of
+ * huge-page-advised blocks as arrays (warm memory, few TLB misses for a radix sort's scatter),
+ * small ones from malloc. Not counted: every call frees its scratch before it returns. */
+void *
+kn_rt_scratch_alloc(size_t nbytes)
+{
+    return nbytes >= KN_BIG_BLOCK ? big_alloc(nbytes) : malloc(nbytes ? nbytes : 1);
+}
+
+void
+kn_rt_scratch_free(void *p, size_t nbytes)
+{
+    if (!p)
+        return;
+    if (nbytes >= KN_BIG_BLOCK)
+        big_free(p, nbytes);
+    else
+        free(p);
+}
+
 void
 kn_rt_incref(KnMemInfo *mi)
 {

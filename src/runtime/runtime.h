@@ -5,6 +5,7 @@
 #define KN_RUNTIME_H
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "base/base.h"
@@ -141,6 +142,11 @@ KnMemInfo *kn_rt_meminfo_alloc(int64_t nbytes); /* refcount 1; NULL when out of 
 void kn_rt_meminfo_free(KnMemInfo *mi);
 void kn_rt_incref(KnMemInfo *mi); /* both accept NULL (arrays owned by Python) */
 void kn_rt_decref(KnMemInfo *mi);
+
+/* scratch memory for runtime/'s own algorithms (not counted; freed with the same size; big
+ * blocks are reused warm across calls). NULL when out of memory. */
+void *kn_rt_scratch_alloc(size_t nbytes);
+void kn_rt_scratch_free(void *p, size_t nbytes);
 
 /* allocation counters: every meminfo allocated and freed */
 typedef struct KnRtStats {

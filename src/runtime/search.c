@@ -30,7 +30,7 @@ typedef struct {
 
 /* NumPy's binsearch: a(i) is item i of the searched array (possibly reversed), keys v[0, nv) */
 #define KN_DEF_SEARCH(N, T, LT)                                                                    \
-    static void search_##N(const T *a, int64_t na, int rev, const T *v, int64_t nv, int right,    \
+    static void search_##N(const T *a, int64_t na, int rev, const T *v, int64_t nv, int right,     \
                            int64_t *out)                                                           \
     {                                                                                              \
         int64_t lo = 0, hi = na;                                                                   \
@@ -122,8 +122,8 @@ search(const void *a, int64_t na, int rev, const void *v, int64_t nv, int32_t dt
 }
 
 void
-kn_rt_searchsorted(const void *a, int64_t na, const void *v, int64_t nv, int32_t dt,
-                   int32_t right, int64_t *out)
+kn_rt_searchsorted(const void *a, int64_t na, const void *v, int64_t nv, int32_t dt, int32_t right,
+                   int64_t *out)
 {
     search(a, na, 0, v, nv, dt, right != 0, out);
 }
@@ -189,8 +189,8 @@ monotonic(const void *bins, int64_t nb, int32_t dt)
 }
 
 int32_t
-kn_rt_digitize(const void *x, int64_t nx, const void *bins, int64_t nb, int32_t dt,
-               int32_t right, int64_t *out)
+kn_rt_digitize(const void *x, int64_t nx, const void *bins, int64_t nb, int32_t dt, int32_t right,
+               int64_t *out)
 {
     if (dt == KN_DT_C64 || dt == KN_DT_C128)
         return -1; /* NumPy: "x may not be complex" (the caller's TypeError) */
@@ -304,8 +304,8 @@ kn_rt_interp(const double *x, int64_t nx, const double *xp, const double *fp, in
 }
 
 void
-kn_rt_interp_complex(const double *x, int64_t nx, const double *xp, const double *fp,
-                     int64_t nxp, const double *left, const double *right, double *out)
+kn_rt_interp_complex(const double *x, int64_t nx, const double *xp, const double *fp, int64_t nxp,
+                     const double *left, const double *right, double *out)
 {
     if (nxp == 1) {
         for (int64_t i = 0; i < nx; i++) {

@@ -11,7 +11,8 @@
  * rest in float64, or in float32 for float32 data with a Python-float q (kn_rt_quantiles_f32).
  * np.median is the mean of the middle one or two values: (0 + lo + hi) / 2 in float64, or in
  * float32 for float32. Any NaN in the data makes every result that NaN (NumPy moves NaNs last
- * and returns the last item). n >= 1 is the caller's to check; nothing here raises. */
+ * and returns the last item); the first partition, which compares every item, notices them. n >= 1
+ * is the caller's to check; nothing here raises. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,9 +20,12 @@
 
 enum { KN_SELECT_SMALL = 16 };
 
+#define KN_IS_NAN(x) ((x) != (x))
+#define KN_NEVER_NAN(x) ((void)(x), 0)
+
 /* sel_N(a, lo, hi, ks, nk, depth): every rank ks[0..nk) (sorted, distinct, in [lo, hi)) gets the
  * value it has in sorted order, smaller values before it, larger after. */
-#define KN_DEF_SELECT(N, T)                                                                        \
+#define KN_DEF_SELECT(N, T, ISNAN)                                                                 \
     static void heap_##N(T *a, int64_t n)                                                          \
     {                                                                                              \
         for (int64_t s = n / 2; s-- > 0;) {                                                        \
@@ -50,8 +54,15 @@ enum { KN_SELECT_SMALL = 16 };
             }                                                                                      \
         }                                                                                          \
     }                                                                                              \
-    static void sel_##N(T *a, int64_t lo, int64_t hi, const int64_t *ks, int64_t nk, int depth)    \
+    static void sel_##N(T *a, int64_t lo, int64_t hi, const int64_t *ks, int64_t nk, int depth,    \
+                        int *nanp)                                                                 \
     {                                                                                              \
+        if (nanp && hi - lo <= KN_SELECT_SMALL)                                                    \
+            for (int64_t i = lo; i < hi; i++)                                                      \
+                if (ISNAN(a[i])) {                                                                 \
+                    *nanp = 1;                                                                     \
+                    return;                                                                        \
+                }                                                                                  \
         while (nk > 0 && hi - lo > KN_SELECT_SMALL) {                                              \
             if (depth-- <= 0) {                                                                    \
                 heap_##N(a + lo, hi - lo);                                                         \
@@ -68,18 +79,25 @@ enum { KN_SELECT_SMALL = 16 };
                 do                                                                                 \
                     j--;                                                                           \
                 while (p < a[j]);                                                                  \
+                /* the first partition stops at every NaN (they compare false): any NaN makes      \
+                 * every result NaN, so the data need no scan of their own */                      \
+                if (nanp && (ISNAN(a[i]) || ISNAN(a[j]))) {                                        \
+                    *nanp = 1;                                                                     \
+                    return;                                                                        \
+                }                                                                                  \
                 if (i >= j)                                                                        \
                     break;                                                                         \
                 T t = a[i];                                                                        \
                 a[i] = a[j];                                                                       \
                 a[j] = t;                                                                          \
             }                                                                                      \
-            /* [lo, j] <= p <= [j + 1, hi): ranks up to j on the left */                          \
+            nanp = NULL;                                                                           \
+            /* [lo, j] <= p <= [j + 1, hi): ranks up to j on the left */                           \
             int64_t nl = 0;                                                                        \
             while (nl < nk && ks[nl] <= j)                                                         \
                 nl++;                                                                              \
             if (nl < nk)                                                                           \
-                sel_##N(a, j + 1, hi, ks + nl, nk - nl, depth);                                    \
+                sel_##N(a, j + 1, hi, ks + nl, nk - nl, depth, NULL);                              \
             hi = j + 1;                                                                            \
             nk = nl;                                                                               \
         }                                                                                          \
@@ -94,17 +112,17 @@ enum { KN_SELECT_SMALL = 16 };
         }                                                                                          \
     }
 
-KN_DEF_SELECT(b, uint8_t)
-KN_DEF_SELECT(i8, int8_t)
-KN_DEF_SELECT(i16, int16_t)
-KN_DEF_SELECT(i32, int32_t)
-KN_DEF_SELECT(i64, int64_t)
-KN_DEF_SELECT(u8, uint8_t)
-KN_DEF_SELECT(u16, uint16_t)
-KN_DEF_SELECT(u32, uint32_t)
-KN_DEF_SELECT(u64, uint64_t)
-KN_DEF_SELECT(f32, float)
-KN_DEF_SELECT(f64, double)
+KN_DEF_SELECT(b, uint8_t, KN_NEVER_NAN)
+KN_DEF_SELECT(i8, int8_t, KN_NEVER_NAN)
+KN_DEF_SELECT(i16, int16_t, KN_NEVER_NAN)
+KN_DEF_SELECT(i32, int32_t, KN_NEVER_NAN)
+KN_DEF_SELECT(i64, int64_t, KN_NEVER_NAN)
+KN_DEF_SELECT(u8, uint8_t, KN_NEVER_NAN)
+KN_DEF_SELECT(u16, uint16_t, KN_NEVER_NAN)
+KN_DEF_SELECT(u32, uint32_t, KN_NEVER_NAN)
+KN_DEF_SELECT(u64, uint64_t, KN_NEVER_NAN)
+KN_DEF_SELECT(f32, float, KN_IS_NAN)
+KN_DEF_SELECT(f64, double, KN_IS_NAN)
 
 static int
 depth_limit(int64_t n)
@@ -179,17 +197,18 @@ wanted_ranks(const QPoint *pts, int64_t nq, int64_t *ks)
 #define KN_DIFF_FLT(T, UT, a, b) ((double)(T)((b) - (a)))
 
 #define KN_DEF_QUANT(N, T, UT, DIFF, HASNAN)                                                       \
-    static void quant_##N(T *a, int64_t n, const QPoint *pts, int64_t nq, int64_t *ks,            \
+    static void quant_##N(T *a, int64_t n, const QPoint *pts, int64_t nq, int64_t *ks,             \
                           double *out)                                                             \
     {                                                                                              \
         T nanv;                                                                                    \
-        if (HASNAN(a, n, &nanv)) {                                                                 \
+        int nan = 0;                                                                               \
+        int64_t nk = wanted_ranks(pts, nq, ks);                                                    \
+        sel_##N(a, 0, n, ks, nk, depth_limit(n), &nan);                                            \
+        if (nan && HASNAN(a, n, &nanv)) {                                                          \
             for (int64_t i = 0; i < nq; i++)                                                       \
                 out[i] = (double)nanv;                                                             \
             return;                                                                                \
         }                                                                                          \
-        int64_t nk = wanted_ranks(pts, nq, ks);                                                    \
-        sel_##N(a, 0, n, ks, nk, depth_limit(n));                                                  \
         for (int64_t i = 0; i < nq; i++) {                                                         \
             T lo = a[pts[i].prev], hi = a[pts[i].next];                                            \
             double t = pts[i].t, d = DIFF(T, UT, lo, hi);                                          \
@@ -250,7 +269,7 @@ qbufs_free(QBufs *b)
 /* out of memory for many quantiles: one at a time (each selection keeps the data a permutation) */
 #define KN_QUANT_ONE_BY_ONE(FN, T, OUT_T)                                                          \
     for (int64_t i = 0; i < nq; i++)                                                               \
-        FN((T *)scratch, n, q + i, 1, (OUT_T *)out + i)
+    FN((T *)scratch, n, q + i, 1, (OUT_T *)out + i)
 
 void
 kn_rt_quantiles(void *scratch, int64_t n, int32_t dt, const double *q, int64_t nq, double *out)
@@ -306,11 +325,6 @@ void
 kn_rt_quantiles_f32(void *scratch, int64_t n, const double *q, int64_t nq, float *out)
 {
     float *a = scratch, nanv;
-    if (find_nan_f32(a, n, &nanv)) {
-        for (int64_t i = 0; i < nq; i++)
-            out[i] = nanv;
-        return;
-    }
     QBufs b;
     if (!qbufs_init(&b, n, q, nq)) {
         qbufs_free(&b);
@@ -318,7 +332,14 @@ kn_rt_quantiles_f32(void *scratch, int64_t n, const double *q, int64_t nq, float
         return;
     }
     int64_t nk = wanted_ranks(b.pts, nq, b.ks);
-    sel_f32(a, 0, n, b.ks, nk, depth_limit(n));
+    int nan = 0;
+    sel_f32(a, 0, n, b.ks, nk, depth_limit(n), &nan);
+    if (nan && find_nan_f32(a, n, &nanv)) {
+        for (int64_t i = 0; i < nq; i++)
+            out[i] = nanv;
+        qbufs_free(&b);
+        return;
+    }
     for (int64_t i = 0; i < nq; i++) {
         float lo = a[b.pts[i].prev], hi = a[b.pts[i].next];
         double t = b.pts[i].t;
@@ -336,11 +357,12 @@ kn_rt_quantiles_f32(void *scratch, int64_t n, const double *q, int64_t nq, float
     static double median_##N(T *a, int64_t n)                                                      \
     {                                                                                              \
         T nanv;                                                                                    \
-        if (HASNAN(a, n, &nanv))                                                                   \
-            return (double)nanv;                                                                   \
         int64_t ks[2] = {(n - 1) / 2, n / 2};                                                      \
         int64_t nk = n % 2 ? 1 : 2;                                                                \
-        sel_##N(a, 0, n, ks, nk, depth_limit(n));                                                  \
+        int nan = 0;                                                                               \
+        sel_##N(a, 0, n, ks, nk, depth_limit(n), &nan);                                            \
+        if (nan && HASNAN(a, n, &nanv))                                                            \
+            return (double)nanv;                                                                   \
         if (nk == 1)                                                                               \
             return (0.0 + (double)a[ks[0]]) / 1.0;                                                 \
         return ((0.0 + (double)a[ks[0]]) + (double)a[ks[1]]) / 2.0;                                \
@@ -360,11 +382,12 @@ float
 kn_rt_median_f32(void *scratch, int64_t n)
 {
     float *a = scratch, nanv;
-    if (find_nan_f32(a, n, &nanv))
-        return nanv;
     int64_t ks[2] = {(n - 1) / 2, n / 2};
     int64_t nk = n % 2 ? 1 : 2;
-    sel_f32(a, 0, n, ks, nk, depth_limit(n));
+    int nan = 0;
+    sel_f32(a, 0, n, ks, nk, depth_limit(n), &nan);
+    if (nan && find_nan_f32(a, n, &nanv))
+        return nanv;
     if (nk == 1)
         return (0.0f + a[ks[0]]) / 1.0f;
     return ((0.0f + a[ks[0]]) + a[ks[1]]) / 2.0f;
