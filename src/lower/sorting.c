@@ -108,6 +108,16 @@ contig(L *l, KnInstr *in, LLVMValueRef a, const KnType *t, const KnType *d)
     return copy_as(l, in, a, t, d);
 }
 
+/* a new owned C array of type rt with the shape (and item count) of src: without NumPy's size
+ * check when its items are no wider than src's, which then cannot fail (less code) */
+static LLVMValueRef
+alloc_like(L *l, const KnType *rt, LLVMValueRef *shape, LLVMValueRef src, const KnType *st)
+{
+    if (itemsize(rt->dtype) <= itemsize(st->dtype))
+        return kn_lower_array_alloc_within(l, rt, shape, field(l, src, F_NITEMS));
+    return kn_lower_array_alloc(l, rt, shape);
+}
+
 /* a view of a (increfed, owned) with the given shape and strides */
 static LLVMValueRef
 view(L *l, LLVMValueRef a, const KnType *vt, LLVMValueRef *shape, LLVMValueRef *strides)
@@ -236,7 +246,7 @@ lower_sort(L *l, KnInstr *in, int id, KnInstr *src)
             rt_sort(l, data(l, r), n, i64c(l, 1), code);
             return r;
         }
-        LLVMValueRef out = kn_lower_array_alloc(l, in->type, &n);
+        LLVMValueRef out = alloc_like(l, in->type, &n, r, t);
         rt_argsort(l, data(l, r), n, i64c(l, 1), code, data(l, out));
         return out;
     }
@@ -260,7 +270,7 @@ lower_sort(L *l, KnInstr *in, int id, KnInstr *src)
             rt_sort(l, data(l, r), n, rows, code);
             return r;
         }
-        LLVMValueRef c = contig(l, in, a, t, d), out = kn_lower_array_alloc(l, in->type, shape);
+        LLVMValueRef c = contig(l, in, a, t, d), out = alloc_like(l, in->type, shape, a, t);
         rt_argsort(l, data(l, c), n, rows, code, data(l, out));
         return out;
     }
@@ -277,7 +287,7 @@ lower_sort(L *l, KnInstr *in, int id, KnInstr *src)
     } else {
         rt_sort(l, data(l, tmp), n, rows, code);
     }
-    LLVMValueRef out = kn_lower_array_alloc(l, in->type, shape);
+    LLVMValueRef out = alloc_like(l, in->type, shape, a, t);
     LLVMValueRef ov = axis_last(l, out, in->type, k, &vt);
     copy_into(l, in, ov, vt, res, rt);
     return out;
@@ -303,7 +313,7 @@ lower_search(L *l, KnInstr *in, int id, KnInstr *sorted, KnInstr *keys)
         LLVMValueRef shape[32];
         for (int j = 0; j < kt->ndim; j++)
             shape[j] = dim(l, kv, F_SHAPE, j);
-        out = kn_lower_array_alloc(l, in->type, shape);
+        out = alloc_like(l, in->type, shape, kv, arr_t(l, d, kt->ndim));
         outp = data(l, out);
     } else {
         kbuf = scalar_buf(l, l->vals[keys->id], kt, d);
@@ -622,7 +632,7 @@ lower_interp(L *l, KnInstr *in)
         LLVMValueRef shape[32];
         for (int j = 0; j < x->type->ndim; j++)
             shape[j] = dim(l, xv, F_SHAPE, j);
-        out = kn_lower_array_alloc(l, in->type, shape);
+        out = alloc_like(l, in->type, shape, xv, arr_t(l, f, x->type->ndim));
         outp = data(l, out);
     } else {
         xbuf = scalar_buf(l, l->vals[x->id], x->type, f);
