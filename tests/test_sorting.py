@@ -213,6 +213,32 @@ def test_sort_2d(dtype, layout):
             check(f, a)
 
 
+def sort3(a):
+    return np.sort(a, axis=1), np.argsort(a, axis=1, kind="stable"), np.sort(a, axis=0)
+
+
+def method_sort3(a):
+    a.sort(axis=1)
+    return a
+
+
+def hist_bool(a):
+    return np.histogram(a)
+
+
+@pytest.mark.parametrize("layout", ["C", "F", "strided"])
+def test_sort_3d(layout):
+    for dtype in (np.int16, np.float64):
+        a = arr(values(dtype, (3, 4, 5), 77), dtype, layout)
+        check(sort3, a)
+        check(method_sort3, a)
+
+
+def test_histogram_bool():
+    """NumPy converts bool data to uint8 (with a warning): float64 edges."""
+    check(hist_bool, np.array([True, False, True, True]))
+
+
 def test_sort_0d_axis_none():
     check(sort_none, np.array(3.5))
     check(argsort_none, np.array(3))
