@@ -4,6 +4,7 @@
     .venv/bin/python bench/runtime_algos.py              # speed: kn_rt_* vs NumPy, 10^6 items
     .venv/bin/python bench/runtime_algos.py --check 5    # NumPy oracle, seeds 0..4, bit-exact
     .venv/bin/python bench/runtime_algos.py --threshold  # insertion-sort cutoff KN_SORT_SMALL
+    .venv/bin/python bench/runtime_algos.py --cpu        # CPU time instead of wall time
 
 The kn_rt_* symbols are hidden in kiln._core, so this builds its own shared object from the
 three runtime files (and memory.c, for their scratch memory) with the package's flags (gcc -O3 -std=c11 -D_GNU_SOURCE as llvm-config gives it, no -march) into
@@ -73,13 +74,16 @@ def ptr(a):
 
 # ---- speed ------------------------------------------------------------------------------------
 
+CLOCK = time.perf_counter  # --cpu: time.process_time (this process's CPU time only)
+
+
 def rounds(fns, reps):
     times = collections.defaultdict(list)
     for _ in range(reps):
         for name, f in fns.items():
-            t = time.perf_counter()
+            t = CLOCK()
             f()
-            times[name].append(time.perf_counter() - t)
+            times[name].append(CLOCK() - t)
     return {k: float(np.median(v)) for k, v in times.items()}
 
 
@@ -279,6 +283,25 @@ class Oracle:
                 if not np.array_equal(o, np.argsort(xd, kind='stable')):
                     self.fail('argsort', name, dt)
 
+    def long_rows(self):
+        """Several long rows in one call (the scratch buffers are reused row after row)."""
+        L, c, rng = self.L, self.count, self.rng
+        for dt in ('float32', 'int32', 'uint16', 'int8', 'float64', 'int64', 'bool'):
+            for rows, n in ((3, 70000), (2, 131072)):
+                x = (rng.standard_normal(rows * n) * 1000).astype(dt)
+                if dt.startswith('float'):
+                    x[rng.integers(0, rows * n, 100)] = np.nan
+                y = x.copy()
+                L.kn_rt_sort(ptr(y), n, rows, CODE[dt])
+                c['sort'] += 1
+                if not self.same(y, np.sort(x.reshape(rows, n), axis=1).ravel()):
+                    self.fail('sort rows', dt, rows, n)
+                o = np.empty(rows * n, np.int64)
+                L.kn_rt_argsort(ptr(x), n, rows, CODE[dt], ptr(o))
+                c['argsort'] += 1
+                if not np.array_equal(o, np.argsort(x.reshape(rows, n), axis=1, kind='stable').ravel()):
+                    self.fail('argsort rows', dt, rows, n)
+
     def quantiles(self, dt, x):
         L, c, n = self.L, self.count, len(x)
         qs = np.concatenate([[0.0, 1.0, 0.5, 0.25, 0.75], self.rng.random(4)])
@@ -419,6 +442,7 @@ def check(L, seeds):
         o = Oracle(L, seed)
         o.sorting()
         o.sorting_shapes()
+        o.long_rows()
         o.searching()
         o.interp()
         o.histogram()
@@ -435,7 +459,12 @@ def main():
     ap.add_argument('--check', type=int, metavar='SEEDS', help='compare with NumPy on SEEDS seeds')
     ap.add_argument('--threshold', action='store_true', help='time insertion-sort cutoffs')
     ap.add_argument('--reps', type=int, default=21)
+    ap.add_argument('--cpu', action='store_true',
+                    help='time CPU time, not wall time (steadier when the machine is loaded)')
     args = ap.parse_args()
+    if args.cpu:
+        global CLOCK
+        CLOCK = time.process_time
     if args.threshold:
         threshold(args.reps)
         return 0

@@ -192,7 +192,8 @@ void kn_rt_quantiles(void *scratch, int64_t n, int32_t dt, const double *q, int6
 /* float32 data and a Python-float q (NumPy's weak scalar: the result is float32) */
 void kn_rt_quantiles_f32(void *scratch, int64_t n, const double *q, int64_t nq, float *out);
 /* np.median (the mean of the middle one or two), n >= 1: float64 for every dtype but float32,
- * which has kn_rt_median_f32 (float32 arithmetic, as np.mean of float32) */
+ * which has kn_rt_median_f32 (float32 arithmetic, as np.mean of float32; kn_rt_median with
+ * KN_DT_F32 returns that float32 result widened). Any NaN: that NaN. */
 double kn_rt_median(void *scratch, int64_t n, int32_t dt);
 float kn_rt_median_f32(void *scratch, int64_t n);
 

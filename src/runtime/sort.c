@@ -388,7 +388,7 @@ crec_msort(CRec *a, CRec *t, int64_t n)
         a[o++] = t[i++];
 }
 
-/* the complex row's records in index order; 0 when out of memory */
+/* the complex row's records sorted stably by key (scratch: two buffers of n records) */
 static CRec *
 complex_argsort_row(const void *row, int64_t n, int32_t dt, CRec **scratch)
 {

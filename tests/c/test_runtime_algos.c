@@ -210,7 +210,8 @@ byte_sum(const void *b, size_t nbytes)
     return s;
 }
 
-static const int64_t sizes[] = {0, 1, 2, 3, 5, 16, 31, 32, 33, 47, 100, 257, 1000, 4099, 20000};
+static const int64_t sizes[] = {0,  1,  2,   3,   5,    16,   31,    32,
+                                33, 47, 100, 257, 1000, 4099, 20000, 70000};
 #define NSIZES (sizeof sizes / sizeof sizes[0])
 
 static void
@@ -292,6 +293,27 @@ test_sort_argsort_unique(void)
             }
         }
     }
+}
+
+/* keys that peel one value off per radix level: buckets just over KN_SORT_SMALL take 6-bit
+ * digits, so ten values 6 bits apart drive the MSD sort past its depth limit (8), where LSD
+ * passes finish the bucket */
+static void
+test_deep_radix(void)
+{
+    enum { N = 43 };
+    uint64_t u[N];
+    int64_t o[N];
+    for (int i = 0; i < N; i++)
+        u[i] = UINT64_MAX >> (6 * (i < 10 ? i : 10)); /* 33 copies of 15 */
+    kn_rt_argsort(u, N, 1, KN_DT_U64, o);
+    kn_rt_sort(u, N, 1, KN_DT_U64);
+    int ok = 1;
+    for (int i = 0; i < 33; i++)
+        ok &= u[i] == 15 && o[i] == 10 + i;
+    for (int i = 33; i < N; i++)
+        ok &= u[i] == UINT64_MAX >> (6 * (N - 1 - i)) && o[i] == N - 1 - i;
+    CHECK(ok);
 }
 
 static void
@@ -570,6 +592,7 @@ main(void)
 {
     test_sort_argsort_unique();
     test_rows();
+    test_deep_radix();
     test_quantiles();
     test_search_digitize();
     test_interp();
