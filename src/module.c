@@ -73,6 +73,7 @@ fixed_exceptions(PyObject *table)
         [KN_EXC_EMPTY_ARG_REDUCTION_MAX] = "__import__('numpy').zeros(0).argmax()",
         [KN_EXC_ROUND_OVERFLOW] = "round(1.7976931348623157e308, -308)",
         [KN_EXC_ARANGE_BOOL] = "__import__('numpy').arange(3, dtype=bool)",
+        [KN_EXC_QUANTILE_EMPTY] = "__import__('numpy').zeros(0)[-1]",
     };
     PyObject *globals = PyDict_New();
     if (!globals)
@@ -115,6 +116,23 @@ fixed_exceptions(PyObject *table)
                  "Python integer {} out of bounds for uint32"},
                 {KN_EXC_INT_BOUNDS_U64, PyExc_OverflowError,
                  "Python integer {} out of bounds for uint64"},
+                /* the sorting family (lower/sorting.c): NumPy's messages */
+                {KN_EXC_QUANTILE_RANGE, PyExc_ValueError, "Quantiles must be in the range [0, 1]"},
+                {KN_EXC_PERCENTILE_RANGE, PyExc_ValueError,
+                 "Percentiles must be in the range [0, 100]"},
+                {KN_EXC_DIGITIZE_BINS, PyExc_ValueError,
+                 "bins must be monotonically increasing or decreasing"},
+                {KN_EXC_INTERP_EMPTY, PyExc_ValueError, "array of sample points is empty"},
+                {KN_EXC_INTERP_LENGTH, PyExc_ValueError, "fp and xp are not of the same length."},
+                {KN_EXC_HIST_BINS, PyExc_ValueError, "`bins` must be positive, when an integer"},
+                {KN_EXC_HIST_RANGE, PyExc_ValueError,
+                 "max must be larger than min in range parameter."},
+                /* NumPy's messages print the two bounds, which these cannot */
+                {KN_EXC_HIST_RANGE_FINITE, PyExc_ValueError, "supplied range is not finite"},
+                {KN_EXC_HIST_AUTO_FINITE, PyExc_ValueError,
+                 "autodetected range of the data is not finite"},
+                {KN_EXC_HIST_EDGES, PyExc_ValueError,
+                 "`bins` must increase monotonically, when an array"},
                 /* CPython's text; kiln's limit is the thread's stack (docs/internals.md) */
                 {KN_EXC_RECURSION, PyExc_RecursionError, "maximum recursion depth exceeded"},
                 /* only used when Python's SIGINT handler itself raised nothing */

@@ -3,7 +3,8 @@
  * "array.sum", "array.shape"), with flags that passes read and the name of its rule: the typing
  * rule kn_type_rule_<rule> (typing/) and the lowering rule kn_lower_rule_<rule> (lower/), which
  * registry.def's X-macro wires up in typing/registry.c and lower/registry.c. Family files
- * (builtins.def, math.def, numpy.def, array.def) hold the entries; registry.def lists the files.
+ * (builtins.def, math.def, numpy.def, array.def, sorting.def) hold the entries; registry.def
+ * lists the files.
  * Callables implemented in Python (kiln/lib/, and users' kiln.extending.overload) are not in this
  * table: they live in kiln.extending's registry and reach typing through the overload hook
  * (KnHooks.resolve_overload). Depends on base/ only. */

@@ -60,6 +60,17 @@ enum {
     KN_EXC_EMPTY_ARG_REDUCTION_MAX, /* np.argmax of an empty array */
     KN_EXC_ROUND_OVERFLOW,          /* round(1.7e308, -308) */
     KN_EXC_ARANGE_BOOL,             /* np.arange(3, dtype=bool): a TypeError */
+    KN_EXC_QUANTILE_RANGE,          /* np.quantile(a, 2.0) (the sorting family, lower/sorting.c) */
+    KN_EXC_PERCENTILE_RANGE,        /* np.percentile(a, 200) */
+    KN_EXC_QUANTILE_EMPTY,          /* np.quantile of an empty array: NumPy's IndexError */
+    KN_EXC_DIGITIZE_BINS,           /* np.digitize with bins neither increasing nor decreasing */
+    KN_EXC_INTERP_EMPTY,            /* np.interp(x, [], []) */
+    KN_EXC_INTERP_LENGTH,           /* np.interp with len(xp) != len(fp) */
+    KN_EXC_HIST_BINS,               /* np.histogram(a, bins=0) */
+    KN_EXC_HIST_RANGE,              /* np.histogram(a, range=(2, 1)) */
+    KN_EXC_HIST_RANGE_FINITE,       /* np.histogram(a, range=(0, inf)) */
+    KN_EXC_HIST_AUTO_FINITE,        /* np.histogram of data holding nan or inf, no range= */
+    KN_EXC_HIST_EDGES,              /* np.histogram(a, bins=[1, 0]) */
     KN_EXC__FIXED
 };
 
