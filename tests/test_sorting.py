@@ -263,6 +263,23 @@ def test_sort_large_random():
     check(argsort_axis0, b)
 
 
+def test_sort_long_skewed_float_rows():
+    """Rows past 2**17 floats whose sign and exponent bits fill few buckets (normal, exponential,
+    a narrow band, with NaN, inf and -0.0) take the runtime's widened first radix level."""
+    rng = np.random.default_rng(7)
+    n = 200_000
+    cases = [rng.standard_normal(n), rng.exponential(size=n), 1.0 + rng.random(n) * 1e-9,
+             -rng.exponential(size=n).astype(np.float32)]
+    special = rng.standard_normal(n)
+    special[::1001] = np.nan
+    special[::1003] = np.inf
+    special[::1007] = -0.0
+    cases.append(special)
+    for a in cases:
+        check(sort_last, a)
+        check(sort_last, a[::-1].copy())
+
+
 def sort_view_in_place(a):
     a[::2].sort()
     return a

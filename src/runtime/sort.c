@@ -36,6 +36,13 @@
 #define KN_SORT_SMALL 32
 #endif
 enum { KN_MERGE_SMALL = 16, KN_MSD_BITS = 12, KN_MSD_DEPTH = 8 };
+/* The first level of a long row whose 12-bit digit fills few buckets (float data of one sign and
+ * a few exponents: np.random's normal samples fill 36 of 4096) counts again with up to 16 bits,
+ * into a region of its own after the levels': measured on 10^6 normal float64, 20 ms -> 13 ms
+ * (NumPy 12-13 ms). Only floats: the sign and exponent bits are what is skewed there (ints of
+ * both signs fill two buckets with any width). */
+enum { KN_MSD_WIDE = 16, KN_MSD_WIDEN_MIN = 1 << 17 };
+#define KN_MSD_HIST_COUNTERS (((size_t)KN_MSD_DEPTH << KN_MSD_BITS) + ((size_t)1 << KN_MSD_WIDE))
 
 enum { KIND_UNSIGNED, KIND_SIGNED, KIND_FLOAT }; /* how values map to keys */
 
@@ -187,6 +194,20 @@ enum { KIND_UNSIGNED, KIND_SIGNED, KIND_FLOAT }; /* how values map to keys */
         memset(pos, 0, sizeof pos[0] * ((size_t)1 << bits));                                       \
         for (int64_t i = 0; i < n; i++)                                                            \
             pos[(a[i] >> shift) & mask]++;                                                         \
+        if (kind == KIND_FLOAT && n >= KN_MSD_WIDEN_MIN && bits < top + 1) {                       \
+            int used = 0;                                                                          \
+            for (int d = 0; d < (1 << bits); d++)                                                  \
+                used += pos[d] != 0;                                                               \
+            if (used * 64 < (1 << bits)) {                                                         \
+                bits = top + 1 < KN_MSD_WIDE ? top + 1 : KN_MSD_WIDE;                              \
+                shift = top + 1 - bits;                                                            \
+                mask = (T)((1u << bits) - 1);                                                      \
+                pos = hist + ((size_t)KN_MSD_DEPTH << KN_MSD_BITS);                                \
+                memset(pos, 0, sizeof pos[0] * ((size_t)1 << bits));                               \
+                for (int64_t i = 0; i < n; i++)                                                    \
+                    pos[(a[i] >> shift) & mask]++;                                                 \
+            }                                                                                      \
+        }                                                                                          \
         int64_t sum = 0, big = 0;                                                                  \
         for (int d = 0; d < (1 << bits); d++) {                                                    \
             int64_t c = pos[d];                                                                    \
@@ -335,7 +356,7 @@ KN_DEF_KEYSORT(u64, uint64_t, 8)
         int64_t *hist = NULL;                                                                      \
         if (n > KN_SORT_SMALL) {                                                                   \
             tmp = kn_rt_scratch_alloc((size_t)n * sizeof(T));                                      \
-            hist = malloc(sizeof(int64_t) * KN_MSD_DEPTH << KN_MSD_BITS);                          \
+            hist = malloc(sizeof(int64_t) * KN_MSD_HIST_COUNTERS);                                 \
         }                                                                                          \
         for (int64_t r = 0; r < rows; r++)                                                         \
             rowsort_##W((T *)data + r * n, tmp, hist, n, kind);                                    \
