@@ -9,21 +9,6 @@
 
 #include <stdio.h>
 
-static int err(KnCompilation *c, KnSpan span, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int
-err(KnCompilation *c, KnSpan span, const char *fmt, ...)
-{
-    char buf[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    kn_diag_error(&c->diags, KN_DIAG_TYPING, span, "%s", buf);
-    return -1;
-}
-
 static const char *
 fname(int id)
 {
@@ -37,14 +22,16 @@ keywords(KnCompilation *c, KnInstr *in, int id, const char *const *allowed, int 
     int nkw = in->aux, npos = in->nargs - 1 - nkw;
     const char **names = in->imm.ptr;
     if (npos > npos_max)
-        return err(c, in->span, "%s() takes at most %d positional arguments", fname(id), npos_max);
+        return kn_typing_err(c, in->span, "%s() takes at most %d positional arguments", fname(id),
+                             npos_max);
     for (int k = 0; k < nkw; k++) {
         int ok = 0;
         for (int j = 0; allowed[j]; j++)
             ok |= !strcmp(allowed[j], names[k]);
         if (!ok)
-            return err(c, in->span, "%s() got an unsupported keyword argument '%s' in kiln",
-                       fname(id), names[k]);
+            return kn_typing_err(c, in->span,
+                                 "%s() got an unsupported keyword argument '%s' in kiln", fname(id),
+                                 names[k]);
     }
     return 0;
 }
@@ -93,22 +80,23 @@ axis_of(KnCompilation *c, int id, KnInstr *axis, const KnType *a, int none_ok, K
     if (axis && is_none(axis)) {
         if (none_ok)
             return KN_AXIS_NONE;
-        err(c, axis->span, "%s() needs an integer axis, not None", fname(id));
+        kn_typing_err(c, axis->span, "%s() needs an integer axis, not None", fname(id));
         return -2;
     }
     int64_t k = -1;
     if (axis) {
         if (!is_const(axis, KN_TY_INT)) {
-            err(c, axis->span, "axis= must be a constant integer%s in kiln",
-                none_ok ? " or None" : "");
+            kn_typing_err(c, axis->span, "axis= must be a constant integer%s in kiln",
+                          none_ok ? " or None" : "");
             return -2;
         }
         k = axis->imm.i;
     }
     int64_t nk = k < 0 ? k + a->ndim : k;
     if (nk < 0 || nk >= a->ndim) {
-        err(c, axis ? axis->span : span, "axis %lld is out of bounds for array of dimension %d",
-            (long long)k, a->ndim);
+        kn_typing_err(c, axis ? axis->span : span,
+                      "axis %lld is out of bounds for array of dimension %d", (long long)k,
+                      a->ndim);
         return -2;
     }
     return nk;
@@ -126,9 +114,10 @@ kind_ok(KnCompilation *c, int id, KnInstr *kind)
         for (int i = 0; kinds[i]; i++)
             if (!strcmp(kinds[i], kind->imm.str))
                 return 0;
-    return err(c, kind->span,
-               "%s()'s kind= must be a constant 'quicksort', 'mergesort', 'heapsort' or 'stable'",
-               fname(id));
+    return kn_typing_err(
+        c, kind->span,
+        "%s()'s kind= must be a constant 'quicksort', 'mergesort', 'heapsort' or 'stable'",
+        fname(id));
 }
 
 /* np.sort, np.argsort, a.sort(), a.argsort() */
@@ -144,21 +133,22 @@ type_sort(KnCompilation *c, KnInstr *in, int id, KnInstr *self)
     KnInstr *axis = kn_typing_arg(in, method ? 0 : 1, "axis");
     KnInstr *kind = kn_typing_arg(in, method ? 1 : 2, "kind");
     if (!a)
-        return err(c, in->span, "%s() needs an array", fname(id));
+        return kn_typing_err(c, in->span, "%s() needs an array", fname(id));
     KnType *t = a->type;
     if (!numeric_array(t))
-        return err(c, a->span, "%s() needs an array of numbers, not %s", fname(id), t->name);
+        return kn_typing_err(c, a->span, "%s() needs an array of numbers, not %s", fname(id),
+                             t->name);
     KN_TRY(kind_ok(c, id, kind));
     if (id == KN_BI_ARRAY_SORT && t->readonly)
-        return err(c, in->span, "cannot sort a read-only array in place (%s)", t->name);
+        return kn_typing_err(c, in->span, "cannot sort a read-only array in place (%s)", t->name);
     if (axis && !is_none(axis) && !t->ndim)
-        return err(c, axis->span, "axis %lld is out of bounds for array of dimension 0",
-                   is_const(axis, KN_TY_INT) ? (long long)axis->imm.i : -1LL);
+        return kn_typing_err(c, axis->span, "axis %lld is out of bounds for array of dimension 0",
+                             is_const(axis, KN_TY_INT) ? (long long)axis->imm.i : -1LL);
     if (!axis && !t->ndim)
-        return err(c, a->span,
-                   "axis -1 is out of bounds for array of dimension 0 (%s() of a 0-d "
-                   "array needs axis=None)",
-                   fname(id));
+        return kn_typing_err(c, a->span,
+                             "axis -1 is out of bounds for array of dimension 0 (%s() of a 0-d "
+                             "array needs axis=None)",
+                             fname(id));
     int64_t k = axis_of(c, id, axis, t, id != KN_BI_ARRAY_SORT, in->span);
     if (k == -2)
         return -1;
@@ -186,10 +176,11 @@ value_arg(KnCompilation *c, int id, KnInstr *v, const char *what, int complex_ok
 {
     KnType *t = v->type, *d = t->kind == KN_TY_ARRAY ? t->dtype : t;
     if (!kn_type_is_number(d))
-        return err(c, v->span, "%s()'s %s must be a number or an array of numbers, not %s",
-                   fname(id), what, t->name);
+        return kn_typing_err(c, v->span,
+                             "%s()'s %s must be a number or an array of numbers, not %s", fname(id),
+                             what, t->name);
     if (!complex_ok && d->kind == KN_TY_COMPLEX)
-        return err(c, v->span, "%s may not be complex", what);
+        return kn_typing_err(c, v->span, "%s may not be complex", what);
     return 0;
 }
 
@@ -198,10 +189,10 @@ vector_arg(KnCompilation *c, int id, KnInstr *v, const char *what, int complex_o
 {
     KnType *t = v->type;
     if (t->kind != KN_TY_ARRAY || t->ndim != 1 || !kn_type_is_number(t->dtype))
-        return err(c, v->span, "%s()'s %s must be a 1-d array of numbers, not %s", fname(id), what,
-                   t->name);
+        return kn_typing_err(c, v->span, "%s()'s %s must be a 1-d array of numbers, not %s",
+                             fname(id), what, t->name);
     if (!complex_ok && t->dtype->kind == KN_TY_COMPLEX)
-        return err(c, v->span, "%s may not be complex", what);
+        return kn_typing_err(c, v->span, "%s may not be complex", what);
     return 0;
 }
 
@@ -220,17 +211,18 @@ type_searchsorted(KnCompilation *c, KnInstr *in, int id)
     KnInstr *a = kn_typing_arg(in, 0, "a"), *v = kn_typing_arg(in, 1, "v"),
             *side = kn_typing_arg(in, 2, "side");
     if (!a || !v)
-        return err(c, in->span, "np.searchsorted() needs a and v");
+        return kn_typing_err(c, in->span, "np.searchsorted() needs a and v");
     KN_TRY(vector_arg(c, id, a, "a", 1));
     KN_TRY(value_arg(c, id, v, "v", 1));
     KnCallImpl *impl = impl_of(c, in, id, KN_CALL_BUILTIN);
     impl->value = 0;
     if (side) {
         if (!is_const(side, KN_TY_STR))
-            return err(c, side->span, "side= must be a constant string 'left' or 'right'");
+            return kn_typing_err(c, side->span,
+                                 "side= must be a constant string 'left' or 'right'");
         if (strcmp(side->imm.str, "left") && strcmp(side->imm.str, "right"))
-            return err(c, side->span, "search side must be 'left' or 'right' (got '%s')",
-                       side->imm.str);
+            return kn_typing_err(c, side->span, "search side must be 'left' or 'right' (got '%s')",
+                                 side->imm.str);
         impl->value = !strcmp(side->imm.str, "right");
     }
     impl->operand = common(a->type, v->type);
@@ -246,18 +238,21 @@ type_unique(KnCompilation *c, KnInstr *in, int id)
     KN_TRY(keywords(c, in, id, kw, 1));
     KnInstr *a = kn_typing_arg(in, 0, "ar");
     if (!a)
-        return err(c, in->span, "np.unique() needs an array");
+        return kn_typing_err(c, in->span, "np.unique() needs an array");
     if (!numeric_array(a->type))
-        return err(c, a->span, "np.unique() needs an array of numbers, not %s", a->type->name);
+        return kn_typing_err(c, a->span, "np.unique() needs an array of numbers, not %s",
+                             a->type->name);
     static const char *const flags[] = {"return_index", "return_inverse", "return_counts"};
     for (int i = 0; i < 3; i++) {
         KnInstr *f = kn_typing_arg(in, KN_KEYWORD_ONLY, flags[i]);
         if (f && !(is_const(f, KN_TY_BOOL) && !f->imm.i))
-            return err(c, f->span, "np.unique(%s=True) is not supported yet in kiln", flags[i]);
+            return kn_typing_err(c, f->span, "np.unique(%s=True) is not supported yet in kiln",
+                                 flags[i]);
     }
     KnInstr *eq = kn_typing_arg(in, KN_KEYWORD_ONLY, "equal_nan");
     if (eq && !(is_const(eq, KN_TY_BOOL) && eq->imm.i))
-        return err(c, eq->span, "np.unique(equal_nan=False) is not supported yet in kiln");
+        return kn_typing_err(c, eq->span,
+                             "np.unique(equal_nan=False) is not supported yet in kiln");
     KnCallImpl *impl = impl_of(c, in, id, KN_CALL_BUILTIN);
     impl->operand = a->type->dtype;
     in->type = kn_type_array(c->types, a->type->dtype, 1, 'C', 0);
@@ -272,14 +267,15 @@ type_digitize(KnCompilation *c, KnInstr *in, int id)
     KnInstr *x = kn_typing_arg(in, 0, "x"), *bins = kn_typing_arg(in, 1, "bins"),
             *right = kn_typing_arg(in, 2, "right");
     if (!x || !bins)
-        return err(c, in->span, "np.digitize() needs x and bins");
+        return kn_typing_err(c, in->span, "np.digitize() needs x and bins");
     KN_TRY(value_arg(c, id, x, "x", 0));
     KN_TRY(vector_arg(c, id, bins, "bins", 0));
     KnCallImpl *impl = impl_of(c, in, id, KN_CALL_BUILTIN);
     impl->value = 0;
     if (right) {
         if (!is_const(right, KN_TY_BOOL))
-            return err(c, right->span, "np.digitize()'s right= must be a constant True or False");
+            return kn_typing_err(c, right->span,
+                                 "np.digitize()'s right= must be a constant True or False");
         impl->value = right->imm.i != 0;
     }
     impl->operand = common(x->type, bins->type);
@@ -299,18 +295,20 @@ type_order_stat(KnCompilation *c, KnInstr *in, int id)
             *axis = kn_typing_arg(in, median ? 1 : 2, "axis"),
             *method = median ? NULL : kn_typing_arg(in, KN_KEYWORD_ONLY, "method");
     if (!a || (!median && !q))
-        return err(c, in->span, "%s() needs %s", fname(id), median ? "an array" : "a and q");
+        return kn_typing_err(c, in->span, "%s() needs %s", fname(id),
+                             median ? "an array" : "a and q");
     KnType *t = a->type;
     if (!numeric_array(t))
-        return err(c, a->span, "%s() needs an array of numbers, not %s", fname(id), t->name);
+        return kn_typing_err(c, a->span, "%s() needs an array of numbers, not %s", fname(id),
+                             t->name);
     if (t->dtype->kind == KN_TY_COMPLEX)
-        return err(c, a->span, "%s() of complex arrays is not supported%s", fname(id),
-                   median ? " yet in kiln" : " (a must be an array of real numbers)");
+        return kn_typing_err(c, a->span, "%s() of complex arrays is not supported%s", fname(id),
+                             median ? " yet in kiln" : " (a must be an array of real numbers)");
     if (!median && t->dtype->kind == KN_TY_BOOL)
-        return err(c, a->span,
-                   "%s() of a bool array: NumPy has no boolean subtract (convert it "
-                   "with .astype(np.int64) first)",
-                   fname(id));
+        return kn_typing_err(c, a->span,
+                             "%s() of a bool array: NumPy has no boolean subtract (convert it "
+                             "with .astype(np.int64) first)",
+                             fname(id));
     int64_t k = KN_AXIS_NONE; /* an int axis: one result per position of the other axes */
     if (axis && !is_none(axis)) {
         k = axis_of(c, id, axis, t, 1, in->span);
@@ -320,7 +318,7 @@ type_order_stat(KnCompilation *c, KnInstr *in, int id)
             k = KN_AXIS_NONE; /* the whole array: a scalar, as NumPy */
     }
     if (method && !(is_const(method, KN_TY_STR) && !strcmp(method->imm.str, "linear")))
-        return err(c, method->span, "%s()'s method= must be 'linear' in kiln", fname(id));
+        return kn_typing_err(c, method->span, "%s()'s method= must be 'linear' in kiln", fname(id));
     KnCallImpl *impl = impl_of(c, in, id, KN_CALL_BUILTIN);
     impl->operand = t->dtype;
     impl->value = k;
@@ -334,25 +332,26 @@ type_order_stat(KnCompilation *c, KnInstr *in, int id)
     KnType *qt = q->type;
     if (qt->kind == KN_TY_ARRAY) {
         if (qt->ndim != 1 || !real(qt->dtype))
-            return err(c, q->span,
-                       "%s()'s q must be a real number, a tuple of them or a 1-d array "
-                       "of them, not %s",
-                       fname(id), qt->name);
+            return kn_typing_err(c, q->span,
+                                 "%s()'s q must be a real number, a tuple of them or a 1-d array "
+                                 "of them, not %s",
+                                 fname(id), qt->name);
         in->type = kn_type_array(c->types, &kn_type_float64, 1 + rest, 'C', 0);
     } else if (qt->kind == KN_TY_TUPLE) {
         for (int i = 0; i < qt->n; i++)
             if (!real(qt->items[i]))
-                return err(c, q->span, "%s()'s q must hold real numbers, not %s", fname(id),
-                           qt->name);
+                return kn_typing_err(c, q->span, "%s()'s q must hold real numbers, not %s",
+                                     fname(id), qt->name);
         in->type = kn_type_array(c->types, &kn_type_float64, 1 + rest, 'C', 0);
     } else if (real(qt)) {
         /* a float32 array and a scalar q: float32 (NumPy 2's weak Python scalar) */
         in->type = f32 ? &kn_type_float32 : &kn_type_float64;
         in->type = rest ? kn_type_array(c->types, in->type, rest, 'C', 0) : in->type;
     } else {
-        return err(c, q->span,
-                   "%s()'s q must be a real number, a tuple of them or a 1-d array of them, not %s",
-                   fname(id), qt->name);
+        return kn_typing_err(
+            c, q->span,
+            "%s()'s q must be a real number, a tuple of them or a 1-d array of them, not %s",
+            fname(id), qt->name);
     }
     return 0;
 }
@@ -365,7 +364,7 @@ type_interp(KnCompilation *c, KnInstr *in, int id)
     KnInstr *x = kn_typing_arg(in, 0, "x"), *xp = kn_typing_arg(in, 1, "xp"),
             *fp = kn_typing_arg(in, 2, "fp");
     if (!x || !xp || !fp)
-        return err(c, in->span, "np.interp() needs x, xp and fp");
+        return kn_typing_err(c, in->span, "np.interp() needs x, xp and fp");
     KN_TRY(value_arg(c, id, x, "x", 0));
     KN_TRY(vector_arg(c, id, xp, "xp", 0));
     KN_TRY(vector_arg(c, id, fp, "fp", 1));
@@ -375,8 +374,9 @@ type_interp(KnCompilation *c, KnInstr *in, int id)
     for (int i = 0; i < 2; i++) {
         KnInstr *s = kn_typing_arg(in, 3 + i, side[i]);
         if (s && !is_none(s) && !(cplx ? kn_type_is_number(s->type) : real(s->type)))
-            return err(c, s->span, "np.interp()'s %s= must be a %s number or None, not %s", side[i],
-                       cplx ? "" : "real", s->type->name);
+            return kn_typing_err(c, s->span,
+                                 "np.interp()'s %s= must be a %s number or None, not %s", side[i],
+                                 cplx ? "" : "real", s->type->name);
     }
     KnType *r = cplx ? &kn_type_complex128 : &kn_type_float64;
     impl_of(c, in, id, KN_CALL_BUILTIN)->operand = r;
@@ -392,10 +392,10 @@ type_histogram(KnCompilation *c, KnInstr *in, int id)
     KnInstr *a = kn_typing_arg(in, 0, "a"), *bins = kn_typing_arg(in, 1, "bins"),
             *range = kn_typing_arg(in, 2, "range");
     if (!a)
-        return err(c, in->span, "np.histogram() needs an array");
+        return kn_typing_err(c, in->span, "np.histogram() needs an array");
     if (!numeric_array(a->type) || a->type->dtype->kind == KN_TY_COMPLEX)
-        return err(c, a->span, "np.histogram() needs an array of real numbers, not %s",
-                   a->type->name);
+        return kn_typing_err(c, a->span, "np.histogram() needs an array of real numbers, not %s",
+                             a->type->name);
     KnCallImpl *impl = impl_of(c, in, id, KN_CALL_BUILTIN);
     KnType *d = a->type->dtype;
     KnType *edges = d->kind == KN_TY_FLOAT && d->bits == 32 ? &kn_type_float32 : &kn_type_float64;
@@ -405,18 +405,18 @@ type_histogram(KnCompilation *c, KnInstr *in, int id)
         impl->value = 1;
         edges = bins->type->dtype; /* NumPy gives back the edges as given */
     } else if (bins && !kn_type_is_int(bins->type)) {
-        return err(c, bins->span,
-                   "np.histogram()'s bins must be an integer or a 1-d array of "
-                   "edges (strings are not supported), not %s",
-                   bins->type->name);
+        return kn_typing_err(c, bins->span,
+                             "np.histogram()'s bins must be an integer or a 1-d array of "
+                             "edges (strings are not supported), not %s",
+                             bins->type->name);
     }
     if (range && !is_none(range)) {
         KnType *r = range->type;
         if (r->kind != KN_TY_TUPLE || r->n != 2 || !real(r->items[0]) || !real(r->items[1]))
-            return err(c, range->span,
-                       "np.histogram()'s range must be a tuple of two real "
-                       "numbers or None, not %s",
-                       r->name);
+            return kn_typing_err(c, range->span,
+                                 "np.histogram()'s range must be a tuple of two real "
+                                 "numbers or None, not %s",
+                                 r->name);
     }
     impl->result = edges;
     KnType *items[2] = {kn_type_array(c->types, &kn_type_int64, 1, 'C', 0),
