@@ -52,6 +52,33 @@ typedef struct L {
     int divisor_nonzero;     /* while lowering a division passes/nonzero.c cleared: no test */
 } L;
 
+/* ---- the lowering model of a kind (types/kinds.def's model column: kn_lower_model_<model>,
+ * in lower/model_*.c). emit.c dispatches through it; a NULL operation takes the default
+ * written beside it. ---- */
+
+/* Called on each reference a value holds: `ref` is the KnMemInfo * that counts it (NULL for
+ * memory borrowed from Python, which compiled code does not count). */
+typedef void (*KnRefVisitor)(L *l, LLVMValueRef ref, void *ctx);
+
+typedef struct KnLowerModel {
+    LLVMTypeRef (*type)(L *l, const KnType *t); /* the LLVM type of a value; NULL: an i8 */
+    LLVMValueRef (*truth)(L *l, LLVMValueRef v, const KnType *t); /* bool(v); NULL: false */
+    /* v of type `from` (this kind) as type `to` (from != to), NULL if it cannot be; NULL: v
+     * unchanged (compile-time values and none) */
+    LLVMValueRef (*convert)(L *l, LLVMValueRef v, const KnType *from, const KnType *to);
+    int (*has_refs)(const KnType *t); /* a value holds counted references; NULL: never */
+    /* call fn on every reference v holds (recursing into what it contains); NULL: none */
+    void (*visit_refs)(L *l, LLVMValueRef v, const KnType *t, KnRefVisitor fn, void *ctx);
+} KnLowerModel;
+
+#define X(kind, name, model, flags) extern const KnLowerModel kn_lower_model_##model;
+#include "types/kinds.def"
+#undef X
+
+const KnLowerModel *kn_lower_model(const KnType *t);
+/* call fn on every reference v (of type t) holds (emit.c; reference counting uses it) */
+void kn_lower_visit_refs(L *l, LLVMValueRef v, const KnType *t, KnRefVisitor fn, void *ctx);
+
 LLVMTypeRef kn_lower_type(L *l, const KnType *t);
 LLVMValueRef kn_lower_convert(L *l, LLVMValueRef v, const KnType *from, const KnType *to);
 /* float -> int as NumPy's C casts on x86-64: defined for nan, inf and out-of-range values */
