@@ -15,7 +15,7 @@
 /* ---- types: each kind's lowering model ---- */
 
 static const KnLowerModel *const models[KN_TY_COUNT] = {
-#define X(kind, name, model, flags) [KN_TY_##kind] = &kn_lower_model_##model,
+#define X(kind, name, tm, lm, bm, flags) [KN_TY_##kind] = &kn_lower_model_##lm,
 #include "types/kinds.def"
 #undef X
 };
@@ -31,6 +31,24 @@ kn_lower_type(L *l, const KnType *t)
 {
     const KnLowerModel *m = kn_lower_model(t);
     return m->type ? m->type(l, t) : l->i8; /* none and compile-time values: a placeholder */
+}
+
+/* Load a value of type t stored in C layout at p. */
+LLVMValueRef
+kn_lower_load_c(L *l, const KnType *t, LLVMValueRef p)
+{
+    const KnLowerModel *m = kn_lower_model(t);
+    return m->load_c ? m->load_c(l, t, p) : LLVMBuildLoad2(l->b, kn_lower_type(l, t), p, "");
+}
+
+void
+kn_lower_store_c(L *l, const KnType *t, LLVMValueRef v, LLVMValueRef p)
+{
+    const KnLowerModel *m = kn_lower_model(t);
+    if (m->store_c)
+        m->store_c(l, t, v, p);
+    else
+        LLVMBuildStore(l->b, v, p);
 }
 
 LLVMValueRef

@@ -1,8 +1,8 @@
 /* model_number.c - the lowering model of the numbers: bool is an i1, ints iN, floats float or
  * double, complex numbers a {re, im} struct of floats. Conversions between them (Python's and
  * NumPy's: float to int truncates, defined for every input, scalar.c's kn_lower_float_to_int)
- * and their truth values (nonzero; a complex is true when either part is). Numbers hold no
- * references. */
+ * and their truth values (nonzero; a complex is true when either part is). In C layout a bool
+ * is a byte. Numbers hold no references. */
 #include "lower/internal.h"
 
 static LLVMValueRef
@@ -119,8 +119,29 @@ number_truth(L *l, LLVMValueRef v, const KnType *t)
     }
 }
 
+/* In C layout a bool is a byte. */
+static LLVMValueRef
+number_load_c(L *l, const KnType *t, LLVMValueRef p)
+{
+    if (t->kind == KN_TY_BOOL) {
+        LLVMValueRef byte = LLVMBuildLoad2(l->b, l->i8, p, "");
+        return LLVMBuildICmp(l->b, LLVMIntNE, byte, LLVMConstInt(l->i8, 0, 0), "");
+    }
+    return LLVMBuildLoad2(l->b, kn_lower_type(l, t), p, "");
+}
+
+static void
+number_store_c(L *l, const KnType *t, LLVMValueRef v, LLVMValueRef p)
+{
+    if (t->kind == KN_TY_BOOL)
+        v = LLVMBuildZExt(l->b, v, l->i8, "");
+    LLVMBuildStore(l->b, v, p);
+}
+
 const KnLowerModel kn_lower_model_number = {
     .type = number_type,
+    .load_c = number_load_c,
+    .store_c = number_store_c,
     .truth = number_truth,
     .convert = number_convert,
 };

@@ -1,5 +1,5 @@
 /* model.h - the type layer's model of a kind (types/kinds.def): what types.c asks a kind
- * instead of switching on it. One model per kinds.def `model` column, kn_type_model_<model>,
+ * instead of switching on it. One model per name in kinds.def's `tm` column, kn_type_model_<tm>,
  * defined in types/model_<file>.c; a NULL operation takes the default written beside it. Also
  * the interning that the models' constructors share (types.c). Internal to types/. */
 #ifndef KN_TYPES_MODEL_H
@@ -23,7 +23,7 @@ typedef struct KnTypeModel {
     int (*convert_safely)(const KnType *from, const KnType *to);
 } KnTypeModel;
 
-#define X(kind, name, model, flags) extern const KnTypeModel kn_type_model_##model;
+#define X(kind, name, tm, lm, bm, flags) extern const KnTypeModel kn_type_model_##tm;
 #include "types/kinds.def"
 #undef X
 

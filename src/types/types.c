@@ -85,7 +85,7 @@ kn_type_float(int bits)
 /* ---- the models ---- */
 
 static const KnTypeModel *const models[KN_TY_COUNT] = {
-#define X(kind, name, model, flags) [KN_TY_##kind] = &kn_type_model_##model,
+#define X(kind, name, tm, lm, bm, flags) [KN_TY_##kind] = &kn_type_model_##tm,
 #include "types/kinds.def"
 #undef X
 };
@@ -100,7 +100,7 @@ const char *
 kn_kind_name(KnTypeKind k)
 {
     static const char *const names[KN_TY_COUNT] = {
-#define X(kind, name, model, flags) [KN_TY_##kind] = #name,
+#define X(kind, name, tm, lm, bm, flags) [KN_TY_##kind] = #name,
 #include "types/kinds.def"
 #undef X
     };

@@ -9,7 +9,7 @@
 /* The kinds of type: one line each in types/kinds.def, which also names each kind's model in
  * every layer (types/model.h, lower/internal.h, dispatch/box_model.h). */
 typedef enum KnTypeKind {
-#define X(kind, name, model, flags) KN_TY_##kind,
+#define X(kind, name, tm, lm, bm, flags) KN_TY_##kind,
 #include "types/kinds.def"
 #undef X
     KN_TY_COUNT
@@ -25,7 +25,7 @@ static inline int
 kn_kind_flags(KnTypeKind k)
 {
     switch (k) {
-#define X(kind, name, model, flags)                                                                \
+#define X(kind, name, tm, lm, bm, flags)                                                                \
     case KN_TY_##kind:                                                                             \
         return flags;
 #include "types/kinds.def"
