@@ -82,8 +82,9 @@ typeof_slot(const PyTypeObject *tp)
     return (unsigned)(((uintptr_t)tp * 0x9E3779B97F4A7C15ull) >> 59) & (TYPEOF_SLOTS - 1);
 }
 
-/* Fill the table from the models (on first use: &PyArray_Type is known only once NumPy's C
- * API is imported). */
+/* Fill the table from the models. On first use, from the slow path (a miss of the empty
+ * table), so that the hot path tests nothing more: &PyArray_Type is known only once NumPy's C
+ * API is imported. */
 static void
 typeof_init(void)
 {
@@ -103,10 +104,15 @@ typeof_init(void)
 
 /* What the table does not know: NumPy scalars keep their dtype; subclasses of int and float
  * are ints and floats (bool, a subclass of int, is exact in the table); np.memmap is an
- * array and other ndarray subclasses a TypeError. */
-static KnType *
+ * array and other ndarray subclasses a TypeError. Kept out of line: the hot path stays a leaf
+ * lookup and a tail call. */
+static __attribute__((noinline, cold)) KnType *
 typeof_slow(KnState *s, PyObject *o)
 {
+    if (!typeof_ready) {
+        typeof_init();
+        return kn_box_typeof(s, o);
+    }
     if (PyArray_IsScalar(o, Generic)) {
         KnType *t = numpy_scalar_type(o);
         if (t)
@@ -126,8 +132,6 @@ typeof_slow(KnState *s, PyObject *o)
 KnType *
 kn_box_typeof(KnState *s, PyObject *o)
 {
-    if (!typeof_ready)
-        typeof_init();
     PyTypeObject *tp = Py_TYPE(o);
     for (unsigned i = typeof_slot(tp); typeof_table[i].tp; i = (i + 1) & (TYPEOF_SLOTS - 1))
         if (typeof_table[i].tp == tp)
@@ -166,6 +170,8 @@ kn_box_key(KnType *t)
     return m->key ? m->key(t) : PyUnicode_FromString(t->name);
 }
 
+/* A key names a primitive (a str: kn_type_by_name) or is a tuple whose first item is the tag
+ * of the kind's boxing model ("tuple", "array"), which reads the rest. */
 KnType *
 kn_box_from_key(KnState *s, PyObject *key)
 {
@@ -176,34 +182,11 @@ kn_box_from_key(KnState *s, PyObject *key)
         return t;
     }
     if (PyTuple_Check(key) && PyTuple_GET_SIZE(key) >= 1 &&
-        PyUnicode_Check(PyTuple_GET_ITEM(key, 0)) &&
-        !strcmp(PyUnicode_AsUTF8(PyTuple_GET_ITEM(key, 0)), "tuple")) {
-        Py_ssize_t n = PyTuple_GET_SIZE(key) - 1;
-        KnType *items[256];
-        if (n > 256) {
-            PyErr_SetString(PyExc_TypeError, "kiln: tuples of more than 256 items");
-            return NULL;
-        }
-        for (Py_ssize_t i = 0; i < n; i++)
-            if (!(items[i] = kn_box_from_key(s, PyTuple_GET_ITEM(key, i + 1))))
-                return NULL;
-        return kn_type_tuple(&s->types, items, (int)n);
-    }
-    if (PyTuple_Check(key) && PyTuple_GET_SIZE(key) == 5 &&
-        PyUnicode_Check(PyTuple_GET_ITEM(key, 0)) &&
-        !strcmp(PyUnicode_AsUTF8(PyTuple_GET_ITEM(key, 0)), "array")) {
-        KnType *dt = kn_box_from_key(s, PyTuple_GET_ITEM(key, 1));
-        long ndim = PyLong_AsLong(PyTuple_GET_ITEM(key, 2));
-        const char *layout = PyUnicode_Check(PyTuple_GET_ITEM(key, 3))
-                                 ? PyUnicode_AsUTF8(PyTuple_GET_ITEM(key, 3))
-                                 : NULL;
-        if (!dt || ndim < 0 || ndim > 32 || !layout || !strchr("CFA", layout[0])) {
-            if (!PyErr_Occurred())
-                PyErr_Format(PyExc_TypeError, "kiln: bad array type key %R", key);
-            return NULL;
-        }
-        return kn_type_array(&s->types, dt, (int)ndim, layout[0],
-                             PyObject_IsTrue(PyTuple_GET_ITEM(key, 4)) > 0);
+        PyUnicode_Check(PyTuple_GET_ITEM(key, 0))) {
+        const char *tag = PyUnicode_AsUTF8(PyTuple_GET_ITEM(key, 0));
+        for (int k = 0; tag && k < KN_TY_COUNT; k++)
+            if (models[k]->tag && models[k]->from_key && !strcmp(models[k]->tag, tag))
+                return models[k]->from_key(s, key);
     }
     PyErr_Format(PyExc_TypeError, "kiln: type %R is not supported yet", key);
     return NULL;

@@ -204,8 +204,32 @@ array_key(KnType *t)
                          t->readonly ? Py_True : Py_False);
 }
 
+/* ("array", dtype key, ndim, layout, readonly), ndim at most 32 */
+static KnType *
+array_from_key(KnState *s, PyObject *key)
+{
+    if (PyTuple_GET_SIZE(key) != 5) {
+        PyErr_Format(PyExc_TypeError, "kiln: type %R is not supported yet", key);
+        return NULL;
+    }
+    KnType *dt = kn_box_from_key(s, PyTuple_GET_ITEM(key, 1));
+    long ndim = PyLong_AsLong(PyTuple_GET_ITEM(key, 2));
+    const char *layout = PyUnicode_Check(PyTuple_GET_ITEM(key, 3))
+                             ? PyUnicode_AsUTF8(PyTuple_GET_ITEM(key, 3))
+                             : NULL;
+    if (!dt || ndim < 0 || ndim > 32 || !layout || !strchr("CFA", layout[0])) {
+        if (!PyErr_Occurred())
+            PyErr_Format(PyExc_TypeError, "kiln: bad array type key %R", key);
+        return NULL;
+    }
+    return kn_type_array(&s->types, dt, (int)ndim, layout[0],
+                         PyObject_IsTrue(PyTuple_GET_ITEM(key, 4)) > 0);
+}
+
 const KnBoxModel kn_box_model_array = {.pytype = array_pytype,
                                        .typeof = kn_box_typeof_array,
                                        .unbox = unbox_array,
                                        .box = array_box,
-                                       .key = array_key};
+                                       .key = array_key,
+                                       .tag = "array",
+                                       .from_key = array_from_key};

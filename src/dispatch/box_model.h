@@ -19,6 +19,10 @@ typedef struct KnBoxModel {
     /* the Python object for t's value at src (taking over its references); NULL: a TypeError */
     PyObject *(*box)(KnType *t, const char *src);
     PyObject *(*key)(KnType *t); /* the type key (docs/core-api.md); NULL: t's name */
+    /* a key that is a tuple (tag, ...): the kind's tag, and the type it names (NULL with an
+     * error set); NULL: the kind's keys are names (kn_type_by_name) */
+    const char *tag;
+    KnType *(*from_key)(KnState *s, PyObject *key);
 } KnBoxModel;
 
 #define X(kind, name, tm, lm, bm, flags) extern const KnBoxModel kn_box_model_##bm;

@@ -1,6 +1,6 @@
 /* box_tuple.c - the boxing model of tuples: typeof types each item (at most 256), unbox and
  * box go item by item at the items' offsets in the tuple's C layout, and the key is
- * ("tuple", item keys...). */
+ * ("tuple", item keys...), read back by tuple_from_key. */
 #include "dispatch/box_model.h"
 
 static PyTypeObject *
@@ -71,8 +71,25 @@ tuple_key(KnType *t)
     return k;
 }
 
+static KnType *
+tuple_from_key(KnState *s, PyObject *key)
+{
+    Py_ssize_t n = PyTuple_GET_SIZE(key) - 1;
+    KnType *items[256];
+    if (n > 256) {
+        PyErr_SetString(PyExc_TypeError, "kiln: tuples of more than 256 items");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (!(items[i] = kn_box_from_key(s, PyTuple_GET_ITEM(key, i + 1))))
+            return NULL;
+    return kn_type_tuple(&s->types, items, (int)n);
+}
+
 const KnBoxModel kn_box_model_tuple = {.pytype = tuple_pytype,
                                        .typeof = tuple_typeof,
                                        .unbox = tuple_unbox,
                                        .box = tuple_box,
-                                       .key = tuple_key};
+                                       .key = tuple_key,
+                                       .tag = "tuple",
+                                       .from_key = tuple_from_key};

@@ -25,7 +25,7 @@ static inline int
 kn_kind_flags(KnTypeKind k)
 {
     switch (k) {
-#define X(kind, name, tm, lm, bm, flags)                                                                \
+#define X(kind, name, tm, lm, bm, flags)                                                           \
     case KN_TY_##kind:                                                                             \
         return flags;
 #include "types/kinds.def"
