@@ -2,53 +2,69 @@
  * kiln types; constants, fast-math flags, entry-block allocas; calls of intrinsics and of
  * externs (declared on first use); raising (recording the exception and its source position,
  * the cold branch, the unwind through the release chain) and the codes of runaway recursion
- * and Ctrl-C; the ownership of array references: the owned temporaries of a block, values kept
- * in slots across blocks, and their release at a block's end, at a return or at a raise.
+ * and Ctrl-C; reference counting (through each kind's lowering model, lower/model_*.c, which
+ * also gives the LLVM type, truth value and conversions dispatched here) and the ownership of
+ * references: the owned temporaries of a block, values kept in slots across blocks, and their
+ * release at a block's end, at a return or at a raise.
  * lower.c holds the instruction switch and the function and its wrapper. */
 #include "lower/internal.h"
 
 #include <stdio.h>
 #include <string.h>
 
-/* ---- types ---- */
+/* ---- types: each kind's lowering model ---- */
+
+static const KnLowerModel *const models[KN_TY_COUNT] = {
+#define X(kind, name, tm, lm, bm, flags) [KN_TY_##kind] = &kn_lower_model_##lm,
+#include "types/kinds.def"
+#undef X
+};
+
+const KnLowerModel *
+kn_lower_model(const KnType *t)
+{
+    return models[t->kind];
+}
 
 LLVMTypeRef
 kn_lower_type(L *l, const KnType *t)
 {
-    switch (t->kind) {
-    case KN_TY_BOOL:
-        return l->i1;
-    case KN_TY_INT:
-        return LLVMIntTypeInContext(l->ctx, (unsigned)t->bits);
-    case KN_TY_FLOAT:
-        return t->bits == 32 ? l->f32 : l->f64;
-    case KN_TY_COMPLEX: {
-        LLVMTypeRef f = t->bits == 64 ? l->f32 : l->f64;
-        LLVMTypeRef fs[2] = {f, f};
-        return LLVMStructTypeInContext(l->ctx, fs, 2, 0);
-    }
-    case KN_TY_RANGE:
-    case KN_TY_SLICE: {
-        LLVMTypeRef fs[3] = {l->i64, l->i64, l->i64};
-        return LLVMStructTypeInContext(l->ctx, fs, 3, 0);
-    }
-    case KN_TY_TUPLE: {
-        LLVMTypeRef fs[256];
-        for (int i = 0; i < t->n && i < 256; i++)
-            fs[i] = kn_lower_type(l, t->items[i]);
-        return LLVMStructTypeInContext(l->ctx, fs, (unsigned)t->n, 0);
-    }
-    case KN_TY_STR:
-        return l->ptr;
-    case KN_TY_ARRAY:
-        return kn_lower_array_type(l, t);
-    case KN_TY_BOUND: /* a.flags carries the array (its shape and strides) */
-        if (!strcmp(t->name, "flags"))
-            return kn_lower_array_type(l, t->items[0]);
-        return l->i8;
-    default:
-        return l->i8; /* none and compile-time values: a placeholder byte */
-    }
+    const KnLowerModel *m = kn_lower_model(t);
+    return m->type ? m->type(l, t) : l->i8; /* none and compile-time values: a placeholder */
+}
+
+/* Load a value of type t stored in C layout at p. */
+LLVMValueRef
+kn_lower_load_c(L *l, const KnType *t, LLVMValueRef p)
+{
+    const KnLowerModel *m = kn_lower_model(t);
+    return m->load_c ? m->load_c(l, t, p) : LLVMBuildLoad2(l->b, kn_lower_type(l, t), p, "");
+}
+
+void
+kn_lower_store_c(L *l, const KnType *t, LLVMValueRef v, LLVMValueRef p)
+{
+    const KnLowerModel *m = kn_lower_model(t);
+    if (m->store_c)
+        m->store_c(l, t, v, p);
+    else
+        LLVMBuildStore(l->b, v, p);
+}
+
+LLVMValueRef
+kn_lower_convert(L *l, LLVMValueRef v, const KnType *from, const KnType *to)
+{
+    if (from == to || !to)
+        return v;
+    const KnLowerModel *m = kn_lower_model(from);
+    return m->convert ? m->convert(l, v, from, to) : v;
+}
+
+LLVMValueRef
+kn_lower_truth(L *l, LLVMValueRef v, const KnType *t)
+{
+    const KnLowerModel *m = kn_lower_model(t);
+    return m->truth ? m->truth(l, v, t) : LLVMConstInt(l->i1, 0, 0);
 }
 
 /* ---- small helpers shared with scalar.c and calls.c ---- */
@@ -330,7 +346,78 @@ kn_lower_callee_limit(L *l)
 }
 
 
-/* ---- reference counting of arrays: owned temps and variables ---- */
+/* ---- reference counting: what a value holds (its model's visit_refs), inline ---- */
+
+int
+kn_lower_has_refs(const KnType *t)
+{
+    const KnLowerModel *m = kn_lower_model(t);
+    return m->has_refs && m->has_refs(t);
+}
+
+void
+kn_lower_visit_refs(L *l, LLVMValueRef v, const KnType *t, KnRefVisitor fn, void *ctx)
+{
+    const KnLowerModel *m = kn_lower_model(t);
+    if (m->visit_refs)
+        m->visit_refs(l, v, t, fn, ctx);
+}
+
+/* The refcount operations inline (KnMemInfo's refcount is its first field): a NULL meminfo
+ * (memory borrowed from Python) is skipped, which LLVM folds away where it knows the value,
+ * and only the last decref calls into the runtime to free. */
+static void
+rc_inline(L *l, LLVMValueRef mi, int inc)
+{
+    LLVMValueRef one = LLVMConstInt(l->i64, 1, 1);
+    LLVMBasicBlockRef doit =
+        LLVMAppendBasicBlockInContext(l->ctx, l->fn, inc ? "incref" : "decref");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "rcdone");
+    LLVMBuildCondBr(l->b, LLVMBuildIsNotNull(l->b, mi, ""), doit, done);
+    LLVMPositionBuilderAtEnd(l->b, doit);
+    if (inc) {
+        LLVMBuildAtomicRMW(l->b, LLVMAtomicRMWBinOpAdd, mi, one, LLVMAtomicOrderingMonotonic, 0);
+        LLVMBuildBr(l->b, done);
+    } else {
+        LLVMValueRef old = LLVMBuildAtomicRMW(l->b, LLVMAtomicRMWBinOpSub, mi, one,
+                                              LLVMAtomicOrderingAcquireRelease, 0);
+        LLVMBasicBlockRef free_bb = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "free");
+        LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, old, one, ""), free_bb, done);
+        LLVMPositionBuilderAtEnd(l->b, free_bb);
+        LLVMTypeRef p = l->ptr;
+        kn_lower_extern(l, "kn_rt_meminfo_free", LLVMVoidTypeInContext(l->ctx), &p, 1, &mi);
+        LLVMBuildBr(l->b, done);
+    }
+    LLVMPositionBuilderAtEnd(l->b, done);
+}
+
+static void
+incref_ref(L *l, LLVMValueRef ref, void *ctx)
+{
+    KN_UNUSED(ctx);
+    rc_inline(l, ref, 1);
+}
+
+static void
+decref_ref(L *l, LLVMValueRef ref, void *ctx)
+{
+    KN_UNUSED(ctx);
+    rc_inline(l, ref, 0);
+}
+
+void
+kn_lower_incref(L *l, LLVMValueRef v, const KnType *t)
+{
+    kn_lower_visit_refs(l, v, t, incref_ref, NULL);
+}
+
+void
+kn_lower_decref(L *l, LLVMValueRef v, const KnType *t)
+{
+    kn_lower_visit_refs(l, v, t, decref_ref, NULL);
+}
+
+/* ---- ownership of references: owned temps and variables ---- */
 
 /* Register v as owning a reference, released at the end of block `until` (or on any exit
  * before). A value registered twice keeps one entry, with the later of the two ends. */

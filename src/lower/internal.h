@@ -52,6 +52,40 @@ typedef struct L {
     int divisor_nonzero;     /* while lowering a division passes/nonzero.c cleared: no test */
 } L;
 
+/* ---- the lowering model of a kind (types/kinds.def names it: kn_lower_model_<lm>,
+ * in lower/model_*.c). emit.c dispatches through it; a NULL operation takes the default
+ * written beside it. ---- */
+
+/* Called on each reference a value holds: `ref` is the KnMemInfo * that counts it (NULL for
+ * memory borrowed from Python, which compiled code does not count). */
+typedef void (*KnRefVisitor)(L *l, LLVMValueRef ref, void *ctx);
+
+typedef struct KnLowerModel {
+    LLVMTypeRef (*type)(L *l, const KnType *t); /* the LLVM type of a value; NULL: an i8 */
+    LLVMValueRef (*truth)(L *l, LLVMValueRef v, const KnType *t); /* bool(v); NULL: false */
+    /* v of type `from` (this kind) as type `to` (from != to), NULL if it cannot be; NULL: v
+     * unchanged (compile-time values and none) */
+    LLVMValueRef (*convert)(L *l, LLVMValueRef v, const KnType *from, const KnType *to);
+    /* load a value stored in C layout (the dispatcher's buffers) at p, store v there; NULL: a
+     * plain load or store of the LLVM type */
+    LLVMValueRef (*load_c)(L *l, const KnType *t, LLVMValueRef p);
+    void (*store_c)(L *l, const KnType *t, LLVMValueRef v, LLVMValueRef p);
+    int (*has_refs)(const KnType *t); /* a value holds counted references; NULL: never */
+    /* call fn on every reference v holds (recursing into what it contains); NULL: none */
+    void (*visit_refs)(L *l, LLVMValueRef v, const KnType *t, KnRefVisitor fn, void *ctx);
+} KnLowerModel;
+
+#define X(kind, name, tm, lm, bm, flags) extern const KnLowerModel kn_lower_model_##lm;
+#include "types/kinds.def"
+#undef X
+
+const KnLowerModel *kn_lower_model(const KnType *t);
+/* a value of type t in C layout at p: load it, store v there (emit.c, through the model) */
+LLVMValueRef kn_lower_load_c(L *l, const KnType *t, LLVMValueRef p);
+void kn_lower_store_c(L *l, const KnType *t, LLVMValueRef v, LLVMValueRef p);
+/* call fn on every reference v (of type t) holds (emit.c; reference counting uses it) */
+void kn_lower_visit_refs(L *l, LLVMValueRef v, const KnType *t, KnRefVisitor fn, void *ctx);
+
 LLVMTypeRef kn_lower_type(L *l, const KnType *t);
 LLVMValueRef kn_lower_convert(L *l, LLVMValueRef v, const KnType *from, const KnType *to);
 /* float -> int as NumPy's C casts on x86-64: defined for nan, inf and out-of-range values */

@@ -684,44 +684,6 @@ lower_body(L *l)
     return 0;
 }
 
-/* Load a value of type t stored in C layout at p (bools are bytes). */
-static LLVMValueRef
-load_c(L *l, const KnType *t, LLVMValueRef p)
-{
-    if (t->kind == KN_TY_BOOL) {
-        LLVMValueRef byte = LLVMBuildLoad2(l->b, l->i8, p, "");
-        return LLVMBuildICmp(l->b, LLVMIntNE, byte, LLVMConstInt(l->i8, 0, 0), "");
-    }
-    if (t->kind == KN_TY_TUPLE) {
-        LLVMValueRef v = LLVMGetUndef(kn_lower_type(l, t));
-        for (int i = 0; i < t->n; i++) {
-            LLVMValueRef off = LLVMConstInt(l->i64, kn_type_tuple_offset(t, i), 0);
-            LLVMValueRef q = LLVMBuildInBoundsGEP2(l->b, l->i8, p, &off, 1, "");
-            v = LLVMBuildInsertValue(l->b, v, load_c(l, t->items[i], q), (unsigned)i, "");
-        }
-        return v;
-    }
-    return LLVMBuildLoad2(l->b, kn_lower_type(l, t), p, "");
-}
-
-static void
-store_c(L *l, const KnType *t, LLVMValueRef v, LLVMValueRef p)
-{
-    if (t->kind == KN_TY_BOOL) {
-        LLVMBuildStore(l->b, LLVMBuildZExt(l->b, v, l->i8, ""), p);
-        return;
-    }
-    if (t->kind == KN_TY_TUPLE) {
-        for (int i = 0; i < t->n; i++) {
-            LLVMValueRef off = LLVMConstInt(l->i64, kn_type_tuple_offset(t, i), 0);
-            LLVMValueRef q = LLVMBuildInBoundsGEP2(l->b, l->i8, p, &off, 1, "");
-            store_c(l, t->items[i], LLVMBuildExtractValue(l->b, v, (unsigned)i, ""), q);
-        }
-        return;
-    }
-    LLVMBuildStore(l->b, v, p);
-}
-
 /* The wrapper's call of the native function stays a call: inlined, the function's body would
  * be compiled twice (O3 and code generation), while the call costs nothing measurable next to
  * a dispatch (per-call timings of `return x` and `return a[0]` unchanged). On go_fast, whose
@@ -763,7 +725,7 @@ build_wrapper(L *l, LLVMValueRef native)
     for (int i = 0; i < fn->nparams; i++) {
         LLVMValueRef off = LLVMConstInt(l->i64, kn_type_arg_offset(fn->arg_types, i), 0);
         LLVMValueRef p = LLVMBuildInBoundsGEP2(l->b, l->i8, LLVMGetParam(w, 2), &off, 1, "");
-        args[i + first] = load_c(l, fn->arg_types[i], p);
+        args[i + first] = kn_lower_load_c(l, fn->arg_types[i], p);
     }
     if (l->c->in_cycle)
         args[nargs++] = kn_lower_extern(l, "kn_rt_stack_limit", l->i64, NULL, 0, NULL);
@@ -771,7 +733,7 @@ build_wrapper(L *l, LLVMValueRef native)
         LLVMValueRef v =
             LLVMBuildCall2(l->b, LLVMGlobalGetValueType(native), native, args, nargs, "");
         not_inlined(l, v);
-        store_c(l, fn->ret_type, v, LLVMGetParam(w, 0));
+        kn_lower_store_c(l, fn->ret_type, v, LLVMGetParam(w, 0));
         LLVMBuildRet(l->b, LLVMConstInt(l->i32, 0, 0));
         return;
     }
@@ -785,7 +747,8 @@ build_wrapper(L *l, LLVMValueRef native)
         LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, code, LLVMConstInt(l->i8, 0, 0), ""),
                         ok, bad);
         LLVMPositionBuilderAtEnd(l->b, ok);
-        store_c(l, fn->ret_type, LLVMBuildExtractValue(l->b, r, 0, ""), LLVMGetParam(w, 0));
+        kn_lower_store_c(l, fn->ret_type, LLVMBuildExtractValue(l->b, r, 0, ""),
+                         LLVMGetParam(w, 0));
         LLVMBuildRet(l->b, LLVMConstInt(l->i32, 0, 0));
         LLVMPositionBuilderAtEnd(l->b, bad);
         LLVMValueRef idx = LLVMBuildAdd(l->b, LLVMBuildZExt(l->b, code, l->i64, ""),
@@ -806,7 +769,7 @@ build_wrapper(L *l, LLVMValueRef native)
     LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, st, LLVMConstInt(l->i32, 0, 0), ""), ok,
                     out);
     LLVMPositionBuilderAtEnd(l->b, ok);
-    store_c(l, fn->ret_type, LLVMBuildLoad2(l->b, rt, ret, ""), LLVMGetParam(w, 0));
+    kn_lower_store_c(l, fn->ret_type, LLVMBuildLoad2(l->b, rt, ret, ""), LLVMGetParam(w, 0));
     LLVMBuildBr(l->b, out);
     LLVMPositionBuilderAtEnd(l->b, out);
     LLVMBuildRet(l->b, st);

@@ -1,5 +1,6 @@
-/* scalar.c - LLVM code for numbers: conversions between kiln's scalar types, truth values,
- * and the arithmetic, bitwise, unary and comparison operators with Python's semantics (floor
+/* scalar.c - LLVM code for numbers: float-to-int conversions as NumPy and Python do them (the
+ * conversions and truth values of each kind are its lowering model, lower/model_number.c), and
+ * the arithmetic, bitwise, unary and comparison operators with Python's semantics (floor
  * division and modulo take the divisor's sign, division by zero raises ZeroDivisionError,
  * int ** negative int raises ValueError) and Numba's (integers wrap at 64 bits). */
 #include "lower/internal.h"
@@ -19,33 +20,6 @@ cplx_part(L *l, LLVMValueRef v, unsigned i)
 }
 
 /* ---- conversions ---- */
-
-static LLVMValueRef
-int_to(L *l, LLVMValueRef v, const KnType *from, const KnType *to)
-{
-    int sgn = from->kind == KN_TY_INT && from->is_signed;
-    LLVMTypeRef tt = kn_lower_type(l, to);
-    switch (to->kind) {
-    case KN_TY_BOOL:
-        return LLVMBuildICmp(l->b, LLVMIntNE, v, LLVMConstNull(LLVMTypeOf(v)), "");
-    case KN_TY_INT:
-        if (from->kind == KN_TY_BOOL)
-            return LLVMBuildZExt(l->b, v, tt, "");
-        if (to->bits < from->bits)
-            return LLVMBuildTrunc(l->b, v, tt, "");
-        if (to->bits > from->bits)
-            return sgn ? LLVMBuildSExt(l->b, v, tt, "") : LLVMBuildZExt(l->b, v, tt, "");
-        return v;
-    case KN_TY_FLOAT:
-        return sgn ? LLVMBuildSIToFP(l->b, v, tt, "") : LLVMBuildUIToFP(l->b, v, tt, "");
-    case KN_TY_COMPLEX: {
-        const KnType *ft = kn_type_float(to->bits / 2);
-        return kn_lower_cplx(l, to, int_to(l, v, from, ft), kn_lower_const_f(l, ft, 0.0));
-    }
-    default:
-        return NULL;
-    }
-}
 
 /* A truncating conversion to a signed int of `bits` (32 or 64) that is never poison: values
  * that fit are exact; for nan, the infinities and values out of range the result is frozen: an
@@ -109,96 +83,6 @@ kn_lower_float_to_pyint(L *l, LLVMValueRef v, const KnType *from)
     LLVMBuildBr(l->b, ok);
     LLVMPositionBuilderAtEnd(l->b, ok);
     return LLVMBuildFPToSI(l->b, v, l->i64, "");
-}
-
-static LLVMValueRef
-float_to(L *l, LLVMValueRef v, const KnType *from, const KnType *to)
-{
-    LLVMTypeRef tt = kn_lower_type(l, to);
-    switch (to->kind) {
-    case KN_TY_BOOL:
-        return LLVMBuildFCmp(l->b, LLVMRealUNE, v, LLVMConstNull(LLVMTypeOf(v)), "");
-    case KN_TY_INT:
-        return kn_lower_float_to_int(l, v, from, to);
-    case KN_TY_FLOAT:
-        if (to->bits < from->bits)
-            return LLVMBuildFPTrunc(l->b, v, tt, "");
-        if (to->bits > from->bits)
-            return LLVMBuildFPExt(l->b, v, tt, "");
-        return v;
-    case KN_TY_COMPLEX: {
-        const KnType *ft = kn_type_float(to->bits / 2);
-        return kn_lower_cplx(l, to, float_to(l, v, from, ft), kn_lower_const_f(l, ft, 0.0));
-    }
-    default:
-        return NULL;
-    }
-}
-
-static LLVMValueRef
-tuple_to(L *l, LLVMValueRef v, const KnType *from, const KnType *to)
-{
-    LLVMValueRef r = LLVMGetUndef(kn_lower_type(l, to));
-    for (int i = 0; i < to->n; i++) {
-        LLVMValueRef item = LLVMBuildExtractValue(l->b, v, (unsigned)i, "");
-        item = kn_lower_convert(l, item, from->items[i], to->items[i]);
-        r = LLVMBuildInsertValue(l->b, r, item, (unsigned)i, "");
-    }
-    return r;
-}
-
-LLVMValueRef
-kn_lower_convert(L *l, LLVMValueRef v, const KnType *from, const KnType *to)
-{
-    if (from == to || !to)
-        return v;
-    switch (from->kind) {
-    case KN_TY_BOOL:
-    case KN_TY_INT:
-        return int_to(l, v, from, to);
-    case KN_TY_FLOAT:
-        return float_to(l, v, from, to);
-    case KN_TY_COMPLEX:
-        if (to->kind == KN_TY_COMPLEX) {
-            const KnType *ff = kn_type_float(from->bits / 2), *tf = kn_type_float(to->bits / 2);
-            return kn_lower_cplx(l, to, float_to(l, cplx_part(l, v, 0), ff, tf),
-                                 float_to(l, cplx_part(l, v, 1), ff, tf));
-        }
-        if (to->kind == KN_TY_BOOL)
-            return kn_lower_truth(l, v, from);
-        return NULL;
-    case KN_TY_TUPLE:
-        return to->kind == KN_TY_TUPLE ? tuple_to(l, v, from, to) : NULL;
-    default:
-        return v; /* compile-time values and none: nothing to convert */
-    }
-}
-
-LLVMValueRef
-kn_lower_truth(L *l, LLVMValueRef v, const KnType *t)
-{
-    switch (t->kind) {
-    case KN_TY_BOOL:
-        return v;
-    case KN_TY_INT:
-    case KN_TY_FLOAT:
-        return kn_lower_convert(l, v, t, &kn_type_bool);
-    case KN_TY_COMPLEX: {
-        const KnType *ft = kn_type_float(t->bits / 2);
-        LLVMValueRef re = kn_lower_convert(l, cplx_part(l, v, 0), ft, &kn_type_bool);
-        LLVMValueRef im = kn_lower_convert(l, cplx_part(l, v, 1), ft, &kn_type_bool);
-        return LLVMBuildOr(l->b, re, im, "");
-    }
-    case KN_TY_TUPLE:
-        return LLVMConstInt(l->i1, t->n > 0, 0);
-    case KN_TY_RANGE:
-        return LLVMBuildICmp(l->b, LLVMIntSGT, kn_lower_range_len(l, v), LLVMConstInt(l->i64, 0, 0),
-                             "");
-    case KN_TY_STR:
-        return LLVMConstInt(l->i1, 1, 0); /* constant strings: only non-empty ones reach here */
-    default:
-        return LLVMConstInt(l->i1, 0, 0);
-    }
 }
 
 /* ---- integer operators ---- */

@@ -6,23 +6,35 @@
 
 #include "base/base.h"
 
+/* The kinds of type: one line each in types/kinds.def, which also names each kind's model in
+ * every layer (types/model.h, lower/internal.h, dispatch/box_model.h). */
 typedef enum KnTypeKind {
-    KN_TY_BOOL,
-    KN_TY_INT,     /* bits + is_signed */
-    KN_TY_FLOAT,   /* bits: 32 or 64 */
-    KN_TY_COMPLEX, /* bits: 64 or 128 (the whole number) */
-    KN_TY_NONE,
-    KN_TY_STR,    /* a constant string (print, exception messages) */
-    KN_TY_TUPLE,  /* items[n] */
-    KN_TY_RANGE,  /* range of int64: {start, stop, step} */
-    KN_TY_ARRAY,  /* NumPy array: dtype, ndim, layout ('C', 'F', 'A'), readonly */
-    KN_TY_SLICE,  /* a slice object: {start, stop, step}, INT64_MIN for a missing bound */
-    KN_TY_FUNC,   /* a compile-time callable: builtin (id) or dispatcher (ref) */
-    KN_TY_MODULE, /* a module object known at compile time (id) */
-    KN_TY_CLASS,  /* a class known at compile time, for isinstance and exceptions (id, ref) */
-    KN_TY_BOUND,  /* a method bound to a value: items[0] is self's type, name */
-    KN_TY_ITER,   /* a for loop's iterator (GETITER): id KnIterKind, dtype the item type */
+#define X(kind, name, tm, lm, bm, flags) KN_TY_##kind,
+#include "types/kinds.def"
+#undef X
+    KN_TY_COUNT
 } KnTypeKind;
+
+enum {
+    KN_KIND_VALUE = 1,  /* a run-time value (has a layout); else a compile-time value */
+    KN_KIND_NUMBER = 2, /* bool, int, float, complex */
+};
+
+/* kinds.def's flags column, by kind */
+static inline int
+kn_kind_flags(KnTypeKind k)
+{
+    switch (k) {
+#define X(kind, name, tm, lm, bm, flags)                                                           \
+    case KN_TY_##kind:                                                                             \
+        return flags;
+#include "types/kinds.def"
+#undef X
+    default:
+        return 0;
+    }
+}
+const char *kn_kind_name(KnTypeKind k); /* kinds.def's name column */
 
 /* The iterator kinds (KN_TY_ITER's id, GETITER's aux). SEQ iterates over an iterable: items[0]
  * (a range object, a tuple of one item type, an array; the iterables themselves are told apart
@@ -93,13 +105,12 @@ kn_type_is_int(const KnType *t)
 static inline int
 kn_type_is_number(const KnType *t)
 {
-    return t->kind == KN_TY_BOOL || t->kind == KN_TY_INT || t->kind == KN_TY_FLOAT ||
-           t->kind == KN_TY_COMPLEX;
+    return (kn_kind_flags(t->kind) & KN_KIND_NUMBER) != 0;
 }
 static inline int
 kn_type_is_value(const KnType *t)
 {
-    return t->kind <= KN_TY_SLICE;
+    return (kn_kind_flags(t->kind) & KN_KIND_VALUE) != 0;
 }
 
 /* Layout of a value in memory (the dispatcher's argument buffer and return slot). */

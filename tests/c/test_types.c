@@ -662,6 +662,41 @@ test_convert(void)
     CHECK_EQ_INT(bad, 0);
 }
 
+/* The kinds table (types/kinds.def): every kind has a name and the value and number flags
+ * that the kind-order test `kind <= KN_TY_SLICE` used to give; nothing depends on the order. */
+static void
+test_kinds(void)
+{
+    static const struct {
+        KnTypeKind k;
+        const char *name;
+        int value, number;
+    } want[] = {
+        {KN_TY_BOOL, "bool", 1, 1},   {KN_TY_INT, "int", 1, 1},
+        {KN_TY_FLOAT, "float", 1, 1}, {KN_TY_COMPLEX, "complex", 1, 1},
+        {KN_TY_NONE, "none", 1, 0},   {KN_TY_STR, "str", 1, 0},
+        {KN_TY_TUPLE, "tuple", 1, 0}, {KN_TY_RANGE, "range", 1, 0},
+        {KN_TY_ARRAY, "array", 1, 0}, {KN_TY_SLICE, "slice", 1, 0},
+        {KN_TY_FUNC, "func", 0, 0},   {KN_TY_MODULE, "module", 0, 0},
+        {KN_TY_CLASS, "class", 0, 0}, {KN_TY_BOUND, "bound", 0, 0},
+        {KN_TY_ITER, "iter", 0, 0},
+    };
+    CHECK_EQ_INT((int)(sizeof want / sizeof want[0]), KN_TY_COUNT);
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        KnType t = {.kind = want[i].k, .bits = 64, .name = "t"};
+        CHECK(!strcmp(kn_kind_name(want[i].k), want[i].name));
+        CHECK_EQ_INT(kn_type_is_value(&t), want[i].value);
+        CHECK_EQ_INT(kn_type_is_number(&t), want[i].number);
+    }
+    /* the compile-time kinds carry an 8-byte dummy slot; a function type is not a value, so
+     * no tuple holds one */
+    KnType *f = kn_type_func(&T, 7, NULL, "f");
+    CHECK_EQ_INT((int)kn_type_size(f), 8);
+    KnType *items[2] = {f, I64};
+    KnType *tf = kn_type_tuple(&T, items, 2), *ti = tup2(I64, I64);
+    CHECK_TY(kn_type_unify(&T, tf, ti), NULL);
+}
+
 int
 main(void)
 {
@@ -675,6 +710,7 @@ main(void)
     test_promote();
     test_unify();
     test_convert();
+    test_kinds();
     kn_types_fini(&T);
     if (failures) {
         fprintf(stderr, "test_types: %d of %d checks failed\n", failures, checks);

@@ -1,0 +1,41 @@
+/* box_model.h - the boxing model of a kind (types/kinds.def names it: kn_box_model_<bm>, in
+ * dispatch/box_*.c): how values of the kind cross between Python objects and compiled code.
+ * box.c dispatches kn_box_unbox, kn_box_box and kn_box_key through it, and builds from the
+ * models' `pytype` the one table behind kn_box_typeof (exact Python type -> typeof). A NULL
+ * operation takes the default written beside it. Internal to dispatch/. */
+#ifndef KN_DISPATCH_BOX_MODEL_H
+#define KN_DISPATCH_BOX_MODEL_H
+
+#include "dispatch/dispatch.h"
+
+typedef struct KnBoxModel {
+    /* the exact Python type whose objects `typeof` types (a function: some type objects are
+     * not constants, NumPy's ndarray); NULL: no Python type maps to this kind directly */
+    PyTypeObject *(*pytype)(void);
+    KnType *(*typeof)(KnState *s, PyObject *o); /* NULL with an error set */
+    /* write o as a value of t in t's C layout at dst: 0, or -1 with an error set; NULL: a
+     * TypeError (compiled code cannot take the kind) */
+    int (*unbox)(KnType *t, PyObject *o, char *dst);
+    /* the Python object for t's value at src (taking over its references); NULL: a TypeError */
+    PyObject *(*box)(KnType *t, const char *src);
+    PyObject *(*key)(KnType *t); /* the type key (docs/core-api.md); NULL: t's name */
+    /* a key that is a tuple (tag, ...): the kind's tag, and the type it names (NULL with an
+     * error set); NULL: the kind's keys are names (kn_type_by_name) */
+    const char *tag;
+    KnType *(*from_key)(KnState *s, PyObject *key);
+} KnBoxModel;
+
+#define X(kind, name, tm, lm, bm, flags) extern const KnBoxModel kn_box_model_##bm;
+#include "types/kinds.def"
+#undef X
+
+/* box.c: the kiln type of a dtype by its kind character and size (types/dtypes.def), or NULL */
+KnType *kn_box_dtype_by_kind(char kind, int size);
+/* box_array.c: 0 if compiled code may take ndarray (sub)class instance o, else -1 with a
+ * TypeError; typeof of an ndarray or an accepted subclass */
+int kn_box_check_subclass(PyObject *o);
+KnType *kn_box_typeof_array(KnState *s, PyObject *o);
+/* box_number.c: typeof of a Python int (int64, or uint64 past int64's range) */
+KnType *kn_box_typeof_int(KnState *s, PyObject *o);
+
+#endif

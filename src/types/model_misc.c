@@ -1,0 +1,113 @@
+/* model_misc.c - the type models of the kinds with little to say: none (one byte), str (a
+ * constant string: a pointer), range and slice (three int64), and the compile-time values
+ * (functions, modules, classes, bound methods), which carry a dummy 8-byte slot and are
+ * interned by id and ref (modules and bound methods also by name, functions and classes with no
+ * object by name), and for loops' iterators. Their constructors. */
+#include "types/model.h"
+
+static size_t
+size_one(const KnType *t)
+{
+    KN_UNUSED(t);
+    return 1;
+}
+
+static size_t
+size_triple(const KnType *t)
+{
+    KN_UNUSED(t);
+    return 24;
+}
+
+static size_t
+align_8(const KnType *t)
+{
+    KN_UNUSED(t);
+    return 8;
+}
+
+static int
+same_name(const KnType *a, const KnType *b)
+{
+    return !strcmp(a->name, b->name);
+}
+
+static uint64_t
+hash_name(const KnType *k, uint64_t h)
+{
+    return k->name ? kn_hash_bytes(k->name, strlen(k->name), h) : h;
+}
+
+const KnTypeModel kn_type_model_none = {.size = size_one};
+const KnTypeModel kn_type_model_str = {0}; /* a pointer: 8 bytes */
+const KnTypeModel kn_type_model_range = {.size = size_triple, .align = align_8};
+const KnTypeModel kn_type_model_slice = {.size = size_triple, .align = align_8};
+/* callables and classes with no object behind them (builtins, and what the KIR reader makes from
+ * a name alone) are told apart by their name */
+static int
+same_name_if_no_ref(const KnType *a, const KnType *b)
+{
+    return a->ref || !a->name || !b->name || !strcmp(a->name, b->name);
+}
+
+static uint64_t
+hash_name_if_no_ref(const KnType *k, uint64_t h)
+{
+    return k->ref ? h : hash_name(k, h);
+}
+
+const KnTypeModel kn_type_model_func = {.same = same_name_if_no_ref, .hash = hash_name_if_no_ref};
+const KnTypeModel kn_type_model_module = {.same = same_name, .hash = hash_name};
+const KnTypeModel kn_type_model_class = {.same = same_name_if_no_ref, .hash = hash_name_if_no_ref};
+const KnTypeModel kn_type_model_bound = {.same = same_name, .hash = hash_name};
+/* a for loop's iterator: interned by its kind (id) and items, which decide its item type */
+const KnTypeModel kn_type_model_iter = {0};
+
+KnType *
+kn_type_func(KnTypeTable *t, int builtin_id, void *ref, const char *name)
+{
+    KnType key = {.kind = KN_TY_FUNC, .id = builtin_id, .ref = ref, .name = name};
+    return kn_type_intern(t, &key, name);
+}
+
+KnType *
+kn_type_module(KnTypeTable *t, int id, const char *name)
+{
+    KnType key = {.kind = KN_TY_MODULE, .id = id, .name = name};
+    return kn_type_intern(t, &key, name);
+}
+
+KnType *
+kn_type_class(KnTypeTable *t, int id, void *ref, const char *name)
+{
+    KnType key = {.kind = KN_TY_CLASS, .id = id, .ref = ref, .name = name};
+    return kn_type_intern(t, &key, name);
+}
+
+KnType *
+kn_type_bound(KnTypeTable *t, KnType *self, const char *method)
+{
+    KnType *items[1] = {self};
+    KnType key = {.kind = KN_TY_BOUND, .n = 1, .items = items, .name = method};
+    return kn_type_intern(t, &key, method);
+}
+
+/* An iterator's type: named iter(range_state64) -> int64, enumerate(iter(...) -> T, int64) ->
+ * Tuple(int64, T), zip(iter(...) -> A, ...) -> Tuple(A, ...): every part shown, so that the KIR
+ * reader rebuilds it. */
+KnType *
+kn_type_iter(KnTypeTable *t, KnIterKind kind, KnType **items, int n, KnType *item)
+{
+    KnStrBuf sb;
+    kn_sb_init(&sb);
+    kn_sb_append(&sb, kind == KN_ITER_SEQ         ? "iter("
+                      : kind == KN_ITER_ENUMERATE ? "enumerate("
+                                                  : "zip(");
+    for (int i = 0; i < n; i++)
+        kn_sb_printf(&sb, "%s%s", i ? ", " : "", items[i]->name);
+    kn_sb_printf(&sb, ") -> %s", item->name);
+    KnType key = {.kind = KN_TY_ITER, .id = (int)kind, .n = n, .items = items, .dtype = item};
+    KnType *r = kn_type_intern(t, &key, sb.data);
+    kn_sb_fini(&sb);
+    return r;
+}
