@@ -92,18 +92,22 @@ def speed(L, reps):
     n = 10 ** 6
     data = {
         'float64': rng.random(n),
+        'float64 normal': rng.standard_normal(n),
+        'float64 exponential': rng.exponential(size=n),
         'float32': rng.random(n).astype(np.float32),
         'int64': rng.integers(-2 ** 62, 2 ** 62, n),
     }
     rows = []
-    for dt, x in data.items():
+    for label, x in data.items():
+        dt = str(x.dtype)
+
         def mine(x=x, dt=dt):
             y = x.copy()
             L.kn_rt_sort(ptr(y), n, 1, CODE[dt])
             return y
         assert np.array_equal(mine(), np.sort(x))
         t = rounds({'numpy': lambda x=x: np.sort(x), 'kiln': mine}, reps)
-        rows.append(('np.sort %s 1e6 random' % dt, t))
+        rows.append(('np.sort %s 1e6 random' % label, t))
     x = data['float64']
 
     def med():
