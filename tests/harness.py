@@ -78,6 +78,34 @@ def f32(x):
 
 
 # --------------------------------------------------------------------------------------------
+# Arrays in every layout.
+
+LAYOUTS = ["C", "F", "strided", "reversed"]
+
+
+def arr(values, dtype, layout="C"):
+    """``values`` as an array of ``dtype`` in ``layout``: C, F, strided (every other element
+    of a bigger array along each axis) or reversed (negative strides). Casting warnings (nan to
+    int) are silenced: the values are test data."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        a = np.array(values).astype(dtype)
+    if layout == "C":
+        return np.ascontiguousarray(a)
+    if layout == "F":
+        return np.asfortranarray(a)
+    if layout == "strided":
+        big = np.zeros(tuple(2 * n for n in a.shape), dtype)
+        view = big[tuple(slice(None, None, 2) for _ in a.shape)]
+        view[...] = a
+        return view
+    if layout == "reversed":
+        rev = tuple(slice(None, None, -1) for _ in a.shape)
+        return np.ascontiguousarray(a[rev])[rev]
+    raise ValueError(layout)
+
+
+# --------------------------------------------------------------------------------------------
 # Running and comparing.
 
 def compiled(pyfunc):

@@ -28,7 +28,7 @@ import numpy as np
 import pytest
 
 import kiln
-from harness import assert_diagnostic, compiled, locate, run, same
+from harness import LAYOUTS, arr, assert_diagnostic, compiled, locate, run, same
 
 KilnError = kiln.errors.KilnError
 TypingError = kiln.errors.TypingError
@@ -199,28 +199,6 @@ def compile_error(func, *args):
     with pytest.raises(KilnError) as info:
         compiled(func)(*args)
     return info.value
-
-
-def arr(values, dtype, layout="C"):
-    """``values`` as an array of ``dtype`` in ``layout``: C, F, strided (every other element
-    of a bigger array along each axis) or reversed (negative strides)."""
-    a = np.array(values).astype(dtype)
-    if layout == "C":
-        return np.ascontiguousarray(a)
-    if layout == "F":
-        return np.asfortranarray(a)
-    if layout == "strided":
-        big = np.zeros(tuple(2 * n for n in a.shape), dtype)
-        view = big[tuple(slice(None, None, 2) for _ in a.shape)]
-        view[...] = a
-        return view
-    if layout == "reversed":
-        rev = tuple(slice(None, None, -1) for _ in a.shape)
-        return np.ascontiguousarray(a[rev])[rev]
-    raise ValueError(layout)
-
-
-LAYOUTS = ["C", "F", "strided", "reversed"]
 
 
 def values_for(dtype, which="a", shape=(2, 3)):

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import kiln
-from harness import assert_diagnostic, compiled, run
+from harness import LAYOUTS, arr, assert_diagnostic, compiled, run
 
 TypingError = kiln.errors.TypingError
 
@@ -27,28 +27,6 @@ FLOATS = [np.float32, np.float64]
 COMPLEX = [np.complex64, np.complex128]
 REAL = [np.bool_] + INTS + FLOATS
 ALL = REAL + COMPLEX
-LAYOUTS = ["C", "F", "strided", "reversed"]
-
-
-def arr(values, dtype, layout="C"):
-    """``values`` as an array of ``dtype`` in ``layout``: C, F, strided (every other element of
-    a bigger array) or reversed (negative strides)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        a = np.array(values).astype(dtype)
-    if layout == "C":
-        return np.ascontiguousarray(a)
-    if layout == "F":
-        return np.asfortranarray(a)
-    if layout == "strided":
-        big = np.zeros(tuple(2 * n for n in a.shape), dtype)
-        view = big[tuple(slice(None, None, 2) for _ in a.shape)]
-        view[...] = a
-        return view
-    rev = tuple(slice(None, None, -1) for _ in a.shape)
-    return np.ascontiguousarray(a[rev])[rev]
-
-
 def values(dtype, shape, seed, special=True):
     """Random values of ``dtype`` with repeats; floats and complex get NaN, inf and -0.0."""
     rng = np.random.default_rng(seed)
