@@ -47,10 +47,9 @@ _bind_counter = itertools.count()
 class _Template:
     """One overload: its typing function and how to compile what it returns."""
 
-    def __init__(self, typer, jit_options, inline):
+    def __init__(self, typer, jit_options):
         self.typer = typer
         self.jit_options = dict(jit_options or {})
-        self.inline = inline
         self.compiled = {}  # implementation function -> dispatcher
 
 
@@ -84,10 +83,16 @@ class _OverloadSet:
             found = _compile(t, impl, npos, kwnames, self.name)
             break
         if found is None and required:
-            shown = ", ".join([str(a) for a in pos] + [f"{k}={v}" for k, v in kws.items()])
-            raise TypingError(f"{self.name}() does not accept ({shown})")
+            raise TypingError(f"{self.name}() does not accept ({_shown(arg_types, kwnames)})")
         self.cache[key] = found
         return found
+
+
+def _shown(arg_types, kwnames):
+    """A call's argument types as the message shows them: "float64, axis=int64"."""
+    npos = len(arg_types) - len(kwnames)
+    return ", ".join([str(a) for a in arg_types[:npos]] +
+                     [f"{k}={v}" for k, v in zip(kwnames, arg_types[npos:])])
 
 
 def _check_inline(inline):
@@ -149,17 +154,13 @@ def _binding(disp, impl, npos, kwnames, name):
     return _jit(env[fname], {"_thunk": True})  # callers inline it, the implementation stays apart
 
 
-def _owner_sets(table, name, self_type):
-    return [s for cls, s in table.get(name, ()) if isinstance(self_type, cls)]
-
-
 def _resolve(kind, ref, name, keys, kwnames):
     """Called by the C core while typing (see the module docstring)."""
     args = tuple(types.from_key(k) for k in keys)
     if kind == _FUNCTION:
         return ref.resolve(args, kwnames)
     table = _attributes if kind == _ATTRIBUTE else _methods
-    sets = _owner_sets(table, name, args[0])
+    sets = [s for cls, s in table.get(name, ()) if isinstance(args[0], cls)]
     if kind == _HAS_METHOD:
         return bool(sets)
     for s in sets:
@@ -168,9 +169,7 @@ def _resolve(kind, ref, name, keys, kwnames):
             return disp
     if kind == _ATTRIBUTE or not sets:
         return None
-    shown = ", ".join([str(a) for a in args[1:len(args) - len(kwnames)]] +
-                      [f"{k}={v}" for k, v in zip(kwnames, args[len(args) - len(kwnames):])])
-    raise TypingError(f"{args[0]}.{name}() does not accept ({shown})")
+    raise TypingError(f"{args[0]}.{name}() does not accept ({_shown(args[1:], kwnames)})")
 
 
 def _name_of(func):
@@ -203,10 +202,17 @@ def overload(func, jit_options=None, strict=True, inline="never", prefer_literal
 
     The decorated function is called with the types of the call's arguments and returns the
     implementation (a Python function with the same parameters) or None."""
+    return _registering(lambda: _set_for(func), jit_options, inline)
+
+
+def _registering(overload_set, jit_options, inline):
+    """The decorator that adds a typing function to the overload set `overload_set()` names.
+    `inline` is checked as Numba checks it, then left to LLVM (small callees are inlined from
+    their bitcode whatever it says)."""
     _check_inline(inline)
 
     def decorate(typer):
-        _set_for(func).add(_Template(typer, jit_options, inline))
+        overload_set().add(_Template(typer, jit_options))
         return typer
 
     return decorate
@@ -228,26 +234,14 @@ def overload_method(type_class, name, jit_options=None, strict=True, inline="nev
                     prefer_literal=False, **kwargs):
     """A method ``name`` for values whose type is an instance of ``type_class``; the typing
     function receives the value's type first."""
-    _check_inline(inline)
-
-    def decorate(typer):
-        _owner_set(_methods, type_class, name).add(_Template(typer, jit_options, inline))
-        return typer
-
-    return decorate
+    return _registering(lambda: _owner_set(_methods, type_class, name), jit_options, inline)
 
 
 def overload_attribute(type_class, name, jit_options=None, strict=True, inline="never",
                        prefer_literal=False, **kwargs):
     """An attribute ``name`` for values whose type is an instance of ``type_class``; the typing
     function receives the value's type and returns ``impl(value)``."""
-    _check_inline(inline)
-
-    def decorate(typer):
-        _owner_set(_attributes, type_class, name).add(_Template(typer, jit_options, inline))
-        return typer
-
-    return decorate
+    return _registering(lambda: _owner_set(_attributes, type_class, name), jit_options, inline)
 
 
 def register_jitable(*args, **kwargs):
@@ -258,7 +252,7 @@ def register_jitable(*args, **kwargs):
         def typer(*a, **k):
             return fn
 
-        _set_for(fn).add(_Template(typer, kwargs, "never"))
+        _set_for(fn).add(_Template(typer, kwargs))
         return fn
 
     if args and callable(args[0]) and len(args) == 1 and not kwargs:

@@ -177,3 +177,80 @@ def test_constant_str_argument_reaches_the_typer_as_a_literal():
     assert kiln.njit(use)(4) == (8, 4)
     assert [h.literal_value for h in seen] == ["double", "same"]
     assert isinstance(seen[0], types.UnicodeType)
+
+
+# ---- bad input to the extension API itself ----
+
+
+def test_overload_method_needs_a_type_class():
+    with pytest.raises(TypeError, match="kiln.types type class"):
+        @overload_method(int, "twice")
+        def _twice(x):
+            return None
+
+
+def test_inline_must_be_never_always_or_a_function():
+    def target(x):
+        return x
+
+    with pytest.raises(ValueError, match="inline must be"):
+        overload(target, inline="sometimes")
+
+
+def test_typer_returning_a_non_function_is_a_typing_error_at_the_call():
+    def target(x):
+        return x
+
+    @overload(target)
+    def _target(x):
+        return 42
+
+    def use(x):
+        return target(x)
+
+    with pytest.raises(kiln.errors.TypingError, match="returned 42, not a function") as info:
+        kiln.njit(use)(1)
+    assert (info.value.line, info.value.col) == locate(use, "target(x)")
+
+
+def test_typer_raising_is_a_typing_error_at_the_call():
+    def target(x):
+        return x
+
+    @overload(target)
+    def _target(x):
+        raise TypeError("target wants a float")
+
+    def use(x):
+        return target(x)
+
+    with pytest.raises(kiln.errors.TypingError, match="target wants a float") as info:
+        kiln.njit(use)(1)
+    assert (info.value.line, info.value.col) == locate(use, "target(x)")
+
+
+def test_call_missing_an_argument_of_the_implementation():
+    def target(x, y):
+        return x + y
+
+    @overload(target)
+    def _target(x, y=None):
+        def impl(x, y):
+            return x + y
+        return impl
+
+    def use(x):
+        return target(x)
+
+    with pytest.raises(kiln.errors.TypingError, match="missing a required argument") as info:
+        kiln.njit(use)(1)
+    assert (info.value.line, info.value.col) == locate(use, "target(x)")
+
+
+def test_method_called_with_too_many_arguments(ext):
+    def use(a):
+        return a.total_abs(1, 2, 3)
+
+    with pytest.raises(kiln.errors.TypingError, match="takes from 1 to 2 positional") as info:
+        kiln.njit(use)(np.arange(3.0))
+    assert (info.value.line, info.value.col) == locate(use, "a.total_abs(")

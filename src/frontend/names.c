@@ -186,6 +186,18 @@ frozen_tuple(FE *fe, PyObject *node, PyObject *o, const char *what)
     return emit(fe, KN_OP_TUPLE, node, (int)n, items);
 }
 
+/* A callable `o` frozen as a FUNC type of `id` whose ref is `ref`, named by ref's `attr`. */
+static Val
+named_callable(FE *fe, KnSpan sp, PyObject *o, int id, PyObject *ref, const char *attr)
+{
+    PyObject *name = PyObject_GetAttrString(ref, attr);
+    const char *nm = name && PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : NULL;
+    KnType *t = kn_type_func(fe->c->types, id, ref, nm ? nm : "?");
+    Py_XDECREF(name);
+    PyErr_Clear();
+    return global_value(fe, sp, t, o);
+}
+
 static Val
 frozen_callable(FE *fe, KnSpan sp, PyObject *o)
 {
@@ -200,22 +212,10 @@ frozen_callable(FE *fe, KnSpan sp, PyObject *o)
     PyObject *ov = fe->env->overloads ? PyDict_GetItemWithError(fe->env->overloads, o) : NULL;
     if (!ov && PyErr_Occurred())
         PyErr_Clear(); /* unhashable */
-    if (ov) { /* implemented in Python: kiln/lib, kiln.extending.overload, register_jitable */
-        PyObject *name = PyObject_GetAttrString(ov, "name");
-        const char *nm = name ? PyUnicode_AsUTF8(name) : "?";
-        KnType *t = kn_type_func(fe->c->types, KN_FUNC_OVERLOAD, ov, nm ? nm : "?");
-        Py_XDECREF(name);
-        PyErr_Clear();
-        return global_value(fe, sp, t, o);
-    }
-    if ((PyObject *)Py_TYPE(o) == fe->env->dispatcher_type) {
-        PyObject *name = PyObject_GetAttrString(o, "__name__");
-        const char *nm = name ? PyUnicode_AsUTF8(name) : "?";
-        KnType *t = kn_type_func(fe->c->types, KN_FUNC_JITTED, o, nm ? nm : "?");
-        Py_XDECREF(name);
-        PyErr_Clear();
-        return global_value(fe, sp, t, o);
-    }
+    if (ov) /* implemented in Python: kiln/lib, kiln.extending.overload, register_jitable */
+        return named_callable(fe, sp, o, KN_FUNC_OVERLOAD, ov, "name");
+    if ((PyObject *)Py_TYPE(o) == fe->env->dispatcher_type)
+        return named_callable(fe, sp, o, KN_FUNC_JITTED, o, "__name__");
     if (PyModule_Check(o)) {
         const char *nm = PyModule_GetName(o);
         if (!nm) {

@@ -16,6 +16,9 @@ KnType *kn_typing_dtype_of(KnInstr *arg); /* the dtype an argument names, or NUL
 /* at most npos_max positional arguments, and keywords only from `allowed` (NULL-ended) */
 int kn_typing_check_keywords(KnCompilation *c, KnInstr *in, const char *const *allowed,
                              int npos_max);
+/* the same, naming the callee `name` in the messages (a method: "array.sort") */
+int kn_typing_check_keywords_of(KnCompilation *c, KnInstr *in, const char *name,
+                                const char *const *allowed, int npos_max);
 
 int kn_typing_call(KnCompilation *c, KnInstr *in, int *changed);
 int kn_typing_truth_ok(KnCompilation *c, KnInstr *in, KnType *t);

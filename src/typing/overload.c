@@ -9,11 +9,20 @@
 
 #include <stdio.h>
 
+/* Ask kiln.extending for q's implementation and make the instruction a call of it (self first
+ * for a method or attribute). 1 when there is none, 0, or -1 with a diagnostic. */
 static int
-fail(KnCompilation *c, KnInstr *in, const char *msg, const char *name)
+call_implementation(KnCompilation *c, KnInstr *in, const KnOverloadQuery *q, int self_first)
 {
-    kn_diag_error(&c->diags, KN_DIAG_TYPING, in->span, msg, name);
-    return -1;
+    void *disp = NULL;
+    KN_TRY(c->hooks->resolve_overload(c, q, in->span, &disp));
+    if (!disp)
+        return 1;
+    KnCallImpl *impl = kn_typing_impl_kind(c, in, KN_CALL_JITTED);
+    impl->self_first = self_first;
+    KN_TRY(c->hooks->resolve_call(c, disp, q->args, q->nargs, in->span, &impl->callee));
+    in->type = impl->callee.ret;
+    return 0;
 }
 
 int
@@ -21,7 +30,7 @@ kn_typing_overload(KnCompilation *c, KnInstr *in, KnType *fn, KnType *bound, KnT
 {
     const char *name = bound ? bound->name : fn->name;
     if (!c->hooks || !c->hooks->resolve_overload)
-        return fail(c, in, "%s() is not available here", name);
+        return kn_typing_err(c, in->span, "%s() is not available here", name);
     int m = 0;
     KnType **all = kn_arena_alloc(&c->arena, sizeof(KnType *) * (size_t)(n + 2));
     const char **strs = kn_arena_alloc(&c->arena, sizeof(char *) * (size_t)(n + 2));
@@ -33,11 +42,8 @@ kn_typing_overload(KnCompilation *c, KnInstr *in, KnType *fn, KnType *bound, KnT
         KnInstr *arg = in->args[i + 1];
         /* a constant str reaches the typing function as its value (mode='same') */
         strs[m] = arg->op == KN_OP_CONST && arg->type == &kn_type_str ? arg->imm.str : NULL;
-        if (!kn_type_is_value(a[i])) {
-            kn_diag_error(&c->diags, KN_DIAG_TYPING, in->args[i + 1]->span,
-                          "cannot pass %s to %s()", a[i]->name, name);
-            return -1;
-        }
+        if (!kn_type_is_value(a[i]))
+            return kn_typing_err(c, arg->span, "cannot pass %s to %s()", a[i]->name, name);
         all[m++] = a[i];
     }
     KnOverloadQuery q = {
@@ -50,18 +56,10 @@ kn_typing_overload(KnCompilation *c, KnInstr *in, KnType *fn, KnType *bound, KnT
         .nkw = in->aux,
         .strs = strs,
     };
-    void *disp = NULL;
-    KN_TRY(c->hooks->resolve_overload(c, &q, in->span, &disp));
-    if (!disp)
-        return fail(c, in, "%s() is not supported in jitted code", name);
-    KnCallImpl *impl = in->impl;
-    if (!impl)
-        in->impl = impl = kn_arena_alloc(&c->arena, sizeof(KnCallImpl));
-    impl->kind = KN_CALL_JITTED;
-    impl->self_first = bound != NULL;
-    KN_TRY(c->hooks->resolve_call(c, disp, all, m, in->span, &impl->callee));
-    in->type = impl->callee.ret;
-    return 0;
+    int none = call_implementation(c, in, &q, bound != NULL);
+    if (none > 0)
+        return kn_typing_err(c, in->span, "%s() is not supported in jitted code", name);
+    return none;
 }
 
 /* An attribute of a value that the registry lacks: overload_attribute's implementation, called
@@ -75,18 +73,7 @@ kn_typing_overload_attr(KnCompilation *c, KnInstr *in, KnType *self)
     all[0] = self;
     KnOverloadQuery q = {
         .kind = KN_OVERLOAD_ATTRIBUTE, .name = in->imm.str, .args = all, .nargs = 1};
-    void *disp = NULL;
-    KN_TRY(c->hooks->resolve_overload(c, &q, in->span, &disp));
-    if (!disp)
-        return 1;
-    KnCallImpl *impl = in->impl;
-    if (!impl)
-        in->impl = impl = kn_arena_alloc(&c->arena, sizeof(KnCallImpl));
-    impl->kind = KN_CALL_JITTED;
-    impl->self_first = 1;
-    KN_TRY(c->hooks->resolve_call(c, disp, all, 1, in->span, &impl->callee));
-    in->type = impl->callee.ret;
-    return 0;
+    return call_implementation(c, in, &q, 1);
 }
 
 /* Whether a method of this name is implemented in Python for values of self's type. */

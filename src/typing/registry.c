@@ -22,9 +22,6 @@ kn_typing_entry(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
                       "%s() does not take keyword arguments in kiln yet", kn_kir_builtin_name(id));
         return -1;
     }
-    KnCallImpl *impl = in->impl;
-    if (!impl)
-        in->impl = impl = kn_arena_alloc(&c->arena, sizeof(KnCallImpl));
-    impl->builtin = id; /* the rule sets the kind */
+    kn_typing_impl_of(c, in)->builtin = id; /* the rule sets the kind */
     return rules[id](c, in, id, a, n);
 }

@@ -33,9 +33,7 @@ kn_typing_impl_of(KnCompilation *c, KnInstr *in)
 KnCallImpl *
 kn_typing_impl_kind(KnCompilation *c, KnInstr *in, KnCallKind kind)
 {
-    KnCallImpl *impl = in->impl;
-    if (!impl)
-        in->impl = impl = kn_arena_alloc(&c->arena, sizeof(KnCallImpl));
+    KnCallImpl *impl = kn_typing_impl_of(c, in);
     impl->kind = kind;
     return impl;
 }
@@ -103,18 +101,25 @@ kn_typing_arg(KnInstr *in, int i, const char *name)
 int
 kn_typing_check_keywords(KnCompilation *c, KnInstr *in, const char *const *allowed, int npos_max)
 {
+    return kn_typing_check_keywords_of(c, in, in->args[0]->type->name, allowed, npos_max);
+}
+
+int
+kn_typing_check_keywords_of(KnCompilation *c, KnInstr *in, const char *name,
+                            const char *const *allowed, int npos_max)
+{
     int nkw = in->aux, npos = in->nargs - 1 - nkw;
     const char **names = in->imm.ptr;
     if (npos > npos_max)
-        return kn_typing_err(c, in->span, "%s takes at most %d positional arguments",
-                             in->args[0]->type->name, npos_max);
+        return kn_typing_err(c, in->span, "%s takes at most %d positional arguments", name,
+                             npos_max);
     for (int k = 0; k < nkw; k++) {
         int ok = 0;
         for (int j = 0; allowed[j]; j++)
             ok |= !strcmp(allowed[j], names[k]);
         if (!ok)
-            return kn_typing_err(c, in->span, "%s() got an unsupported keyword argument '%s'",
-                                 in->args[0]->type->name, names[k]);
+            return kn_typing_err(c, in->span, "%s() got an unsupported keyword argument '%s'", name,
+                                 names[k]);
     }
     return 0;
 }

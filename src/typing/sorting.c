@@ -15,27 +15,6 @@ fname(int id)
     return kn_kir_builtin_name(id);
 }
 
-/* keywords outside `allowed`, or more than npos_max positional arguments, are errors */
-static int
-keywords(KnCompilation *c, KnInstr *in, int id, const char *const *allowed, int npos_max)
-{
-    int nkw = in->aux, npos = in->nargs - 1 - nkw;
-    const char **names = in->imm.ptr;
-    if (npos > npos_max)
-        return kn_typing_err(c, in->span, "%s() takes at most %d positional arguments", fname(id),
-                             npos_max);
-    for (int k = 0; k < nkw; k++) {
-        int ok = 0;
-        for (int j = 0; allowed[j]; j++)
-            ok |= !strcmp(allowed[j], names[k]);
-        if (!ok)
-            return kn_typing_err(c, in->span,
-                                 "%s() got an unsupported keyword argument '%s' in kiln", fname(id),
-                                 names[k]);
-    }
-    return 0;
-}
-
 static int
 is_const(const KnInstr *x, KnTypeKind kind)
 {
@@ -128,7 +107,7 @@ type_sort(KnCompilation *c, KnInstr *in, int id, KnInstr *self)
     int arg = id == KN_BI_NP_ARGSORT || id == KN_BI_ARRAY_ARGSORT;
     KnCallImpl *impl = impl_of(c, in, id, method ? KN_CALL_METHOD : KN_CALL_BUILTIN);
     static const char *const kw[] = {"a", "axis", "kind", NULL};
-    KN_TRY(keywords(c, in, id, method ? kw + 1 : kw, method ? 2 : 3));
+    KN_TRY(kn_typing_check_keywords_of(c, in, fname(id), method ? kw + 1 : kw, method ? 2 : 3));
     KnInstr *a = method ? self : kn_typing_arg(in, 0, "a");
     KnInstr *axis = kn_typing_arg(in, method ? 0 : 1, "axis");
     KnInstr *kind = kn_typing_arg(in, method ? 1 : 2, "kind");
@@ -207,7 +186,7 @@ static int
 type_searchsorted(KnCompilation *c, KnInstr *in, int id)
 {
     static const char *const kw[] = {"a", "v", "side", NULL};
-    KN_TRY(keywords(c, in, id, kw, 3));
+    KN_TRY(kn_typing_check_keywords_of(c, in, fname(id), kw, 3));
     KnInstr *a = kn_typing_arg(in, 0, "a"), *v = kn_typing_arg(in, 1, "v"),
             *side = kn_typing_arg(in, 2, "side");
     if (!a || !v)
@@ -235,7 +214,7 @@ type_unique(KnCompilation *c, KnInstr *in, int id)
 {
     static const char *const kw[] = {
         "ar", "return_index", "return_inverse", "return_counts", "equal_nan", NULL};
-    KN_TRY(keywords(c, in, id, kw, 1));
+    KN_TRY(kn_typing_check_keywords_of(c, in, fname(id), kw, 1));
     KnInstr *a = kn_typing_arg(in, 0, "ar");
     if (!a)
         return kn_typing_err(c, in->span, "np.unique() needs an array");
@@ -263,7 +242,7 @@ static int
 type_digitize(KnCompilation *c, KnInstr *in, int id)
 {
     static const char *const kw[] = {"x", "bins", "right", NULL};
-    KN_TRY(keywords(c, in, id, kw, 3));
+    KN_TRY(kn_typing_check_keywords_of(c, in, fname(id), kw, 3));
     KnInstr *x = kn_typing_arg(in, 0, "x"), *bins = kn_typing_arg(in, 1, "bins"),
             *right = kn_typing_arg(in, 2, "right");
     if (!x || !bins)
@@ -290,7 +269,7 @@ type_order_stat(KnCompilation *c, KnInstr *in, int id)
     int median = id == KN_BI_NP_MEDIAN;
     static const char *const kw[] = {"a", "q", "axis", "method", NULL};
     static const char *const kwm[] = {"a", "axis", NULL};
-    KN_TRY(keywords(c, in, id, median ? kwm : kw, median ? 2 : 3));
+    KN_TRY(kn_typing_check_keywords_of(c, in, fname(id), median ? kwm : kw, median ? 2 : 3));
     KnInstr *a = kn_typing_arg(in, 0, "a"), *q = median ? NULL : kn_typing_arg(in, 1, "q"),
             *axis = kn_typing_arg(in, median ? 1 : 2, "axis"),
             *method = median ? NULL : kn_typing_arg(in, KN_KEYWORD_ONLY, "method");
@@ -360,7 +339,7 @@ static int
 type_interp(KnCompilation *c, KnInstr *in, int id)
 {
     static const char *const kw[] = {"x", "xp", "fp", "left", "right", NULL};
-    KN_TRY(keywords(c, in, id, kw, 5));
+    KN_TRY(kn_typing_check_keywords_of(c, in, fname(id), kw, 5));
     KnInstr *x = kn_typing_arg(in, 0, "x"), *xp = kn_typing_arg(in, 1, "xp"),
             *fp = kn_typing_arg(in, 2, "fp");
     if (!x || !xp || !fp)
@@ -388,7 +367,7 @@ static int
 type_histogram(KnCompilation *c, KnInstr *in, int id)
 {
     static const char *const kw[] = {"a", "bins", "range", NULL};
-    KN_TRY(keywords(c, in, id, kw, 3));
+    KN_TRY(kn_typing_check_keywords_of(c, in, fname(id), kw, 3));
     KnInstr *a = kn_typing_arg(in, 0, "a"), *bins = kn_typing_arg(in, 1, "bins"),
             *range = kn_typing_arg(in, 2, "range");
     if (!a)
