@@ -139,13 +139,25 @@ kn_rt_meminfo_alloc(int64_t nbytes)
     }
     atomic_init(&mi->refcount, 1);
     mi->size = n;
+    mi->dtor = NULL;
     atomic_fetch_add_explicit(&counters[0], 1, memory_order_relaxed);
+    return mi;
+}
+
+KnMemInfo *
+kn_rt_meminfo_alloc_dtor(int64_t nbytes, void (*dtor)(void *data, size_t size))
+{
+    KnMemInfo *mi = kn_rt_meminfo_alloc(nbytes);
+    if (mi)
+        mi->dtor = dtor;
     return mi;
 }
 
 void
 kn_rt_meminfo_free(KnMemInfo *mi)
 {
+    if (mi->dtor)
+        mi->dtor(mi->data, mi->size);
     if (mi->size >= KN_BIG_BLOCK)
         big_free(mi->data, mi->size);
     free(mi);

@@ -131,14 +131,20 @@ uintptr_t kn_rt_stack_limit(void); /* this thread's first limit (computed once p
 /* Set (nonzero) by the dispatcher's SIGINT handler; polled by compiled code. */
 extern volatile int32_t kn_rt_interrupt_flag;
 
-/* Reference-counted memory for arrays made in compiled code. */
+/* Reference-counted memory for arrays, strings and containers made in compiled code. The
+ * field order is an ABI: compiled code reads refcount at offset 0 and data at offset 8. */
 typedef struct KnMemInfo {
     _Atomic int64_t refcount;
     void *data; /* 64-byte aligned */
     size_t size;
+    /* called with data just before the memory is freed (a container releasing what its items
+     * hold, a list freeing its separately allocated items); NULL: nothing */
+    void (*dtor)(void *data, size_t size);
 } KnMemInfo;
 
 KnMemInfo *kn_rt_meminfo_alloc(int64_t nbytes); /* refcount 1; NULL when out of memory */
+/* the same with a destructor (run by kn_rt_meminfo_free before it frees) */
+KnMemInfo *kn_rt_meminfo_alloc_dtor(int64_t nbytes, void (*dtor)(void *data, size_t size));
 void kn_rt_meminfo_free(KnMemInfo *mi);
 void kn_rt_incref(KnMemInfo *mi); /* both accept NULL (arrays owned by Python) */
 void kn_rt_decref(KnMemInfo *mi);
