@@ -140,10 +140,12 @@ typedef struct KnCallee {
 /* What typing decided for an instruction (KnInstr.impl): for CALLs the implementation, for
  * operators the operand type. Passes and lowering read it. */
 typedef enum KnCallKind {
-    KN_CALL_BUILTIN, /* builtin: a KnBuiltin, lowered inline or through the runtime */
-    KN_CALL_JITTED,  /* another jitted function: callee.symbol */
-    KN_CALL_METHOD,  /* a method of a value: name in the callee type */
-    KN_CALL_CONST,   /* folded at compile time to `value` (isinstance) */
+    KN_CALL_BUILTIN,  /* builtin: a KnBuiltin, lowered inline or through the runtime */
+    KN_CALL_JITTED,   /* another jitted function: callee.symbol */
+    KN_CALL_METHOD,   /* a method of a value: name in the callee type */
+    KN_CALL_CONST,    /* folded at compile time to `value` (isinstance) */
+    KN_CALL_OPERATOR, /* an operator (BINOP, CMP, GETITEM, ...) of a kind implemented by the
+                         registry entry `builtin` ("str.__add__": typing/operator.c) */
 } KnCallKind;
 
 typedef struct KnCallImpl {

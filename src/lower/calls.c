@@ -719,6 +719,7 @@ kn_lower_call(L *l, KnInstr *in)
         return LLVMConstInt(l->i1, (unsigned long long)impl->value, 0);
     case KN_CALL_BUILTIN:
     case KN_CALL_METHOD:
+    case KN_CALL_OPERATOR:
         return kn_lower_entry(l, in, impl->builtin);
     case KN_CALL_JITTED:
         return kn_lower_jitted_call(l, in);

@@ -305,6 +305,9 @@ makes_reference(const KnInstr *in)
 {
     if (!in->type || !kn_lower_has_refs(in->type))
         return 0;
+    const KnCallImpl *impl = in->impl;
+    if (impl && impl->kind == KN_CALL_OPERATOR)
+        return 1; /* operator rules return new references (typing/operator.c) */
     switch (in->op) {
     case KN_OP_CALL:
     case KN_OP_BINOP:
@@ -365,6 +368,11 @@ lower_instr(L *l, KnInstr *in)
     LLVMValueRef v = NULL;
     l->span = in->span;
     l->defer_flag = in->op == KN_OP_BINOP ? deferred_flag(l, in) : NULL;
+    const KnCallImpl *impl = in->impl;
+    if (impl && impl->kind == KN_CALL_OPERATOR) { /* an entry's rule: typing/operator.c */
+        v = kn_lower_entry(l, in, impl->builtin);
+        goto lowered;
+    }
     switch (in->op) {
     case KN_OP_CONST:
         v = lower_const(l, in);
@@ -466,6 +474,7 @@ lower_instr(L *l, KnInstr *in)
                       kn_kir_op_name(in->op));
         return -1;
     }
+lowered:
     if (!v && kn_kir_op_has_value(in->op)) {
         if (!l->c->diags.items.len)
             kn_diag_error(&l->c->diags, KN_DIAG_LOWERING, in->span,

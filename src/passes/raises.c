@@ -59,6 +59,7 @@ call_raises(const KnCompilation *c, const KnInstr *in)
             return 0;                                            /* self recursion */
         return impl->callee.can_raise || impl->callee.recursive; /* RecursionError */
     case KN_CALL_METHOD:
+    case KN_CALL_OPERATOR:
         return (kn_lib_flags(impl->builtin) & KN_CF_RAISES) != 0;
     case KN_CALL_BUILTIN: {
         unsigned flags = kn_lib_flags(impl->builtin);
@@ -79,6 +80,9 @@ kn_pass_instr_raises(const KnCompilation *c, const KnInstr *in)
 {
     if (in->type && in->type->kind == KN_TY_ARRAY)
         return 1;
+    const KnCallImpl *impl = in->impl;
+    if (impl && impl->kind == KN_CALL_OPERATOR) /* an operator implemented by an entry */
+        return (kn_lib_flags(impl->builtin) & KN_CF_RAISES) != 0;
     switch (kn_kir_op_raises(in->op)) { /* ops.def's raises column */
     case KN_OPF_NO:
         return 0;

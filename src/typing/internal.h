@@ -26,6 +26,10 @@ KnType *kn_typing_np_scalar(int builtin_id);     /* np.float64 -> float64, NULL 
 int kn_typing_scalar_class(const KnType *t);     /* float64 -> the entry of np.float64, or -1 */
 int kn_typing_method_entry(const KnType *bound); /* registry entry of a bound method, or -1 */
 
+/* operator.c: an operator implemented by a registry entry of its operand's kind ("str.__add__");
+ * *handled is 0 when there is none (typing.c's own rules apply) */
+int kn_typing_operator(KnCompilation *c, KnInstr *in, int *handled);
+
 /* registry.c: type a call (or attribute) through its registry entry's rule */
 int kn_typing_entry(KnCompilation *c, KnInstr *in, int id, KnType **a, int n);
 /* the typing rules of the registry's entries (lib/registry.def): kn_type_rule_<rule> */

@@ -632,6 +632,10 @@ type_ret(KnCompilation *c, KnInstr *in, int *changed)
 static int
 type_instr(KnCompilation *c, KnInstr *in, int *changed)
 {
+    int handled;
+    KN_TRY(kn_typing_operator(c, in, &handled)); /* str, list, dict, ...: operator.c */
+    if (handled)
+        return 0;
     switch (in->op) {
     case KN_OP_CONST:
     case KN_OP_GLOBAL:
