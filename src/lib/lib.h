@@ -27,6 +27,9 @@ enum {
     KN_CF_KEYWORDS = 1 << 9,      /* accepts keyword arguments (others reject them in typing) */
     KN_CF_IO = 1 << 10,           /* has an effect outside the program (print) */
     KN_CF_FLOAT_TO_INT = 1 << 11, /* raises when it turns a float argument into a Python int */
+    /* an operator of a value kind ("str.__add__": typing/operator.c); its rules see the
+     * operator's instruction (the operands in args), and it is not reachable as a method */
+    KN_CF_OPERATOR = 1 << 12,
 };
 
 typedef enum KnBuiltin {

@@ -418,8 +418,8 @@ int
 kn_typing_method_entry(const KnType *bound)
 {
     const KnType *self = bound->items[0];
-    const char *owner = self->kind == KN_TY_ARRAY ? "array" : "number";
-    int id = kn_lib_find(owner, bound->name);
+    const char *owner = kn_typing_owner(self);
+    int id = owner ? kn_lib_find(owner, bound->name) : -1;
     return id >= 0 && (kn_lib_flags(id) & KN_CF_METHOD) ? id : -1;
 }
 

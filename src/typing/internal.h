@@ -10,7 +10,10 @@ int kn_typing_err(KnCompilation *c, KnSpan span, const char *fmt, ...)
     __attribute__((format(printf, 3, 4))); /* a typing error at span; returns -1 */
 KnCallImpl *kn_typing_impl_of(KnCompilation *c, KnInstr *in); /* made when missing */
 KnCallImpl *kn_typing_impl_kind(KnCompilation *c, KnInstr *in, KnCallKind kind); /* and its kind */
-int kn_typing_intlike(const KnType *t);                              /* bool or an int */
+int kn_typing_intlike(const KnType *t); /* bool or an int */
+/* the registry owner of t's methods and attributes: "number" for numbers, "flags" for a.flags,
+ * else t's kind name ("array", "range", "str", "list"); NULL for compile-time values */
+const char *kn_typing_owner(const KnType *t);
 const char *kn_typing_arg_list(KnCompilation *c, KnType **a, int n); /* "int64, float64" */
 KnType *kn_typing_dtype_of(KnInstr *arg); /* the dtype an argument names, or NULL */
 /* at most npos_max positional arguments, and keywords only from `allowed` (NULL-ended) */

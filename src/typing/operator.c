@@ -1,6 +1,7 @@
 /* operator.c - operators of kinds that implement them in the call registry. A kind (str, list,
  * dict, set, ...) gives an operator meaning by registering an entry under its kind's name and the
- * operator's Python method name: "str.__add__", "list.__getitem__", "dict.__contains__". Typing
+ * operator's Python method name, flagged KN_CF_OPERATOR: "str.__add__", "list.__getitem__",
+ * "dict.__contains__". Typing
  * of BINOP, UNOP, CMP, GETITEM, SETITEM, LEN and TRUTH asks here first; when an entry exists the
  * instruction is typed by that entry's typing rule and marked KN_CALL_OPERATOR, and lowering
  * runs the entry's lowering rule instead of its own code for the op (lower.c). Kinds without such
@@ -49,7 +50,8 @@ static const char *const unop_names[] = {
 static int
 entry_of(const KnType *t, const char *name)
 {
-    return t && name ? kn_lib_find(kn_kind_name(t->kind), name) : -1;
+    int id = t && name ? kn_lib_find(kn_kind_name(t->kind), name) : -1;
+    return id >= 0 && (kn_lib_flags(id) & KN_CF_OPERATOR) ? id : -1;
 }
 
 static int

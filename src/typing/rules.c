@@ -123,3 +123,13 @@ kn_typing_check_keywords_of(KnCompilation *c, KnInstr *in, const char *name,
     }
     return 0;
 }
+
+const char *
+kn_typing_owner(const KnType *t)
+{
+    if (t->kind == KN_TY_BOUND && !strcmp(t->name, "flags"))
+        return "flags";
+    if (kn_type_is_number(t))
+        return "number";
+    return kn_type_is_value(t) ? kn_kind_name(t->kind) : NULL;
+}

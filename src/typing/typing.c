@@ -447,10 +447,7 @@ type_getattr(KnCompilation *c, KnInstr *in)
     if (t->kind == KN_TY_ARRAY)
         return kn_typing_array_getattr(c, in, t);
     /* attributes and methods of other values: the registry (lib/array.def) */
-    const char *owner = t->kind == KN_TY_BOUND && !strcmp(t->name, "flags") ? "flags"
-                        : t->kind == KN_TY_RANGE                            ? "range"
-                        : kn_type_is_number(t)                              ? "number"
-                                                                            : NULL;
+    const char *owner = kn_typing_owner(t);
     int id = owner ? kn_lib_find(owner, a) : -1;
     if (id >= 0 && (kn_lib_flags(id) & KN_CF_ATTR))
         return kn_typing_entry(c, in, id, NULL, 0);

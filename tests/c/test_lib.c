@@ -1,23 +1,38 @@
 /* test_lib.c - unit tests for src/lib, the call registry's table: every key is owner.name and
  * unique, kn_lib_find finds each entry by its owner and name (and nothing else), and the flags
- * keep the rules passes rely on: methods and attributes belong to value owners, module entries
+ * keep the rules passes rely on: methods, attributes and operators belong to value owners
+ * (operators are exactly their dunder entries), module entries
  * are neither, elementwise and creation entries are NumPy's, every NumPy function may raise, the
  * scalar classes are exactly the dtypes of types/dtypes.def. */
 #include "lib/lib.h"
+#include "types/types.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "check.h"
 
+/* owners of methods, attributes and operators: "number", "flags" and the kinds of run-time
+ * values (types/kinds.def) */
 static int
 is_value_owner(const char *owner)
 {
-    static const char *const owners[] = {"array", "number", "range", "flags"};
-    for (size_t i = 0; i < sizeof owners / sizeof owners[0]; i++)
-        if (!strcmp(owner, owners[i]))
+    if (!strcmp(owner, "number") || !strcmp(owner, "flags"))
+        return 1;
+    for (int k = 0; k < KN_TY_COUNT; k++)
+        if ((kn_kind_flags((KnTypeKind)k) & KN_KIND_VALUE) &&
+            !(kn_kind_flags((KnTypeKind)k) & KN_KIND_NUMBER) &&
+            !strcmp(owner, kn_kind_name((KnTypeKind)k)))
             return 1;
     return 0;
+}
+
+/* "__add__" */
+static int
+is_dunder(const char *name)
+{
+    size_t n = strlen(name);
+    return n > 4 && !strncmp(name, "__", 2) && !strcmp(name + n - 2, "__");
 }
 
 static void
@@ -46,9 +61,13 @@ test_flags(void)
     for (int id = 0; id < KN_BI__COUNT; id++) {
         const KnCallEntry *e = kn_lib_entry(id);
         unsigned f = e->flags;
-        int member = (f & (KN_CF_METHOD | KN_CF_ATTR)) != 0;
+        int member = (f & (KN_CF_METHOD | KN_CF_ATTR | KN_CF_OPERATOR)) != 0;
         CHECK_EQ_INT(member, is_value_owner(e->owner));
         CHECK(!((f & KN_CF_METHOD) && (f & KN_CF_ATTR)));
+        /* operators are the dunder entries of value kinds, and neither methods nor attributes */
+        CHECK_EQ_INT((f & KN_CF_OPERATOR) != 0, is_dunder(e->name) && member);
+        if (f & KN_CF_OPERATOR)
+            CHECK(!(f & (KN_CF_METHOD | KN_CF_ATTR)));
         if (f & (KN_CF_ELEMENTWISE | KN_CF_CREATES | KN_CF_SCALAR_CLASS))
             CHECK_STR(e->owner, "numpy");
         if (!strcmp(e->owner, "numpy") && !(f & KN_CF_SCALAR_CLASS))
