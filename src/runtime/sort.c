@@ -32,6 +32,12 @@
 #ifndef KN_USE_LSD11
 #define KN_USE_LSD11(nb, n) ((nb) <= 4 && (n) >= 65536)
 #endif
+#ifndef KN_FIRST_MIN
+#define KN_FIRST_MIN 0
+#endif
+#ifndef KN_WIDE_RULE
+#define KN_WIDE_RULE (used * 64 < (1 << KN_MSD_BITS))
+#endif
 #ifndef KN_SORT_SMALL
 #define KN_SORT_SMALL 32
 #endif
@@ -42,6 +48,7 @@ enum {
     KN_MSD_WIDE = 16,
     KN_MSD_WIDEN_MIN = 1 << 17,
     KN_SAMPLE = 256,
+    KN_RUN = 4096,
     KN_MSD_GROUP = 1 << (KN_MSD_WIDE - KN_MSD_BITS)
 };
 #define KN_MSD_HIST_COUNTERS (((size_t)KN_MSD_DEPTH << KN_MSD_BITS) + ((size_t)1 << KN_MSD_WIDE))
@@ -297,7 +304,7 @@ enum { KIND_UNSIGNED, KIND_SIGNED, KIND_FLOAT }; /* how values map to keys */
                 hist[d] = c;                                                                       \
                 used += c != 0;                                                                    \
             }                                                                                      \
-            int w = used * 64 < (1 << KN_MSD_BITS);                                                \
+            int w = KN_WIDE_RULE;                                                                  \
             *bits_out = w ? KN_MSD_WIDE : KN_MSD_BITS;                                             \
             *shift_out = top + 1 - *bits_out;                                                      \
             return w ? wpos : hist;                                                                \
@@ -330,26 +337,35 @@ enum { KIND_UNSIGNED, KIND_SIGNED, KIND_FLOAT }; /* how values map to keys */
         return pos;                                                                                \
     }                                                                                              \
     /* The MSD radix sort of a row's keys a[0, n) (diff != 0), back to values in a: the first      \
-     * level scatters into t; then each bucket is sorted and turned into values while it is in     \
-     * cache, small ones by insertion in t, the others by the levels below into a. */              \
+     * level scatters into t; then each part is sorted and turned into values while it is in       \
+     * cache: a bucket of more than KN_SORT_SMALL keys by the levels below (into a), a run of      \
+     * smaller buckets (up to KN_RUN keys) by one settle pass from t into a. */                    \
     static void first_##W(T *a, T *t, int64_t n, int64_t *hist, T diff, int kind, int wide)        \
     {                                                                                              \
         int bits, shift;                                                                           \
         int64_t *pos = digit_##W(a, n, hist, diff, kind, wide, &bits, &shift);                     \
         scatter_##W(a, t, n, pos, bits, shift);                                                    \
-        int64_t s = 0;                                                                             \
+        int64_t s = 0, r = 0; /* bucket d is [s, pos[d]), the run of small ones [r, s) */          \
         for (int d = 0; d < (1 << bits); d++) {                                                    \
             int64_t e = pos[d], m = e - s;                                                         \
-            if (m > KN_SORT_SMALL && shift > 0) {                                                  \
-                msd_##W(t + s, a + s, m, hist, 1, diff_##W(t + s, m), 1);                          \
-                out_##W(a + s, a + s, m, kind);                                                    \
-            } else if (m > 0) {                                                                    \
-                if (shift > 0)                                                                     \
-                    ins_##W(t + s, m);                                                             \
-                out_##W(t + s, a + s, m, kind);                                                    \
+            if (m > KN_SORT_SMALL) {                                                               \
+                settle_##W(t + r, a + r, s - r);                                                   \
+                out_##W(a + r, a + r, s - r, kind);                                                \
+                if (shift > 0) {                                                                   \
+                    msd_##W(t + s, a + s, m, hist, 1, diff_##W(t + s, m), 1);                      \
+                    out_##W(a + s, a + s, m, kind);                                                \
+                } else                                                                             \
+                    out_##W(t + s, a + s, m, kind); /* all equal */                                \
+                r = e;                                                                             \
+            } else if (e - r >= KN_RUN) {                                                          \
+                settle_##W(t + r, a + r, e - r);                                                   \
+                out_##W(a + r, a + r, e - r, kind);                                                \
+                r = e;                                                                             \
             }                                                                                      \
             s = e;                                                                                 \
         }                                                                                          \
+        settle_##W(t + r, a + r, n - r);                                                           \
+        out_##W(a + r, a + r, n - r, kind);                                                        \
     }                                                                                              \
     /* LSD radix sort on 11-bit digits (ceil(bits / 11) passes, digits every key shares            \
      * skipped), then keys back to values into a; cnt: 6 * 2048 counters */                        \
@@ -392,10 +408,12 @@ enum { KIND_UNSIGNED, KIND_SIGNED, KIND_FLOAT }; /* how values map to keys */
         else if (tmp && hist && KN_USE_LSD11(NB, n)) {                                             \
             lsd11_##W(a, tmp, n, hist, kind);                                                      \
             return;                                                                                \
-        } else if (tmp && hist && diff) {                                                          \
+        } else if (tmp && hist && diff && n >= KN_FIRST_MIN) {                                     \
             first_##W(a, tmp, n, hist, diff, kind, wide);                                          \
             return;                                                                                \
-        } else if (diff)                                                                           \
+        } else if (tmp && hist)                                                                    \
+            msd_##W(a, tmp, n, hist, 0, diff, 0);                                                  \
+        else if (diff)                                                                             \
             intro_##W(a, n, 2 * (64 - __builtin_clzll((unsigned long long)n)));                    \
         out_##W(a, a, n, kind);                                                                    \
     }
