@@ -10,7 +10,12 @@
  * level scatters by up to 12 bits just below the bits all its keys share (found by OR/AND, so
  * clustered data still splits), recurses into buckets over KN_SORT_SMALL, and sorts the small
  * ones with one insertion pass (measured: about 2x faster on 10^6 float64 than LSD passes of
- * 8-bit digits, which stream the whole array through memory eight times); long rows of keys of
+ * 8-bit digits, which stream the whole array through memory eight times). The first level of a
+ * row finishes each bucket (or run of small ones) into values while it is in cache, so no pass
+ * over the whole row follows the scatter; for long float rows it may take 16 bits, counted
+ * while the keys are made on the bits a strided sample of keys picks (counted again when the
+ * row's keys differ in a higher bit than the sample's). The insertion passes move each key past
+ * its predecessor with min/max and branch only when it goes further. Long rows of keys of
  * 4 bytes or fewer take LSD passes of 11-bit digits instead (KN_USE_LSD11). Short rows and a
  * failed scratch allocation use insertion sort and introsort (heapsort past 2 log2 n levels).
  * kn_rt_argsort sorts (key, index) pairs with a stable LSD radix sort that skips digits every
@@ -31,12 +36,6 @@
  * keys the six passes lose (29 ms against 19 ms). */
 #ifndef KN_USE_LSD11
 #define KN_USE_LSD11(nb, n) ((nb) <= 4 && (n) >= 65536)
-#endif
-#ifndef KN_FIRST_MIN
-#define KN_FIRST_MIN 0
-#endif
-#ifndef KN_WIDE_RULE
-#define KN_WIDE_RULE (used * 64 < (1 << KN_MSD_BITS))
 #endif
 #ifndef KN_SORT_SMALL
 #define KN_SORT_SMALL 32
@@ -304,7 +303,7 @@ enum { KIND_UNSIGNED, KIND_SIGNED, KIND_FLOAT }; /* how values map to keys */
                 hist[d] = c;                                                                       \
                 used += c != 0;                                                                    \
             }                                                                                      \
-            int w = KN_WIDE_RULE;                                                                  \
+            int w = used * 64 < (1 << KN_MSD_BITS);                                                \
             *bits_out = w ? KN_MSD_WIDE : KN_MSD_BITS;                                             \
             *shift_out = top + 1 - *bits_out;                                                      \
             return w ? wpos : hist;                                                                \
@@ -408,12 +407,10 @@ enum { KIND_UNSIGNED, KIND_SIGNED, KIND_FLOAT }; /* how values map to keys */
         else if (tmp && hist && KN_USE_LSD11(NB, n)) {                                             \
             lsd11_##W(a, tmp, n, hist, kind);                                                      \
             return;                                                                                \
-        } else if (tmp && hist && diff && n >= KN_FIRST_MIN) {                                     \
+        } else if (tmp && hist && diff) {                                                          \
             first_##W(a, tmp, n, hist, diff, kind, wide);                                          \
             return;                                                                                \
-        } else if (tmp && hist)                                                                    \
-            msd_##W(a, tmp, n, hist, 0, diff, 0);                                                  \
-        else if (diff)                                                                             \
+        } else if (diff)                                                                           \
             intro_##W(a, n, 2 * (64 - __builtin_clzll((unsigned long long)n)));                    \
         out_##W(a, a, n, kind);                                                                    \
     }
