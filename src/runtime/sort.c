@@ -10,7 +10,12 @@
  * level scatters by up to 12 bits just below the bits all its keys share (found by OR/AND, so
  * clustered data still splits), recurses into buckets over KN_SORT_SMALL, and sorts the small
  * ones with one insertion pass (measured: about 2x faster on 10^6 float64 than LSD passes of
- * 8-bit digits, which stream the whole array through memory eight times); long rows of keys of
+ * 8-bit digits, which stream the whole array through memory eight times). The first level of a
+ * row finishes each bucket (or run of small ones) into values while it is in cache, so no pass
+ * over the whole row follows the scatter; for long float rows it may take 16 bits, counted
+ * while the keys are made on the bits a strided sample of keys picks (counted again when the
+ * row's keys differ in a higher bit than the sample's). The insertion passes move each key past
+ * its predecessor with min/max and branch only when it goes further. Long rows of keys of
  * 4 bytes or fewer take LSD passes of 11-bit digits instead (KN_USE_LSD11). Short rows and a
  * failed scratch allocation use insertion sort and introsort (heapsort past 2 log2 n levels).
  * kn_rt_argsort sorts (key, index) pairs with a stable LSD radix sort that skips digits every
@@ -36,12 +41,15 @@
 #define KN_SORT_SMALL 32
 #endif
 enum { KN_MERGE_SMALL = 16, KN_MSD_BITS = 12, KN_MSD_DEPTH = 8 };
-/* The first level of a long row whose 12-bit digit fills few buckets (float data of one sign and
- * a few exponents: np.random's normal samples fill 36 of 4096) counts again with up to 16 bits,
- * into a region of its own after the levels': measured on 10^6 normal float64, 20 ms -> 13 ms
- * (NumPy 12-13 ms). Only floats: the sign and exponent bits are what is skewed there (ints of
- * both signs fill two buckets with any width). */
-enum { KN_MSD_WIDE = 16, KN_MSD_WIDEN_MIN = 1 << 17 };
+/* The first level of a long float row may take KN_MSD_WIDE bits (digit_##W says when); a
+ * sample of KN_SAMPLE keys picks the bits its count is made on while the keys are made. */
+enum {
+    KN_MSD_WIDE = 16,
+    KN_MSD_WIDEN_MIN = 1 << 17,
+    KN_SAMPLE = 256,
+    KN_RUN = 4096,
+    KN_MSD_GROUP = 1 << (KN_MSD_WIDE - KN_MSD_BITS)
+};
 #define KN_MSD_HIST_COUNTERS (((size_t)KN_MSD_DEPTH << KN_MSD_BITS) + ((size_t)1 << KN_MSD_WIDE))
 
 enum { KIND_UNSIGNED, KIND_SIGNED, KIND_FLOAT }; /* how values map to keys */
@@ -171,43 +179,48 @@ enum { KIND_UNSIGNED, KIND_SIGNED, KIND_FLOAT }; /* how values map to keys */
             memcpy(to, from, (size_t)n * sizeof(T));                                               \
         }                                                                                          \
     }                                                                                              \
-    /* MSD radix sort of the keys a[0, n) using t[0, n); diff: the bits where the keys differ.     \
-     * A level takes up to KN_MSD_BITS of the bits below the keys' common prefix and scatters a    \
-     * into t by them; buckets of more than KN_SORT_SMALL keys are sorted (into t) the same way,   \
-     * and one insertion pass from t back into a sorts the small ones: after the scatter a key is  \
-     * at most KN_SORT_SMALL places from its own. hist: KN_MSD_DEPTH * 2^KN_MSD_BITS counters. */  \
-    static int msd_##W(T *a, T *t, int64_t n, int64_t *hist, int depth, T diff, int kind)          \
+    /* Insertion pass over keys a radix scatter left near their places: from[0, n) sorted into     \
+     * to[0, n) (the same array or disjoint ones). Each key passes its predecessor branch-free     \
+     * (min, max); a branch is taken only when it must move two or more places, which a scatter    \
+     * into about as many buckets as keys makes rare (the plain insertion loop mispredicted on     \
+     * about every other key of a shared bucket: a quarter of the time on 10^6 normal float64). */ \
+    static void settle_##W(const T *from, T *to, int64_t n)                                        \
     {                                                                                              \
-        if (!diff)                                                                                 \
-            return 0; /* all equal */                                                              \
-        if (depth >= KN_MSD_DEPTH) {                                                               \
-            radix_##W(a, t, n, 0);                                                                 \
-            return 0;                                                                              \
+        if (n < 2) {                                                                               \
+            if (n == 1)                                                                            \
+                to[0] = from[0];                                                                   \
+            return;                                                                                \
         }                                                                                          \
-        int top = 63 - __builtin_clzll((unsigned long long)diff); /* highest differing bit */      \
-        int bits = 64 - __builtin_clzll((unsigned long long)n);   /* n to 2n buckets */            \
-        bits = bits > KN_MSD_BITS ? KN_MSD_BITS : bits < 4 ? 4 : bits;                             \
-        bits = bits > top + 1 ? top + 1 : bits;                                                    \
-        int shift = top + 1 - bits;                                                                \
-        T mask = (T)((1u << bits) - 1);                                                            \
-        int64_t *pos = hist + (size_t)depth * (1u << KN_MSD_BITS);                                 \
-        memset(pos, 0, sizeof pos[0] * ((size_t)1 << bits));                                       \
-        for (int64_t i = 0; i < n; i++)                                                            \
-            pos[(a[i] >> shift) & mask]++;                                                         \
-        if (kind == KIND_FLOAT && n >= KN_MSD_WIDEN_MIN && bits < top + 1) {                       \
-            int used = 0;                                                                          \
-            for (int d = 0; d < (1 << bits); d++)                                                  \
-                used += pos[d] != 0;                                                               \
-            if (used * 64 < (1 << bits)) {                                                         \
-                bits = top + 1 < KN_MSD_WIDE ? top + 1 : KN_MSD_WIDE;                              \
-                shift = top + 1 - bits;                                                            \
-                mask = (T)((1u << bits) - 1);                                                      \
-                pos = hist + ((size_t)KN_MSD_DEPTH << KN_MSD_BITS);                                \
-                memset(pos, 0, sizeof pos[0] * ((size_t)1 << bits));                               \
-                for (int64_t i = 0; i < n; i++)                                                    \
-                    pos[(a[i] >> shift) & mask]++;                                                 \
+        T pp = from[0], p = from[1]; /* to[i - 2] and to[i - 1] */                                 \
+        if (p < pp) {                                                                              \
+            T x = p;                                                                               \
+            p = pp;                                                                                \
+            pp = x;                                                                                \
+        }                                                                                          \
+        to[0] = pp;                                                                                \
+        to[1] = p;                                                                                 \
+        for (int64_t i = 2; i < n; i++) {                                                          \
+            T v = from[i];                                                                         \
+            T lo = v < p ? v : p, hi = v < p ? p : v;                                              \
+            to[i] = hi;                                                                            \
+            if (pp > lo) { /* v goes below to[i - 2], which moves up to to[i - 1] */               \
+                int64_t j = i - 1;                                                                 \
+                for (; j > 0 && to[j - 1] > lo; j--)                                               \
+                    to[j] = to[j - 1];                                                             \
+                to[j] = lo;                                                                        \
+            } else {                                                                               \
+                to[i - 1] = lo;                                                                    \
+                pp = lo;                                                                           \
             }                                                                                      \
+            p = hi;                                                                                \
         }                                                                                          \
+    }                                                                                              \
+    /* counts pos[0, 2^bits) of the digit (key >> shift) become bucket starts, a[0, n) is          \
+     * scattered into t, and pos[d] ends as the end of bucket d; returns whether a bucket holds    \
+     * more than KN_SORT_SMALL keys */                                                             \
+    static int scatter_##W(const T *a, T *t, int64_t n, int64_t *pos, int bits, int shift)         \
+    {                                                                                              \
+        T mask = (T)((1u << bits) - 1);                                                            \
         int64_t sum = 0, big = 0;                                                                  \
         for (int d = 0; d < (1 << bits); d++) {                                                    \
             int64_t c = pos[d];                                                                    \
@@ -219,47 +232,139 @@ enum { KIND_UNSIGNED, KIND_SIGNED, KIND_FLOAT }; /* how values map to keys */
             T k = a[i];                                                                            \
             t[pos[(k >> shift) & mask]++] = k;                                                     \
         }                                                                                          \
-        /* now pos[d] is the end of bucket d */                                                    \
-        int64_t s = 0;                                                                             \
-        for (int d = 0; big && d < (1 << bits); d++) {                                             \
-            int64_t e = pos[d];                                                                    \
-            if (e - s > KN_SORT_SMALL && shift > 0) {                                              \
-                T or_ = 0, and_ = (T) ~(T)0;                                                       \
-                for (int64_t i = s; i < e; i++) {                                                  \
-                    or_ |= t[i];                                                                   \
-                    and_ &= t[i];                                                                  \
-                }                                                                                  \
-                msd_##W(t + s, a + s, e - s, hist, depth + 1, (T)(or_ ^ and_), -1);                \
+        return big != 0;                                                                           \
+    }                                                                                              \
+    /* the bits where the keys a[0, n) differ */                                                   \
+    static T diff_##W(const T *a, int64_t n)                                                       \
+    {                                                                                              \
+        T or_ = 0, and_ = (T) ~(T)0;                                                               \
+        for (int64_t i = 0; i < n; i++) {                                                          \
+            or_ |= a[i];                                                                           \
+            and_ &= a[i];                                                                          \
+        }                                                                                          \
+        return (T)(or_ ^ and_);                                                                    \
+    }                                                                                              \
+    /* MSD radix sort of the keys a[0, n) using t[0, n), leaving them sorted in a, or in t when    \
+     * into_t; diff: the bits where the keys differ. A level takes up to KN_MSD_BITS of the bits   \
+     * below the keys' common prefix and scatters a into t by them; buckets of more than           \
+     * KN_SORT_SMALL keys are sorted (in t) the same way, and one settle pass from t sorts the     \
+     * small ones: after the scatter a key is at most KN_SORT_SMALL places from its own.           \
+     * hist: KN_MSD_DEPTH * 2^KN_MSD_BITS counters. */                                             \
+    static void msd_##W(T *a, T *t, int64_t n, int64_t *hist, int depth, T diff, int into_t)       \
+    {                                                                                              \
+        if (!diff || depth >= KN_MSD_DEPTH) {                                                      \
+            if (diff)                                                                              \
+                radix_##W(a, t, n, 0);                                                             \
+            if (into_t)                                                                            \
+                memcpy(t, a, (size_t)n * sizeof(T));                                               \
+            return;                                                                                \
+        }                                                                                          \
+        int top = 63 - __builtin_clzll((unsigned long long)diff); /* highest differing bit */      \
+        int bits = 64 - __builtin_clzll((unsigned long long)n);   /* n to 2n buckets */            \
+        bits = bits > KN_MSD_BITS ? KN_MSD_BITS : bits < 4 ? 4 : bits;                             \
+        bits = bits > top + 1 ? top + 1 : bits;                                                    \
+        int shift = top + 1 - bits;                                                                \
+        T mask = (T)((1u << bits) - 1);                                                            \
+        int64_t *pos = hist + (size_t)depth * (1u << KN_MSD_BITS);                                 \
+        memset(pos, 0, sizeof pos[0] * ((size_t)1 << bits));                                       \
+        for (int64_t i = 0; i < n; i++)                                                            \
+            pos[(a[i] >> shift) & mask]++;                                                         \
+        if (scatter_##W(a, t, n, pos, bits, shift) && shift > 0) {                                 \
+            int64_t s = 0;                                                                         \
+            for (int d = 0; d < (1 << bits); d++) {                                                \
+                int64_t e = pos[d];                                                                \
+                if (e - s > KN_SORT_SMALL)                                                         \
+                    msd_##W(t + s, a + s, e - s, hist, depth + 1, diff_##W(t + s, e - s), 0);      \
+                s = e;                                                                             \
+            }                                                                                      \
+        }                                                                                          \
+        settle_##W(t, into_t ? t : a, n);                                                          \
+    }                                                                                              \
+    /* The first level's digit for the keys a[0, n) (diff: where they differ): counts in the       \
+     * returned counters, *bits of them, of the bits from *shift. Up to 12 bits just below the     \
+     * common prefix; when those fill few buckets (float data of one sign and a few exponents:     \
+     * np.random's normal samples fill 36 of 4096), up to 16, counted in a region of their own     \
+     * after the levels' (measured on 10^6 normal float64, 20 ms -> 13 ms). Only floats: the sign  \
+     * and exponent bits are what is skewed there (ints of both signs fill two buckets with any    \
+     * width). wide: a 16-bit count of the bits from top - 15 made while the keys were made, or    \
+     * -1 (see rowsort). */                                                                        \
+    static int64_t *digit_##W(const T *a, int64_t n, int64_t *hist, T diff, int kind, int wide,    \
+                              int *bits_out, int *shift_out)                                       \
+    {                                                                                              \
+        int top = 63 - __builtin_clzll((unsigned long long)diff);                                  \
+        int64_t *wpos = hist + ((size_t)KN_MSD_DEPTH << KN_MSD_BITS);                              \
+        if (wide == top) {                                                                         \
+            /* the 12-bit digit's counts are sums of 16 wide ones */                               \
+            int used = 0;                                                                          \
+            for (int d = 0; d < (1 << KN_MSD_BITS); d++) {                                         \
+                int64_t c = 0;                                                                     \
+                for (int j = 0; j < KN_MSD_GROUP; j++)                                             \
+                    c += wpos[KN_MSD_GROUP * d + j];                                               \
+                hist[d] = c;                                                                       \
+                used += c != 0;                                                                    \
+            }                                                                                      \
+            int w = used * 64 < (1 << KN_MSD_BITS);                                                \
+            *bits_out = w ? KN_MSD_WIDE : KN_MSD_BITS;                                             \
+            *shift_out = top + 1 - *bits_out;                                                      \
+            return w ? wpos : hist;                                                                \
+        }                                                                                          \
+        int bits = 64 - __builtin_clzll((unsigned long long)n);                                    \
+        bits = bits > KN_MSD_BITS ? KN_MSD_BITS : bits < 4 ? 4 : bits;                             \
+        bits = bits > top + 1 ? top + 1 : bits;                                                    \
+        int shift = top + 1 - bits;                                                                \
+        T mask = (T)((1u << bits) - 1);                                                            \
+        int64_t *pos = hist;                                                                       \
+        memset(pos, 0, sizeof pos[0] * ((size_t)1 << bits));                                       \
+        for (int64_t i = 0; i < n; i++)                                                            \
+            pos[(a[i] >> shift) & mask]++;                                                         \
+        if (kind == KIND_FLOAT && n >= KN_MSD_WIDEN_MIN && bits < top + 1) {                       \
+            int used = 0;                                                                          \
+            for (int d = 0; d < (1 << bits); d++)                                                  \
+                used += pos[d] != 0;                                                               \
+            if (used * 64 < (1 << bits)) {                                                         \
+                bits = top + 1 < KN_MSD_WIDE ? top + 1 : KN_MSD_WIDE;                              \
+                shift = top + 1 - bits;                                                            \
+                mask = (T)((1u << bits) - 1);                                                      \
+                pos = wpos;                                                                        \
+                memset(pos, 0, sizeof pos[0] * ((size_t)1 << bits));                               \
+                for (int64_t i = 0; i < n; i++)                                                    \
+                    pos[(a[i] >> shift) & mask]++;                                                 \
+            }                                                                                      \
+        }                                                                                          \
+        *bits_out = bits;                                                                          \
+        *shift_out = shift;                                                                        \
+        return pos;                                                                                \
+    }                                                                                              \
+    /* The MSD radix sort of a row's keys a[0, n) (diff != 0), back to values in a: the first      \
+     * level scatters into t; then each part is sorted and turned into values while it is in       \
+     * cache: a bucket of more than KN_SORT_SMALL keys by the levels below (into a), a run of      \
+     * smaller buckets (up to KN_RUN keys) by one settle pass from t into a. */                    \
+    static void first_##W(T *a, T *t, int64_t n, int64_t *hist, T diff, int kind, int wide)        \
+    {                                                                                              \
+        int bits, shift;                                                                           \
+        int64_t *pos = digit_##W(a, n, hist, diff, kind, wide, &bits, &shift);                     \
+        scatter_##W(a, t, n, pos, bits, shift);                                                    \
+        int64_t s = 0, r = 0; /* bucket d is [s, pos[d]), the run of small ones [r, s) */          \
+        for (int d = 0; d < (1 << bits); d++) {                                                    \
+            int64_t e = pos[d], m = e - s;                                                         \
+            if (m > KN_SORT_SMALL) {                                                               \
+                settle_##W(t + r, a + r, s - r);                                                   \
+                out_##W(a + r, a + r, s - r, kind);                                                \
+                if (shift > 0) {                                                                   \
+                    msd_##W(t + s, a + s, m, hist, 1, diff_##W(t + s, m), 1);                      \
+                    out_##W(a + s, a + s, m, kind);                                                \
+                } else                                                                             \
+                    out_##W(t + s, a + s, m, kind); /* all equal */                                \
+                r = e;                                                                             \
+            } else if (e - r >= KN_RUN) {                                                          \
+                settle_##W(t + r, a + r, e - r);                                                   \
+                out_##W(a + r, a + r, e - r, kind);                                                \
+                r = e;                                                                             \
             }                                                                                      \
             s = e;                                                                                 \
         }                                                                                          \
-        if (kind >= 0) {                                                                           \
-            /* the first level: sort the small buckets where they are, then one pass back into     \
-             * a turns keys into values */                                                         \
-            s = 0;                                                                                 \
-            for (int d = 0; d < (1 << bits); d++) {                                                \
-                int64_t e = pos[d];                                                                \
-                if (e - s > 1 && (e - s <= KN_SORT_SMALL || shift == 0))                           \
-                    ins_##W(t + s, e - s);                                                         \
-                s = e;                                                                             \
-            }                                                                                      \
-            out_##W(t, a, n, kind);                                                                \
-            return 1;                                                                              \
-        }                                                                                          \
-        a[0] = t[0];                                                                               \
-        for (int64_t i = 1; i < n; i++) {                                                          \
-            T v = t[i];                                                                            \
-            int64_t j = i;                                                                         \
-            for (; a[j - 1] > v; j--) {                                                            \
-                a[j] = a[j - 1];                                                                   \
-                if (j == 1) {                                                                      \
-                    j = 0;                                                                         \
-                    break;                                                                         \
-                }                                                                                  \
-            }                                                                                      \
-            a[j] = v;                                                                              \
-        }                                                                                          \
-        return 0;                                                                                  \
+        settle_##W(t + r, a + r, n - r);                                                           \
+        out_##W(a + r, a + r, n - r, kind);                                                        \
     }                                                                                              \
     /* LSD radix sort on 11-bit digits (ceil(bits / 11) passes, digits every key shares            \
      * skipped), then keys back to values into a; cnt: 6 * 2048 counters */                        \
@@ -293,18 +398,19 @@ enum { KIND_UNSIGNED, KIND_SIGNED, KIND_FLOAT }; /* how values map to keys */
         }                                                                                          \
         out_##W(src, a, n, kind);                                                                  \
     }                                                                                              \
-    /* sorts keys a[0, n) and turns them back into values */                                       \
-    static void keysort_##W(T *a, T *tmp, int64_t *hist, int64_t n, int kind, T diff)              \
+    /* sorts keys a[0, n) (diff: where they differ) and turns them back into values; wide: see     \
+     * digit_##W */                                                                                \
+    static void keysort_##W(T *a, T *tmp, int64_t *hist, int64_t n, int kind, T diff, int wide)    \
     {                                                                                              \
         if (n <= KN_SORT_SMALL)                                                                    \
             ins_##W(a, n);                                                                         \
         else if (tmp && hist && KN_USE_LSD11(NB, n)) {                                             \
             lsd11_##W(a, tmp, n, hist, kind);                                                      \
             return;                                                                                \
-        } else if (tmp && hist) {                                                                  \
-            if (msd_##W(a, tmp, n, hist, 0, diff, kind))                                           \
-                return; /* values already */                                                       \
-        } else                                                                                     \
+        } else if (tmp && hist && diff) {                                                          \
+            first_##W(a, tmp, n, hist, diff, kind, wide);                                          \
+            return;                                                                                \
+        } else if (diff)                                                                           \
             intro_##W(a, n, 2 * (64 - __builtin_clzll((unsigned long long)n)));                    \
         out_##W(a, a, n, kind);                                                                    \
     }
@@ -320,12 +426,45 @@ KN_DEF_KEYSORT(u64, uint64_t, 8)
 /* One row: NaNs to the end (floats), values to keys (noting the bits where keys differ), sort,
  * back. EXP: the float's exponent mask (a NaN's bits, sign cleared, exceed it). */
 #define KN_DEF_ROWSORT(W, T, BITS, EXP)                                                            \
+    /* the highest bit where the keys of a strided sample of a[0, n) differ (NaNs skipped), or     \
+     * -1 */                                                                                       \
+    static int sample_top_##W(const T *a, int64_t n)                                               \
+    {                                                                                              \
+        const T sign = (T)((T)1 << (BITS - 1));                                                    \
+        T or_ = 0, and_ = (T) ~(T)0;                                                               \
+        int64_t step = n / KN_SAMPLE + 1;                                                          \
+        for (int64_t i = n - 1; i >= 0; i -= step) {                                               \
+            T b = a[i];                                                                            \
+            if ((T)(b & (T)~sign) > (T)(EXP))                                                      \
+                continue;                                                                          \
+            T k = (b & sign) ? (T)~b : (T)(b | sign);                                              \
+            or_ |= k;                                                                              \
+            and_ &= k;                                                                             \
+        }                                                                                          \
+        T d = (T)(or_ ^ and_);                                                                     \
+        return d ? 63 - __builtin_clzll((unsigned long long)d) : -1;                               \
+    }                                                                                              \
     static void rowsort_##W(T *a, T *tmp, int64_t *hist, int64_t n, int kind)                      \
     {                                                                                              \
         const T sign = (T)((T)1 << (BITS - 1));                                                    \
         T or_ = 0, and_ = (T) ~(T)0;                                                               \
         int64_t m = n;                                                                             \
+        int wide = -1;                                                                             \
         if (kind == KIND_FLOAT) {                                                                  \
+            /* long rows: the first level's 16-bit count made here, on the bits below the          \
+             * highest one where a sample's keys differ (first_ counts again if the row's own      \
+             * highest differing bit is another) */                                                \
+            int64_t *h = NULL;                                                                     \
+            int hshift = 0;                                                                        \
+            if (tmp && hist && n >= KN_MSD_WIDEN_MIN && !KN_USE_LSD11(BITS / 8, n)) {              \
+                wide = sample_top_##W(a, n);                                                       \
+                if (wide >= KN_MSD_WIDE - 1) {                                                     \
+                    h = hist + ((size_t)KN_MSD_DEPTH << KN_MSD_BITS);                              \
+                    hshift = wide + 1 - KN_MSD_WIDE;                                               \
+                    memset(h, 0, sizeof h[0] << KN_MSD_WIDE);                                      \
+                } else                                                                             \
+                    wide = -1;                                                                     \
+            }                                                                                      \
             int64_t i = 0;                                                                         \
             while (i < m) {                                                                        \
                 T b = a[i];                                                                        \
@@ -338,6 +477,8 @@ KN_DEF_KEYSORT(u64, uint64_t, 8)
                 a[i++] = k;                                                                        \
                 or_ |= k;                                                                          \
                 and_ &= k;                                                                         \
+                if (h)                                                                             \
+                    h[(k >> hshift) & ((1u << KN_MSD_WIDE) - 1)]++;                                \
             }                                                                                      \
         } else {                                                                                   \
             T flip = kind == KIND_SIGNED ? sign : 0;                                               \
@@ -348,7 +489,7 @@ KN_DEF_KEYSORT(u64, uint64_t, 8)
                 and_ &= k;                                                                         \
             }                                                                                      \
         }                                                                                          \
-        keysort_##W(a, tmp, hist, m, kind, (T)(or_ ^ and_));                                       \
+        keysort_##W(a, tmp, hist, m, kind, (T)(or_ ^ and_), wide);                                 \
     }                                                                                              \
     static void sort_##W(void *data, int64_t n, int64_t rows, int kind)                            \
     {                                                                                              \

@@ -316,6 +316,120 @@ test_deep_radix(void)
     CHECK(ok);
 }
 
+/* ---- long float rows: the first level's digit chosen from a sample and counted while keys are
+ * made, buckets finished into values in cache (sort.c's first_, settle) ---------------------- */
+
+static double
+unit(void)
+{
+    return ((double)(rnd() >> 11) + 0.5) * 0x1.0p-53; /* in (0, 1) */
+}
+
+/* item i of a row of shape `shape` (n items) */
+static double
+shaped(int shape, int64_t i, int64_t n)
+{
+    static const double odd[] = {
+        0.0,   -0.0,   INFINITY, -INFINITY, 5e-324, -5e-324, 2.2250738585072014e-308,
+        1e308, -1e308, 1.0,      -1.0};
+    double g = sqrt(-2 * log(unit())) * cos(6.283185307179586 * unit()); /* normal */
+    switch (shape) {
+    case 0: /* normal: a few buckets of the top 16 key bits hold most items */
+        return g;
+    case 1: /* exponential: one sign, skewed */
+        return -log(unit());
+    case 2: /* uniform [0, 1) */
+        return unit();
+    case 3: /* many duplicates */
+        return (double)(rnd() % 5) - 2;
+    case 4: /* all equal */
+        return 3.25;
+    case 5: /* specials, subnormals and NaNs among normals */
+        return rnd() % 4 ? g : rnd() % 8 == 0 ? NAN : odd[rnd() % 11];
+    case 6: /* descending */
+        return (double)(n - i) * 0.5;
+    case 7: /* ascending */
+        return (double)i - (double)n / 3;
+    case 8: /* positive, but for a few negatives the strided sample may miss */
+        return i % 4099 == 7 ? -unit() : unit() + 1.0;
+    case 9: /* subnormals only: keys differ in the low bits */
+        return (double)(rnd() % 100000) * 5e-324;
+    case 10: /* a tight cluster and far outliers */
+        return i % 50000 == 0 ? g * 1e300 : 1.0 + unit() * 1e-12;
+    default: /* log-normal over many binades */
+        return exp2(g * 30);
+    }
+}
+
+/* a < b for sorting: NaN last, -0.0 before +0.0 (sort.c's key order; NumPy's ties) */
+static int
+cmp_f64(const void *pa, const void *pb)
+{
+    double a = *(const double *)pa, b = *(const double *)pb;
+    if (a != a || b != b)
+        return (a != a) - (b != b);
+    if (a != b)
+        return a < b ? -1 : 1;
+    return signbit(b) - signbit(a);
+}
+
+static int
+cmp_f32(const void *pa, const void *pb)
+{
+    double a = *(const float *)pa, b = *(const float *)pb;
+    return cmp_f64(&a, &b);
+}
+
+/* sorted rows bit for bit the reference's, NaNs (any payload) all at the end */
+static int
+same_sorted(const void *got, const void *ref, int64_t n, int dt)
+{
+    size_t sz = dt == KN_DT_F64 ? 8 : 4;
+    int ok = 1;
+    for (int64_t i = 0; i < n && ok; i++) {
+        double g = get_f(got, dt, i, 0), r = get_f(ref, dt, i, 0);
+        ok = (g != g && r != r) || memcmp((const char *)got + (size_t)i * sz,
+                                          (const char *)ref + (size_t)i * sz, sz) == 0;
+    }
+    return ok;
+}
+
+static void
+test_long_float_rows(void)
+{
+    enum { N = 300000, SHAPES = 12 };
+    double *x = malloc(2 * N * sizeof(double)), *r = malloc(2 * N * sizeof(double));
+    float *xf = malloc(N * sizeof(float)), *rf = malloc(N * sizeof(float));
+    for (int shape = 0; shape < SHAPES; shape++) {
+        for (int64_t i = 0; i < N; i++)
+            x[i] = shaped(shape, i, N);
+        memcpy(r, x, N * sizeof(double));
+        qsort(r, N, sizeof(double), cmp_f64);
+        kn_rt_sort(x, N, 1, KN_DT_F64);
+        CHECK(same_sorted(x, r, N, KN_DT_F64));
+        /* float32 rows under the LSD cutoff take the same MSD first level */
+        int64_t nf = 40000;
+        for (int64_t i = 0; i < nf; i++)
+            xf[i] = (float)shaped(shape, i, nf);
+        memcpy(rf, xf, (size_t)nf * sizeof(float));
+        qsort(rf, (size_t)nf, sizeof(float), cmp_f32);
+        kn_rt_sort(xf, nf, 1, KN_DT_F32);
+        CHECK(same_sorted(xf, rf, nf, KN_DT_F32));
+    }
+    /* two long rows of different shapes in one call: the counts are made afresh per row */
+    for (int64_t i = 0; i < 2 * N; i++)
+        x[i] = i < N ? shaped(0, i, N) : shaped(8, i - N, N);
+    memcpy(r, x, 2 * N * sizeof(double));
+    qsort(r, N, sizeof(double), cmp_f64);
+    qsort(r + N, N, sizeof(double), cmp_f64);
+    kn_rt_sort(x, N, 2, KN_DT_F64);
+    CHECK(same_sorted(x, r, 2 * N, KN_DT_F64));
+    free(x);
+    free(r);
+    free(xf);
+    free(rf);
+}
+
 static void
 test_rows(void)
 {
@@ -593,6 +707,7 @@ main(void)
     test_sort_argsort_unique();
     test_rows();
     test_deep_radix();
+    test_long_float_rows();
     test_quantiles();
     test_search_digitize();
     test_interp();
