@@ -56,7 +56,7 @@ range_item(KnCompilation *c, KnInstr *in, KnType **types)
     const KnInstr *step = in->nargs == 3 ? in->args[2] : NULL;
     if (!step || types[0] != &kn_type_int64 || types[1] != &kn_type_int64 ||
         step->op != KN_OP_CONST || types[2] != &kn_type_int64 || !step->imm.i) {
-        kn_diag_error(&c->diags, KN_DIAG_TYPING, in->span,
+        kn_diag_error(&c->diags, KN_DIAG_LOWERING, in->span,
                       "internal error: getiter range takes int64 start and stop and a nonzero "
                       "int64 constant step");
         return NULL;
@@ -75,7 +75,7 @@ kn_typing_getiter(KnCompilation *c, KnInstr *in)
         if (inner && types[i]->kind != KN_TY_ITER)
             return 0; /* an inner iterator that failed to type: reported there */
         if (inner && types[i]->id == KN_ITER_RANGE) {
-            kn_diag_error(&c->diags, KN_DIAG_TYPING, in->span,
+            kn_diag_error(&c->diags, KN_DIAG_LOWERING, in->span,
                           "internal error: a range iterator inside enumerate() or zip()");
             return -1;
         }
