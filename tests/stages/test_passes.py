@@ -10,7 +10,9 @@ The programs below are written without spans: ``program()`` gives every instruct
 ``<its line in the text>:1``, so an error's position names the line of the text. What is
 checked: the fuse pass fuses a chain of elementwise array operations into one ``fused`` and
 leaves alone an intermediate used twice; defer moves the zero check of a loop's float division
-to the loop's exit and does not when the loop has a call with effects; nonzero drops the second
+to the loop's exit (a counted loop written with `$` counters, and a loop over a range iterator)
+and does not when the loop has a call with effects; a range iterator is read back, typed, does
+not raise by itself, and needs a nonzero constant step; nonzero drops the second
 check of a divisor and keeps it after a store to the divisor; raises; the verifier rejects uses
 that their definitions do not dominate (across blocks, in the block, across an exception edge),
 bad arity, misplaced terminators; the ops that the frontend does not emit yet are rejected by
