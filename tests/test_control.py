@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 import kiln
-from harness import HSET, check
+from harness import HSET, INT64_MAX, INT64_MIN, check
 
 
 def classify(x):
@@ -74,6 +74,88 @@ def loop_var_after_loop(n):
     i = -1
     for i in range(n):
         pass
+    return i
+
+
+# Literal steps other than 1: the loop counts the items left (lower/iter.c), so bounds near the
+# int64 limits never step past them. Each returns (count, sum of items mod 1000003, last item).
+
+def range_by_3(a, b):
+    n, s, last = 0, 0, 7
+    for i in range(a, b, 3):
+        n += 1
+        s = (s + i % 1000003) % 1000003
+        last = i
+    return n, s, last
+
+
+def range_by_minus_3(a, b):
+    n, s, last = 0, 0, 7
+    for i in range(a, b, -3):
+        n += 1
+        s = (s + i % 1000003) % 1000003
+        last = i
+    return n, s, last
+
+
+def range_by_int64_max(a, b):
+    n, last = 0, 7
+    for i in range(a, b, 9223372036854775807):
+        n += 1
+        last = i
+    return n, last
+
+
+def range_by_int64_min(a, b):
+    n, last = 0, 7
+    for i in range(a, b, -9223372036854775808):
+        n += 1
+        last = i
+    return n, last
+
+
+def range_up_to(a, b):
+    n, last = 0, 7
+    for i in range(a, b):
+        n += 1
+        last = i
+    return n, last
+
+
+def range_down_to(a, b):
+    n, last = 0, 7
+    for i in range(a, b, -1):
+        n += 1
+        last = i
+    return n, last
+
+
+def loop_var_after_loop_step(n):
+    i = -1
+    for i in range(n, 0, -2):
+        pass
+    return i
+
+
+def loop_var_assigned_in_body(n):
+    # assigning to the loop variable does not change the iteration
+    s = 0
+    for i in range(0, n, 2):
+        s += i
+        i = 1000
+        s += i
+    for j in range(n, 0, -1):
+        s += j
+        j -= 5
+    return s
+
+
+def range_break_else(n, stop):
+    for i in range(n, -n, -2):
+        if i == stop:
+            break
+    else:
+        return -1000
     return i
 
 
@@ -295,6 +377,43 @@ def test_for_range_zero_step_raises():
 @pytest.mark.parametrize("n", [0, 1, 5])
 def test_loop_variable_after_loop(n):
     check(loop_var_after_loop, n)
+
+
+_NEAR_LIMITS = [(0, 10), (10, 0), (0, 0), (5, 6), (INT64_MAX - 7, INT64_MAX),
+                (INT64_MAX - 3, INT64_MAX), (INT64_MAX, INT64_MAX - 7), (INT64_MAX - 1, INT64_MAX),
+                (INT64_MIN, INT64_MIN + 7), (INT64_MIN + 7, INT64_MIN), (INT64_MIN + 3, INT64_MIN),
+                (INT64_MIN, INT64_MIN + 1), (INT64_MAX, INT64_MAX), (INT64_MIN, INT64_MIN)]
+
+
+@pytest.mark.parametrize("a, b", _NEAR_LIMITS)
+@pytest.mark.parametrize("func", [range_by_3, range_by_minus_3, range_up_to, range_down_to])
+def test_for_range_literal_steps_near_the_int64_limits(func, a, b):
+    check(func, a, b)
+
+
+@pytest.mark.parametrize("a, b", _NEAR_LIMITS + [(INT64_MIN, INT64_MAX), (INT64_MAX, INT64_MIN),
+                                                 (INT64_MAX - 7, INT64_MIN), (-7, INT64_MAX)])
+@pytest.mark.parametrize("func", [range_by_int64_max, range_by_int64_min])
+def test_for_range_steps_of_the_int64_limits_do_not_overflow(func, a, b):
+    check(func, a, b)
+
+
+@HSET
+@given(a=st.integers(-50, 50), b=st.integers(-50, 50))
+def test_for_range_literal_steps_of_three(a, b):
+    check(range_by_3, a, b)
+    check(range_by_minus_3, a, b)
+
+
+@pytest.mark.parametrize("n", [-1, 0, 1, 2, 5, 6])
+def test_loop_variable_after_a_loop_with_a_literal_step(n):
+    check(loop_var_after_loop_step, n)
+    check(loop_var_assigned_in_body, n)
+
+
+@pytest.mark.parametrize("n, stop", [(5, 1), (5, 2), (5, -3), (0, 0), (6, 6), (6, -4)])
+def test_for_range_literal_step_break_else(n, stop):
+    check(range_break_else, n, stop)
 
 
 @pytest.mark.parametrize("t", [(1, 2, 3), (5,), (-1, -2, -3, -4, 100)], ids=repr)

@@ -1,12 +1,13 @@
 /* loops.c - while and for loops -> KIR.
  *
- * Input: an ast While or For node; output: the loop's blocks. A for over range() with a
- * constant-sign step is a counted loop on int64 (head, body, latch) that LLVM can vectorize.
- * Every other for goes through the iterator protocol: the iterable is kept in a $seq variable,
- * GETITER makes an iterator of it before the loop (enumerate() and zip() make one of the
- * iterators of their arguments, nested to any depth), and the loop's head is an ITERNEXT whose
- * value, the next item, the body binds to the target first (docs/kir.md, "The iterator
- * protocol"). The else clause runs when the loop ends without break. Invariant: break and
+ * Input: an ast While or For node; output: the loop's blocks. Every for goes through the
+ * iterator protocol: GETITER makes an iterator before the loop, and the loop's head is an
+ * ITERNEXT whose value, the next item, the body binds to the target first (docs/kir.md, "The
+ * iterator protocol"). A for over range() with a literal step gets a range iterator over its
+ * int64 start and stop and the constant step, which lowering makes the counted loop that LLVM
+ * can vectorize; any other iterable is kept in a $seq variable and GETITER makes an iterator
+ * of it (enumerate() and zip() make one of the iterators of their arguments, nested to any
+ * depth). The else clause runs when the loop ends without break. Invariant: break and
  * continue see the innermost loop through the FE's loop stack, which this file pushes and pops
  * around each body. */
 #include "frontend/internal.h"
@@ -54,49 +55,6 @@ kn_fe_while_stmt(FE *fe, PyObject *node)
     KN_TRY(rc);
     kn_kir_br(&fe->b, sp, head);
     return loop_tail(fe, node, orelse, exit);
-}
-
-/* Emit a counted loop: `var` runs from `start` while (cmp var, stop), stepping by `step`.
- * `bind` is called at the top of the body to assign the loop target. */
-typedef int (*BindFn)(FE *fe, PyObject *node, int counter);
-
-static int
-counted_loop(FE *fe, PyObject *node, Val start, Val stop, Val step, KnCmp cmp, BindFn bind)
-{
-    KnSpan sp = span_of(fe, A(node, "iter"));
-    int i = kn_fe_temp_var(fe, "i", sp), n = kn_fe_temp_var(fe, "stop", sp),
-        s = kn_fe_temp_var(fe, "step", sp);
-    kn_fe_store(fe, sp, i, start);
-    kn_fe_store(fe, sp, n, stop);
-    kn_fe_store(fe, sp, s, step);
-    KnBlock *head = kn_kir_block_new(&fe->b), *body = kn_kir_block_new(&fe->b),
-            *latch = kn_kir_block_new(&fe->b), *orelse = kn_kir_block_new(&fe->b),
-            *exit = kn_kir_block_new(&fe->b);
-    kn_kir_br(&fe->b, sp, head);
-    kn_kir_set_block(&fe->b, head);
-    Val c = kn_kir_emit2(&fe->b, KN_OP_CMP, sp, kn_fe_load(fe, sp, i), kn_fe_load(fe, sp, n));
-    c->aux = cmp;
-    kn_kir_cbr(&fe->b, sp, c, body, orelse);
-    kn_kir_set_block(&fe->b, body);
-    KN_TRY(bind(fe, node, i));
-    KN_TRY(push_loop(fe, node, exit, latch));
-    int rc = kn_fe_stmts(fe, A(node, "body"));
-    fe->nloops--;
-    KN_TRY(rc);
-    kn_kir_br(&fe->b, sp, latch);
-    kn_kir_set_block(&fe->b, latch);
-    Val next = kn_kir_emit2(&fe->b, KN_OP_BINOP, sp, kn_fe_load(fe, sp, i), kn_fe_load(fe, sp, s));
-    next->aux = KN_BIN_ADD;
-    kn_fe_store(fe, sp, i, next);
-    kn_kir_br(&fe->b, sp, head);
-    return loop_tail(fe, node, orelse, exit);
-}
-
-static int
-bind_counter(FE *fe, PyObject *node, int counter)
-{
-    KnSpan sp = span_of(fe, A(node, "target"));
-    return kn_fe_assign_to(fe, A(node, "target"), kn_fe_load(fe, sp, counter));
 }
 
 /* ---- the iterator protocol: GETITER before the loop, ITERNEXT at its head ---- */
@@ -192,13 +150,30 @@ iter_loop(FE *fe, PyObject *node, Val it)
     return loop_tail(fe, node, orelse, exit);
 }
 
-/* The sign of a constant range step: +1, -1, 0 when unknown. */
-static int
-const_sign(Val v)
+/* A literal range step as an int64 constant (the step itself when it is one), or NULL when
+ * the step is not a nonzero literal that fits in int64. */
+static Val
+literal_step(FE *fe, KnSpan sp, Val v)
 {
-    if (v->op != KN_OP_CONST || !v->type || v->type->kind != KN_TY_INT)
-        return 0;
-    return v->imm.i > 0 ? 1 : v->imm.i < 0 ? -1 : 0;
+    if (v->op != KN_OP_CONST || !v->type || v->type->kind != KN_TY_INT || !v->imm.i ||
+        (!v->type->is_signed && v->imm.i < 0))
+        return NULL;
+    return v->type == &kn_type_int64 ? v : kn_fe_const_int(fe, sp, v->imm.i, &kn_type_int64);
+}
+
+/* range(start, stop, step) with a literal step: a range iterator, the counted loop, over start
+ * and stop cast to int64 (docs/kir.md, "Range loops") */
+static Val
+range_iter(FE *fe, KnSpan sp, Val start, Val stop, Val step)
+{
+    KnInstr *parts[3];
+    parts[0] = kn_kir_emit1(&fe->b, KN_OP_CAST, sp, start);
+    parts[1] = kn_kir_emit1(&fe->b, KN_OP_CAST, sp, stop);
+    parts[2] = step;
+    parts[0]->type = parts[1]->type = &kn_type_int64;
+    Val it = kn_kir_emit(&fe->b, KN_OP_GETITER, sp, 3, parts);
+    it->aux = KN_ITER_RANGE;
+    return it;
 }
 
 int
@@ -222,16 +197,9 @@ kn_fe_for_stmt(FE *fe, PyObject *node)
             Val start = n == 1 ? kn_fe_const_int(fe, sp, 0, &kn_type_int64) : a[0];
             Val stop = n == 1 ? a[0] : a[1];
             Val step = n == 3 ? a[2] : kn_fe_const_int(fe, sp, 1, &kn_type_int64);
-            int sign = const_sign(step);
-            if (sign) {
-                /* the common case: a counted loop LLVM can vectorize */
-                Val s0 = kn_kir_emit1(&fe->b, KN_OP_CAST, sp, start);
-                s0->type = &kn_type_int64;
-                Val s1 = kn_kir_emit1(&fe->b, KN_OP_CAST, sp, stop);
-                s1->type = &kn_type_int64;
-                return counted_loop(fe, node, s0, s1, step, sign > 0 ? KN_CMP_LT : KN_CMP_GT,
-                                    bind_counter);
-            }
+            Val lit = literal_step(fe, sp, step);
+            if (lit) /* the common case: a counted loop LLVM can vectorize */
+                return iter_loop(fe, node, range_iter(fe, sp, start, stop, lit));
             /* unknown step: iterate over the range object */
             KnInstr *all[4] = {callee, a[0], n > 1 ? a[1] : NULL, n > 2 ? a[2] : NULL};
             return iter_loop(

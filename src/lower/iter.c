@@ -1,8 +1,8 @@
 /* iter.c - lowering of the iterator protocol: GETITER and ITERNEXT.
  *
  * Input: typed GETITER/ITERNEXT instructions (types from typing/iter.c). Output: a counted loop.
- * Every iterator kind today is indexed (a length known before the loop, item k computed
- * directly), so the state of an iterator is an entry-block alloca {i64 k, i64 len}: GETITER
+ * Every iterator kind but RANGE is indexed (a length known before the loop, item k computed
+ * directly), so the state of such an iterator is an entry-block alloca {i64 k, i64 len}: GETITER
  * stores {0, len} where the loop is entered, ITERNEXT at the loop's head compares k with len,
  * branches to the exit when they meet, else computes item k in a block of its own, stores
  * k + 1 and goes on to the body. SROA and mem2reg make that the same phi-and-compare loop
@@ -11,12 +11,107 @@
  * those of indexing. enumerate's count is start + k, with Python's promotion; zip's length is
  * the shortest, taken in argument order.
  *
+ * A range iterator (KN_ITER_RANGE: a for over range() with a literal step) is not indexed: it
+ * is the counted loop kiln always gave such loops, so that LLVM sees the same induction
+ * variable, trip count and vectorized body. Its state is the counter, an entry-block i64 that
+ * GETITER sets to start; ITERNEXT compares it with stop (`<` for a positive step, `>` for a
+ * negative one), and on an item stores counter + step (a plain wrapping add) and yields the
+ * counter. With a step of 1 or -1 that add cannot overflow (counter < stop <= INT64_MAX). A
+ * larger step could step past INT64_MAX, so there the state also holds the count of items
+ * left, computed before the loop as len(range) is, without overflow, and ITERNEXT tests that
+ * count instead: the counter then wraps at most once, after the last item, unused.
+ *
  * A new indexed iterable (a list) is one case in seq_len and (if a[k] does not already
  * index it) one in kn_lower_getitem; an iterator that cannot be indexed (a dict, a set, a
  * generator) would keep its own state and be asked for each item in item_at instead: that is
  * the one place to add it. Invariant: the iterable outlives the loop because the frontend keeps
  * it in a $seq variable; the iterator itself holds no reference. */
 #include "lower/internal.h"
+
+/* ---- range iterators: a counter from start by a constant step ---- */
+
+static int64_t
+range_step(const KnInstr *it)
+{
+    return it->args[2]->imm.i;
+}
+
+/* a step of 1 or -1: the compare with stop is the whole test */
+static int
+range_unit_step(const KnInstr *it)
+{
+    return range_step(it) == 1 || range_step(it) == -1;
+}
+
+static LLVMTypeRef
+range_state_type(L *l, const KnInstr *it)
+{
+    LLVMTypeRef fs[2] = {l->i64, l->i64}; /* the counter; the count of items left */
+    return range_unit_step(it) ? l->i64 : LLVMStructTypeInContext(l->ctx, fs, 2, 0);
+}
+
+static LLVMValueRef
+range_field(L *l, const KnInstr *it, LLVMValueRef state, unsigned k)
+{
+    if (range_unit_step(it))
+        return state;
+    return LLVMBuildStructGEP2(l->b, range_state_type(l, it), state, k, "");
+}
+
+/* len(range(start, stop, step)) for a constant step of either sign, in unsigned arithmetic:
+ * hi - lo - 1 fits in 64 bits unsigned for any int64 lo < hi. */
+static LLVMValueRef
+range_count(L *l, const KnInstr *it, LLVMValueRef start, LLVMValueRef stop)
+{
+    int64_t step = range_step(it);
+    LLVMValueRef lo = step > 0 ? start : stop, hi = step > 0 ? stop : start;
+    uint64_t mag = step > 0 ? (uint64_t)step : -(uint64_t)step;
+    LLVMValueRef one = LLVMConstInt(l->i64, 1, 0);
+    LLVMValueRef span = LLVMBuildSub(l->b, LLVMBuildSub(l->b, hi, lo, ""), one, "");
+    LLVMValueRef n =
+        LLVMBuildAdd(l->b, LLVMBuildUDiv(l->b, span, LLVMConstInt(l->i64, mag, 0), ""), one, "");
+    return LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, lo, hi, ""), n,
+                           LLVMConstInt(l->i64, 0, 0), "");
+}
+
+static LLVMValueRef
+range_getiter(L *l, KnInstr *in)
+{
+    LLVMValueRef start = l->vals[in->args[0]->id], stop = l->vals[in->args[1]->id];
+    LLVMValueRef state = kn_lower_entry_alloca(l, range_state_type(l, in), "range");
+    LLVMBuildStore(l->b, start, range_field(l, in, state, 0));
+    if (!range_unit_step(in))
+        LLVMBuildStore(l->b, range_count(l, in, start, stop), range_field(l, in, state, 1));
+    return state;
+}
+
+/* The head of the counted loop: is there an item? Then it is the counter, which steps on.
+ * The builder is left in the item's block. */
+static LLVMValueRef
+range_iternext(L *l, KnInstr *in)
+{
+    KnInstr *it = in->args[0];
+    LLVMValueRef state = l->vals[it->id], step = l->vals[it->args[2]->id];
+    LLVMValueRef ip = range_field(l, it, state, 0), lp = NULL, left = NULL, more;
+    LLVMValueRef i = LLVMBuildLoad2(l->b, l->i64, ip, "i");
+    if (range_unit_step(it)) {
+        more = LLVMBuildICmp(l->b, range_step(it) > 0 ? LLVMIntSLT : LLVMIntSGT, i,
+                             l->vals[it->args[1]->id], "");
+    } else {
+        lp = range_field(l, it, state, 1);
+        left = LLVMBuildLoad2(l->b, l->i64, lp, "left");
+        more = LLVMBuildICmp(l->b, LLVMIntNE, left, LLVMConstInt(l->i64, 0, 0), "");
+    }
+    LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "next");
+    LLVMBuildCondBr(l->b, more, next, l->blocks[in->targets[1]->id]);
+    LLVMPositionBuilderAtEnd(l->b, next);
+    if (lp)
+        LLVMBuildStore(l->b, LLVMBuildSub(l->b, left, LLVMConstInt(l->i64, 1, 0), ""), lp);
+    LLVMBuildStore(l->b, LLVMBuildAdd(l->b, i, step, ""), ip);
+    return i;
+}
+
+/* ---- indexed iterators: the state {k, len} ---- */
 
 static LLVMTypeRef
 state_type(L *l)
@@ -66,6 +161,8 @@ iter_len(L *l, const KnInstr *it)
 LLVMValueRef
 kn_lower_getiter(L *l, KnInstr *in)
 {
+    if (in->aux == KN_ITER_RANGE)
+        return range_getiter(l, in);
     LLVMValueRef state = kn_lower_entry_alloca(l, state_type(l), "iter");
     LLVMBuildStore(l->b, LLVMConstInt(l->i64, 0, 0), field(l, state, 0));
     LLVMBuildStore(l->b, iter_len(l, in), field(l, state, 1));
@@ -119,6 +216,8 @@ item_at(L *l, KnInstr *it, LLVMValueRef k)
         for (int i = 0; i < it->nargs; i++)
             parts[n++] = item_at(l, it->args[i], k);
         break;
+    case KN_ITER_RANGE: /* not indexed, and never inside enumerate() or zip() (typing) */
+        return NULL;
     }
     LLVMValueRef v = LLVMGetUndef(kn_lower_type(l, it->type->dtype));
     for (int i = 0; i < n; i++)
@@ -130,6 +229,8 @@ LLVMValueRef
 kn_lower_iternext(L *l, KnInstr *in)
 {
     KnInstr *it = in->args[0];
+    if (it->aux == KN_ITER_RANGE)
+        return range_iternext(l, in);
     LLVMValueRef state = l->vals[it->id];
     LLVMValueRef kp = field(l, state, 0);
     LLVMValueRef k = LLVMBuildLoad2(l->b, l->i64, kp, "k");

@@ -9,9 +9,10 @@
  * instead is the same program: the division yields inf or nan without trapping, and the flag
  * `any divisor was zero` is or-ed up and tested where the loop ends, raising the same
  * exception with the same source position. This pass finds such loops:
- *   - an innermost `for` loop: the header reads only compiler counters ("$i", "$stop", ...) and
- *     compares them, or is an ITERNEXT whose items are scalars read from arrays without
- *     boundscheck, so the trip count cannot depend on the values the division produced;
+ *   - an innermost `for` loop: the header is an ITERNEXT of a range iterator (a counted loop)
+ *     or one whose items are scalars read from arrays without boundscheck, or (KIR written
+ *     by hand) reads only compiler counters ("$i", "$stop", ...) and compares them, so the
+ *     trip count cannot depend on the values the division produced;
  *   - one exit, the header's: no break, return or raise inside;
  *   - a body that reads arrays and locals and computes with scalars: no stores to memory, no
  *     calls other than non-raising builtins, no other operation that can raise (boundscheck
@@ -202,6 +203,8 @@ quiet_items(const KnCompilation *c, const KnInstr *it)
         for (int k = 0; k < it->nargs; k++)
             if (!quiet_items(c, it->args[k]))
                 return 0;
+        return 1;
+    case KN_ITER_RANGE: /* the counter of a counted loop */
         return 1;
     }
     return 0;

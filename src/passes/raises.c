@@ -104,8 +104,9 @@ kn_pass_instr_raises(const KnCompilation *c, const KnInstr *in)
     case KN_OP_GETATTR: /* an attribute implemented in Python (overload_attribute) */
         return in->impl && ((const KnCallImpl *)in->impl)->kind == KN_CALL_JITTED &&
                call_raises(c, in);
-    case KN_OP_ITERNEXT: /* item k is read as a GETITEM by a variable index reads it: checked */
-        return 1;
+    case KN_OP_ITERNEXT: /* item k is read as a GETITEM by a variable index reads it: checked;
+                            a range iterator's item is its counter */
+        return in->args[0]->aux != KN_ITER_RANGE;
     default:
         return 0;
     }

@@ -93,8 +93,8 @@ kn_type_bound(KnTypeTable *t, KnType *self, const char *method)
 }
 
 /* An iterator's type: named iter(range_state64) -> int64, enumerate(iter(...) -> T, int64) ->
- * Tuple(int64, T), zip(iter(...) -> A, ...) -> Tuple(A, ...): every part shown, so that the KIR
- * reader rebuilds it. */
+ * Tuple(int64, T), zip(iter(...) -> A, ...) -> Tuple(A, ...), range_iter(int64, int64, int64) ->
+ * int64: every part shown, so that the KIR reader rebuilds it. */
 KnType *
 kn_type_iter(KnTypeTable *t, KnIterKind kind, KnType **items, int n, KnType *item)
 {
@@ -102,7 +102,8 @@ kn_type_iter(KnTypeTable *t, KnIterKind kind, KnType **items, int n, KnType *ite
     kn_sb_init(&sb);
     kn_sb_append(&sb, kind == KN_ITER_SEQ         ? "iter("
                       : kind == KN_ITER_ENUMERATE ? "enumerate("
-                                                  : "zip(");
+                      : kind == KN_ITER_ZIP       ? "zip("
+                                                  : "range_iter(");
     for (int i = 0; i < n; i++)
         kn_sb_printf(&sb, "%s%s", i ? ", " : "", items[i]->name);
     kn_sb_printf(&sb, ") -> %s", item->name);

@@ -39,9 +39,13 @@ const char *kn_kind_name(KnTypeKind k); /* kinds.def's name column */
 /* The iterator kinds (KN_TY_ITER's id, GETITER's aux). SEQ iterates over an iterable: items[0]
  * (a range object, a tuple of one item type, an array; the iterables themselves are told apart
  * in typing/iter.c and lower/iter.c). ENUMERATE: items[0] the inner iterator, items[1] the
- * start's type. ZIP: items are the iterators. Every kind today is indexed: its length is known
- * before the loop and item k can be computed directly. */
-typedef enum KnIterKind { KN_ITER_SEQ, KN_ITER_ENUMERATE, KN_ITER_ZIP } KnIterKind;
+ * start's type. ZIP: items are the iterators. SEQ, ENUMERATE and ZIP are indexed: the length is
+ * known before the loop and item k can be computed directly. RANGE is `for` over range(start,
+ * stop, step) with a literal step: items are int64 start, stop and step, GETITER's args[2] is
+ * the step as a nonzero int64 constant, and the item is the counter itself (lowered as the
+ * counted loop: an induction variable compared with stop by the step's sign); it is made only
+ * at a for loop's head, never inside enumerate() or zip(). */
+typedef enum KnIterKind { KN_ITER_SEQ, KN_ITER_ENUMERATE, KN_ITER_ZIP, KN_ITER_RANGE } KnIterKind;
 
 /* Builtin callables known to typing and lowering: see lib/registry.def. A KN_TY_FUNC's id is
  * the registry entry, or one of these. */

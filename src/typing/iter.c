@@ -6,7 +6,8 @@
  * those of the length-and-index loops kiln compiled before the protocol: item k of a range
  * object is int64, of a tuple its one item type, of an array a[k] (a scalar for 1-D, a view of
  * the first axis otherwise); enumerate gives (start + k, item) with Python's int promotion of
- * start + k, zip the tuple of its iterators' items.
+ * start + k, zip the tuple of its iterators' items. A range iterator (a for over range() with a
+ * literal step) counts over int64 start and stop by its constant step: its items are int64.
  *
  * The iterables are told apart in one place, seq_item below; a new iterable type (a list, say)
  * is one case there and one in lower/iter.c (seq_len and seq_item). Invariant: an iterable
@@ -47,6 +48,22 @@ seq_item(KnCompilation *c, KnInstr *in, KnType *t)
     }
 }
 
+/* A range iterator: start and stop are int64 (the frontend casts them), the step a nonzero
+ * int64 constant (lower/iter.c reads its sign), or NULL after a diagnostic. */
+static KnType *
+range_item(KnCompilation *c, KnInstr *in, KnType **types)
+{
+    const KnInstr *step = in->nargs == 3 ? in->args[2] : NULL;
+    if (!step || types[0] != &kn_type_int64 || types[1] != &kn_type_int64 ||
+        step->op != KN_OP_CONST || types[2] != &kn_type_int64 || !step->imm.i) {
+        kn_diag_error(&c->diags, KN_DIAG_LOWERING, in->span,
+                      "internal error: getiter range takes int64 start and stop and a nonzero "
+                      "int64 constant step");
+        return NULL;
+    }
+    return &kn_type_int64;
+}
+
 int
 kn_typing_getiter(KnCompilation *c, KnInstr *in)
 {
@@ -54,14 +71,22 @@ kn_typing_getiter(KnCompilation *c, KnInstr *in)
     for (int i = 0; i < in->nargs; i++) {
         if (!(types[i] = in->args[i]->type))
             return 0; /* a later round */
-        if (in->aux != KN_ITER_SEQ && !(in->aux == KN_ITER_ENUMERATE && i == 1) &&
-            types[i]->kind != KN_TY_ITER)
+        int inner = in->aux == KN_ITER_ZIP || (in->aux == KN_ITER_ENUMERATE && i == 0);
+        if (inner && types[i]->kind != KN_TY_ITER)
             return 0; /* an inner iterator that failed to type: reported there */
+        if (inner && types[i]->id == KN_ITER_RANGE) {
+            kn_diag_error(&c->diags, KN_DIAG_LOWERING, in->span,
+                          "internal error: a range iterator inside enumerate() or zip()");
+            return -1;
+        }
     }
     KnType *item;
     switch ((KnIterKind)in->aux) {
     case KN_ITER_SEQ:
         item = seq_item(c, in, types[0]);
+        break;
+    case KN_ITER_RANGE:
+        item = range_item(c, in, types);
         break;
     case KN_ITER_ENUMERATE: {
         KnType *operand, *count = NULL;

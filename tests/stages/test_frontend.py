@@ -21,6 +21,7 @@ _POS = re.compile(r"^(?P<body>.*?)\s*;\s*(?P<line>\d+):(?P<col>\d+)\s*$")
 _LABEL = re.compile(r"^\s*(?P<name>b\d+):\s*$")
 _BR = re.compile(r"^br (?P<to>b\d+)$")
 _CBR = re.compile(r"^cbr \S+ \? (?P<t>b\d+) : (?P<f>b\d+)$")
+_ITERNEXT = re.compile(r"^%\d+ = iternext (?P<it>%\d+) \? (?P<t>b\d+) : (?P<f>b\d+)(?: : \S.*)?$")
 
 
 class Instr:
@@ -63,7 +64,7 @@ def successors(block):
     m = _BR.match(last)
     if m:
         return [m.group("to")]
-    m = _CBR.match(last)
+    m = _CBR.match(last) or _ITERNEXT.match(last)
     if m:
         return [m.group("t"), m.group("f")]
     return []
@@ -134,6 +135,20 @@ def f_count_start_stop(a, b):
     s = 0
     for i in range(a, b):
         s = s + i
+    return s
+
+
+def f_count_by_three(n):
+    s = 0
+    for i in range(0, n, 3):
+        s += i
+    return s
+
+
+def f_count_step(n, k):
+    s = 0
+    for i in range(0, n, k):
+        s += i
     return s
 
 
@@ -218,7 +233,8 @@ def test_every_instruction_has_a_position(func, keys, stage):
     # every block ends in a terminator
     for label, block in kir["blocks"].items():
         assert block, f"empty block {label}"
-        assert block[-1].op in ("br", "cbr", "ret", "raise"), f"{label} ends with {block[-1]}"
+        assert block[-1].op in ("br", "cbr", "iternext", "ret", "raise"), \
+            f"{label} ends with {block[-1]}"
 
 
 def test_positions_point_at_the_source():
@@ -256,71 +272,120 @@ def test_arguments_are_read_in_order_and_stored_to_their_names():
 
 
 # ---------------------------------------------------------------------------------------------
-# for i in range(...): a counted loop, no range object.
+# for i in range(...) with a literal step: the iterator protocol over a range iterator (the
+# counted loop lowering makes of it), no range object.
 
-def _counted_loop(kir, cmp_op):
-    """Check the shape of a counted loop and return (header label, compare Instr)."""
+def _operands(ins):
+    """The values an instruction uses (its own value left out)."""
+    return re.findall(r"%\d+", ins.body.split("=", 1)[1] if ins.value else ins.body)
+
+
+def _origin(d, ins):
+    """The instruction a value comes from, looking through casts to int64."""
+    while ins is not None and ins.op == "cast":
+        ins = d[_operands(ins)[-1]]
+    return ins
+
+
+def _range_loop(kir, step):
+    """Check the shape of a loop over a range iterator with the literal `step` and return
+    (header label, getiter Instr, iternext Instr, [start, stop] origin Instrs)."""
     d = defs(kir)
+    blocks = kir["blocks"]
     assert not [i for i in instrs(kir) if i.op == "call"], "range(...) should not be called"
-    headers = []
-    for label, block in kir["blocks"].items():
-        last = _CBR.match(block[-1].body)
-        if not last:
-            continue
-        cond = re.match(r"^cbr (%\d+)", block[-1].body).group(1)
-        ins = d.get(cond)
-        if ins is not None and ins.op == "cmp" and f"cmp {cmp_op} " in ins.body:
-            headers.append((label, ins))
-    assert len(headers) == 1, f"expected one loop header comparing with {cmp_op!r}: {headers}"
-    label, cmp = headers[0]
-    # the header is entered again from the loop body (a back edge), from a block that steps the
-    # index with an add
-    preds = [lb for lb, b in kir["blocks"].items() if label in successors(b)]
+    getiters = [i for i in instrs(kir) if i.op == "getiter"]
+    assert len(getiters) == 1, getiters
+    it = getiters[0]
+    # getiter range <start>, <stop>, <step>: start and stop cast to int64, the step a constant
+    assert re.match(r"^%\d+ = getiter range %\d+, %\d+, %\d+$", it.body), it
+    start, stop, st = (d[o] for o in _operands(it))
+    assert start.op == "cast" and " to int64 " in start.body, start
+    assert stop.op == "cast" and " to int64 " in stop.body, stop
+    assert st.op == "const" and int(st.body.split()[-1]) == step, st
+    # the loop's header holds nothing but the iternext of that iterator
+    headers = [(lb, b) for lb, b in blocks.items() if b and b[-1].op == "iternext"]
+    assert len(headers) == 1, f"expected one loop header: {headers}"
+    label, header = headers[0]
+    assert len(header) == 1, f"the loop header {label} does other work: {header}"
+    nxt = header[0]
+    m = _ITERNEXT.match(nxt.body)
+    assert m and m.group("it") == it.value, nxt
+    # the block that makes the iterator is not the header: it runs once, before the loop
+    assert label not in [lb for lb, b in blocks.items() if it in b]
+    # the header is entered once from before the loop and again from the body (a back edge)
+    preds = [lb for lb, b in blocks.items() if label in successors(b)]
     assert len(preds) >= 2, f"loop header {label} has no back edge: {preds}"
-    steppers = [lb for lb in preds if any(i.op == "binop" and " + " in i.body
-                                          for i in kir["blocks"][lb])]
-    assert steppers, "no block steps the loop index before jumping back"
-    # both operands of the compare are loads of variables (index and stop), loaded in the header
-    operands = re.findall(r"%\d+", cmp.body.split("=", 1)[1])
-    assert len(operands) == 2
-    assert all(d[o].op == "load" for o in operands), [d[o] for o in operands]
-    return label, cmp, [re.match(r"^%\d+ = load (\S+)", d[o].body).group(1) for o in operands]
+    body, done = m.group("t"), m.group("f")
+    # the body starts by binding the loop target to the item, and leads back to the header
+    first = blocks[body][0]
+    assert re.match(rf"^store \S+ {re.escape(nxt.value)}$", first.body), first
+    seen, todo = {body}, [body]
+    while todo:
+        for s_ in successors(blocks[todo.pop()]):
+            if s_ not in seen and s_ != label:
+                seen.add(s_)
+                todo.append(s_)
+    assert [lb for lb in preds if lb in seen], "the body does not lead back to the header"
+    assert done not in seen or done in successors(header), "the exhausted edge is not the exit"
+    # the item is used only where it is defined: in the body, by the target's store
+    uses = [i for i in instrs(kir) if nxt.value in _operands(i) and i is not nxt]
+    assert uses == [first], uses
+    return label, it, nxt, [_origin(d, start), _origin(d, stop)]
 
 
-def test_for_range_is_a_counted_loop():
+def test_for_range_is_a_loop_over_a_range_iterator():
     kir = kir_of(f_count, "int64")
-    _, cmp, (index, stop) = _counted_loop(kir, "<")
-    # the stop variable is set from n, the index from a constant 0
-    d = defs(kir)
-    stores = {}
-    for i in instrs(kir):
-        m = re.match(r"^store (\S+) (%\d+)$", i.body)
-        if m:
-            stores.setdefault(m.group(1), []).append(d.get(m.group(2)))
-
-    def origin(ins):  # look through casts to int64
-        while ins is not None and ins.op == "cast":
-            ins = d[re.findall(r"%\d+", ins.body)[-1]]
-        return ins
-
-    assert [origin(i).body.split("=", 1)[1].strip() for i in stores[stop]] == ["load n"]
-    assert [origin(i).body.split("=", 1)[1].strip() for i in stores[index]][0] == "const 0"
-    # the user's variable i is assigned from the index inside the loop
-    assert "i" in stores and all(origin(x).op == "load" for x in stores["i"])
+    _, it, nxt, (start, stop) = _range_loop(kir, 1)
+    # the stop is n, the start a constant 0
+    assert start.body.split("=", 1)[1].strip() == "const 0"
+    assert stop.body.split("=", 1)[1].strip() == "load n"
+    # the user's variable i is assigned only from the item, inside the loop
+    stores_i = [i for i in instrs(kir) if i.body.startswith("store i ")]
+    assert [i.body for i in stores_i] == [f"store i {nxt.value}"]
 
 
 def test_for_range_counts_down_with_negative_constant_step():
-    _counted_loop(kir_of(f_count_down, "int64"), ">")
+    kir = kir_of(f_count_down, "int64")
+    _, _, _, (start, stop) = _range_loop(kir, -1)
+    assert start.body.split("=", 1)[1].strip() == "load n"
+    assert stop.body.split("=", 1)[1].strip() == "const 0"
 
 
 def test_for_range_start_stop():
-    _counted_loop(kir_of(f_count_start_stop, "int64", "int64"), "<")
+    kir = kir_of(f_count_start_stop, "int64", "int64")
+    _, _, _, (start, stop) = _range_loop(kir, 1)
+    assert [x.body.split("=", 1)[1].strip() for x in (start, stop)] == ["load a", "load b"]
+
+
+def test_for_range_with_a_step_literal_keeps_it():
+    kir = kir_of(f_count_by_three, "int64")
+    _range_loop(kir, 3)
+
+
+def test_for_range_types_are_int64_range_iterators():
+    kir = parse_kir(stages(f_count_down, "int64")["typed"])
+    getiter = next(i for i in instrs(kir) if i.op == "getiter")
+    nxt = next(i for i in instrs(kir) if i.op == "iternext")
+    assert getiter.body.endswith(": range_iter(int64, int64, int64) -> int64"), getiter
+    assert nxt.body.endswith(": int64"), nxt
 
 
 def test_range_positions_are_the_range_call():
     kir = kir_of(f_count, "int64")
-    _, cmp, _ = _counted_loop(kir, "<")
-    assert (cmp.line, cmp.col) == locate(f_count, "range(n)")
+    _, it, nxt, _ = _range_loop(kir, 1)
+    assert (nxt.line, nxt.col) == locate(f_count, "range(n)")
+    assert (it.line, it.col) == locate(f_count, "range(n)")
+
+
+def test_for_range_with_a_variable_step_iterates_a_range_object():
+    # a step that is not a literal: its sign is known only at run time, so the loop goes over
+    # the range object (called once, before the loop)
+    kir = kir_of(f_count_step, "int64", "int64")
+    d = defs(kir)
+    it = next(i for i in instrs(kir) if i.op == "getiter")
+    assert re.match(r"^%\d+ = getiter seq %\d+$", it.body), it
+    calls = [i for i in instrs(kir) if i.op == "call"]
+    assert len(calls) == 1 and d[_operands(calls[0])[0]].body.endswith("global range")
 
 
 # ---------------------------------------------------------------------------------------------

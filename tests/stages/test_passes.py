@@ -10,7 +10,9 @@ The programs below are written without spans: ``program()`` gives every instruct
 ``<its line in the text>:1``, so an error's position names the line of the text. What is
 checked: the fuse pass fuses a chain of elementwise array operations into one ``fused`` and
 leaves alone an intermediate used twice; defer moves the zero check of a loop's float division
-to the loop's exit and does not when the loop has a call with effects; nonzero drops the second
+to the loop's exit (a counted loop written with `$` counters, and a loop over a range iterator)
+and does not when the loop has a call with effects; a range iterator is read back, typed, does
+not raise by itself, and needs a nonzero constant step; nonzero drops the second
 check of a divisor and keeps it after a store to the divisor; raises; the verifier rejects uses
 that their definitions do not dominate (across blocks, in the block, across an exception edge),
 bad arity, misplaced terminators; the ops that the frontend does not emit yet are rejected by
@@ -190,6 +192,89 @@ def test_defer_leaves_a_loop_with_a_call_that_has_effects():
     text = program(LOOP_DIV_SRC.replace("        %25 = load $i0", call + "        %25 = load $i0"))
     after = _core._run_pass(text, "defer", (ARR, F64, I64))
     assert notes(after, "deferred") == []
+
+
+# The same loop as the frontend writes it now: a range iterator (getiter range) whose iternext
+# is the loop's header.
+RANGE_DIV_SRC = """
+    function total(a, b, n)
+      b0:
+        %0 = arg 0
+        store a %0
+        %2 = arg 1
+        store b %2
+        %4 = arg 2
+        store n %4
+        %6 = const 0 : float64
+        store s %6
+        %8 = const 0
+        %9 = load n
+        %10 = const 1
+        %11 = cast to int64 %8 : int64
+        %12 = cast to int64 %9 : int64
+        %13 = getiter range %11, %12, %10
+        br b1
+      b1:
+        %15 = iternext %13 ? b2 : b3
+      b2:
+        store i %15
+        %17 = load s
+        %18 = load a
+        %19 = load i
+        %20 = getitem %18, %19
+        %21 = load b
+        %22 = binop / %20, %21
+        %23 = binop += %17, %22
+        store s %23
+        br b1
+      b3:
+        %26 = load s
+        ret %26
+"""
+RANGE_DIV = program(RANGE_DIV_SRC)
+
+
+def test_range_iterator_loop_is_read_back_and_typed():
+    back = _core._read_kir(RANGE_DIV)
+    assert _core._read_kir(back) == back
+    assert [(op, ops) for _, op, ops, _ in instrs(back) if op in ("getiter", "iternext")] == [
+        ("getiter", [11, 12, 10]), ("iternext", [13])]
+    assert "%13 = getiter range %11, %12, %10" in back and "iternext %13 ? b2 : b3" in back
+    typed = _core._run_pass(RANGE_DIV, "typing", (ARR, F64, I64))
+    assert [t for _, op, _, t in instrs(typed) if op == "getiter"] == [
+        "range_iter(int64, int64, int64) -> int64"]
+    head = [line.split(";")[0].strip() for line in typed.splitlines() if " iternext " in line]
+    assert head == ["%15 = iternext %13 ? b2 : b3 : int64"]
+
+
+def test_defer_moves_the_division_check_of_a_range_iterator_loop():
+    after = _core._run_pass(RANGE_DIV, "defer", (ARR, F64, I64))
+    assert notes(after, "deferred") == [f"deferred %22 to {block_of(RANGE_DIV, 'ret')}"]
+
+
+def test_range_iterator_loop_raises_only_where_its_body_does():
+    # the counter itself cannot raise; the division and the indexing can
+    assert notes(_core._run_pass(RANGE_DIV, "raises", (ARR, F64, I64)), "can_raise") == [
+        "can_raise 1"]
+    quiet = program(RANGE_DIV_SRC.replace("%18 = load a", "%18 = load b")
+                    .replace("%20 = getitem %18, %19", "%20 = binop + %18, %19")
+                    .replace("%22 = binop / %20, %21", "%22 = binop * %20, %21"))
+    assert notes(_core._run_pass(quiet, "raises", (F64, F64, I64)), "can_raise") == [
+        "can_raise 0"]
+
+
+@pytest.mark.parametrize("change", [("%10 = const 1", "%10 = const 0"),
+                                    ("%13 = getiter range %11, %12, %10",
+                                     "%13 = getiter range %11, %12, %9"),
+                                    ("%13 = getiter range %11, %12, %10",
+                                     "%13 = getiter range %11, %12")])
+def test_typing_rejects_a_range_iterator_without_a_nonzero_constant_step(change):
+    text = program(RANGE_DIV_SRC.replace(*change))
+    with pytest.raises(kiln.errors.LoweringError) as info:
+        _core._run_pass(text, "typing", (ARR, F64, I64))
+    assert "internal error: getiter range takes int64 start and stop and a nonzero int64 " \
+           "constant step" in str(info.value)
+    assert info.value.line == line_of(text, "getiter range")
 
 
 # ---- nonzero and raises ----
