@@ -133,6 +133,64 @@ slice_call(L *l, LLVMValueRef s, LLVMValueRef start, LLVMValueRef stop, LLVMValu
     return call_make(l, "kn_rt_str_slice", args, ts, 4);
 }
 
+/* the 256 one-character strings of kind 1: a table in the module (one byte each) */
+static LLVMValueRef
+latin1_table(L *l)
+{
+    LLVMValueRef g = LLVMGetNamedGlobal(l->mod, "kn_str_latin1");
+    if (g)
+        return g;
+    LLVMValueRef bytes[256];
+    for (int i = 0; i < 256; i++)
+        bytes[i] = LLVMConstInt(l->i8, (unsigned long long)i, 0);
+    LLVMValueRef init = LLVMConstArray2(l->i8, bytes, 256);
+    g = LLVMAddGlobal(l->mod, LLVMTypeOf(init), "kn_str_latin1");
+    LLVMSetInitializer(g, init);
+    LLVMSetGlobalConstant(g, 1);
+    LLVMSetLinkage(g, LLVMPrivateLinkage);
+    return g;
+}
+
+LLVMValueRef
+kn_lower_str_item(L *l, LLVMValueRef s, LLVMValueRef k)
+{
+    LLVMValueRef narrow =
+        LLVMBuildICmp(l->b, LLVMIntEQ, field(l, s, KN_STR_KIND), LLVMConstInt(l->i32, 1, 0), "");
+    LLVMBasicBlockRef one = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "latin1");
+    LLVMBasicBlockRef wide = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "wide");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "char");
+    LLVMBuildCondBr(l->b, narrow, one, wide);
+    LLVMPositionBuilderAtEnd(l->b, one);
+    LLVMValueRef c = LLVMBuildLoad2(
+        l->b, l->i8, LLVMBuildGEP2(l->b, l->i8, field(l, s, KN_STR_DATA), &k, 1, ""), "");
+    LLVMValueRef c64 = LLVMBuildZExt(l->b, c, l->i64, "");
+    LLVMValueRef ix[2] = {i64c(l, 0), c64};
+    LLVMValueRef tab = latin1_table(l);
+    LLVMValueRef v = kn_lower_str_const(l, "");
+    v = LLVMBuildInsertValue(
+        l->b, v, LLVMBuildGEP2(l->b, LLVMGlobalGetValueType(tab), tab, ix, 2, ""), KN_STR_DATA, "");
+    v = LLVMBuildInsertValue(l->b, v, i64c(l, 1), KN_STR_LENGTH, "");
+    v = LLVMBuildInsertValue(
+        l->b, v,
+        LLVMBuildZExt(l->b, LLVMBuildICmp(l->b, LLVMIntULT, c, LLVMConstInt(l->i8, 128, 0), ""),
+                      l->i32, ""),
+        KN_STR_ASCII, "");
+    LLVMBasicBlockRef one_end = LLVMGetInsertBlock(l->b);
+    LLVMBuildBr(l->b, done);
+    LLVMPositionBuilderAtEnd(l->b, wide);
+    LLVMValueRef args[2] = {kn_lower_str_spill(l, s), k};
+    LLVMTypeRef ts[2] = {l->ptr, l->i64};
+    LLVMValueRef w = call_make(l, "kn_rt_str_char", args, ts, 2);
+    LLVMBasicBlockRef wide_end = LLVMGetInsertBlock(l->b);
+    LLVMBuildBr(l->b, done);
+    LLVMPositionBuilderAtEnd(l->b, done);
+    LLVMValueRef phi = LLVMBuildPhi(l->b, kn_lower_str_type(l), "");
+    LLVMValueRef vs[2] = {v, w};
+    LLVMBasicBlockRef bs[2] = {one_end, wide_end};
+    LLVMAddIncoming(phi, vs, bs, 2);
+    return phi;
+}
+
 /* s[i] (IndexError past either end), s[a:b:c] (a slice value), and a SLICE of constant bounds */
 static LLVMValueRef
 lower_getitem(L *l, KnInstr *in)
@@ -155,9 +213,7 @@ lower_getitem(L *l, KnInstr *in)
     LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, i, i64c(l, 0), "");
     i = LLVMBuildSelect(l->b, neg, LLVMBuildAdd(l->b, i, n, ""), i, "");
     kn_lower_raise_if(l, LLVMBuildICmp(l->b, LLVMIntUGE, i, n, ""), KN_EXC_STR_INDEX);
-    LLVMValueRef args[2] = {kn_lower_str_spill(l, s), i};
-    LLVMTypeRef ts[2] = {l->ptr, l->i64};
-    return call_make(l, "kn_rt_str_char", args, ts, 2);
+    return kn_lower_str_item(l, s, i);
 }
 
 static LLVMValueRef
@@ -211,15 +267,11 @@ lower_str_of(L *l, KnInstr *in)
         return call_make(l, "kn_rt_str_from_float", &d, &t, 1);
     }
     default: {
-        LLVMValueRef d = v;
+        int wide_unsigned = !x->type->is_signed && x->type->bits == 64;
+        LLVMValueRef d = wide_unsigned ? v : kn_lower_convert(l, v, x->type, &kn_type_int64);
         LLVMTypeRef t = l->i64;
-        if (!x->type->is_signed && x->type->bits == 64) { /* a uint64 past int64: as unsigned */
-            d = kn_lower_convert(l, v, x->type, &kn_type_float64);
-            t = l->f64;
-        } else {
-            d = kn_lower_convert(l, v, x->type, &kn_type_int64);
-        }
-        return call_make(l, t == l->i64 ? "kn_rt_str_from_int" : "kn_rt_str_from_float", &d, &t, 1);
+        return call_make(l, wide_unsigned ? "kn_rt_str_from_uint" : "kn_rt_str_from_int", &d, &t,
+                         1);
     }
     }
 }

@@ -446,6 +446,14 @@ kn_rt_str_from_int(KnStr *out, int64_t v)
     return ascii_str(out, buf, n);
 }
 
+int
+kn_rt_str_from_uint(KnStr *out, uint64_t v)
+{
+    char buf[24];
+    int n = snprintf(buf, sizeof buf, "%llu", (unsigned long long)v);
+    return ascii_str(out, buf, n);
+}
+
 /* repr(v) as CPython writes it: the shortest digits that read back as v; positional notation
  * when the decimal exponent is in [-4, 16), else d.ddde+XX */
 int

@@ -56,6 +56,7 @@ int64_t kn_rt_str_hash(const KnStr *a); /* CPython's hash(a) (kn_rt_str_hash_byt
  * link Python */
 extern int64_t (*kn_rt_str_hash_bytes)(const void *p, int64_t n);
 int kn_rt_str_from_int(KnStr *out, int64_t v);
+int kn_rt_str_from_uint(KnStr *out, uint64_t v);
 int kn_rt_str_from_float(KnStr *out, double v); /* repr(v): shortest round-trip digits */
 /* int(a) and float(a) as CPython parses them: 0, -1 out of memory, -2 not a literal (the text
  * is kept for the message: kn_rt_str_error), -3 (int) past int64 */
