@@ -511,3 +511,18 @@ SEP = "→"
 
 def test_global_str_constant():
     check(global_sep, "a😀")
+
+
+def test_str_of_float_many():
+    # random bit patterns, every power of two (their rounding interval is lopsided) and the
+    # values just below them, subnormals included: exactly repr()
+    import math
+    import random
+    import struct
+    rnd = random.Random(9)
+    vals = [struct.unpack("d", struct.pack("Q", rnd.getrandbits(64)))[0] for _ in range(20000)]
+    vals += [2.0 ** k for k in range(-1074, 1024)]
+    vals += [math.nextafter(2.0 ** k, 0) for k in range(-1074, 1024, 3)]
+    f = kiln.njit(str_of)
+    bad = [v for v in vals if f(v) != repr(v)]
+    assert not bad, [(v, f(v)) for v in bad[:5]]

@@ -60,27 +60,101 @@ put_code(void *p, int32_t kind, int64_t i, uint32_t c)
     }
 }
 
+/* the largest of n code points of kind `kind` at p, with a stride of `step` code points */
+#define MAX_LOOP(T)                                                                                \
+    do {                                                                                           \
+        const T *q = p;                                                                            \
+        T m = 0;                                                                                   \
+        for (int64_t i = 0; i < n; i++)                                                            \
+            m = q[i * step] > m ? q[i * step] : m;                                                 \
+        return m;                                                                                  \
+    } while (0)
+
+static uint32_t
+max_code_step(const void *p, int32_t kind, int64_t n, int64_t step)
+{
+    if (step == 1) { /* separate loops: these vectorise */
+        if (kind == 1) {
+            const uint8_t *q = p;
+            uint8_t m = 0;
+            for (int64_t i = 0; i < n; i++)
+                m |= q[i];
+            return m < 128 ? m : 255;
+        }
+        if (kind == 2) {
+            const uint16_t *q = p;
+            uint16_t m = 0;
+            for (int64_t i = 0; i < n; i++)
+                m = q[i] > m ? q[i] : m;
+            return m;
+        }
+        const uint32_t *q = p;
+        uint32_t m = 0;
+        for (int64_t i = 0; i < n; i++)
+            m = q[i] > m ? q[i] : m;
+        return m;
+    }
+    if (kind == 1)
+        MAX_LOOP(uint8_t);
+    if (kind == 2)
+        MAX_LOOP(uint16_t);
+    MAX_LOOP(uint32_t);
+}
+#undef MAX_LOOP
+
+/* only what the kind decision and the ascii flag need: below 128, below 256, the exact value
+ * above */
+static uint32_t
+max_code(const void *p, int32_t kind, int64_t n)
+{
+    return max_code_step(p, kind, n, 1);
+}
+
+/* n code points of kind sk from src with a stride of step to dst, of kind dk */
+#define STEP_LOOP(D, S)                                                                            \
+    do {                                                                                           \
+        D *d = dst;                                                                                \
+        const S *q = src;                                                                          \
+        if (step == -1) /* s[::-1]: a loop that vectorises */                                      \
+            for (int64_t i = 0; i < n; i++)                                                        \
+                d[i] = (D)q[-i];                                                                   \
+        else                                                                                       \
+            for (int64_t i = 0; i < n; i++)                                                        \
+                d[i] = (D)q[i * step];                                                             \
+        return;                                                                                    \
+    } while (0)
+
+static void
+copy_step(void *dst, int32_t dk, const void *src, int32_t sk, int64_t n, int64_t step)
+{
+    if (dk == 1 && sk == 1)
+        STEP_LOOP(uint8_t, uint8_t);
+    if (dk == 1 && sk == 2)
+        STEP_LOOP(uint8_t, uint16_t);
+    if (dk == 1 && sk == 4)
+        STEP_LOOP(uint8_t, uint32_t);
+    if (dk == 2 && sk == 2)
+        STEP_LOOP(uint16_t, uint16_t);
+    if (dk == 2 && sk == 4)
+        STEP_LOOP(uint16_t, uint32_t);
+    if (dk == 4 && sk == 4)
+        STEP_LOOP(uint32_t, uint32_t);
+    if (dk == 2 && sk == 1)
+        STEP_LOOP(uint16_t, uint8_t);
+    if (dk == 4 && sk == 1)
+        STEP_LOOP(uint32_t, uint8_t);
+    STEP_LOOP(uint32_t, uint16_t);
+}
+#undef STEP_LOOP
+
 /* n code points from src (kind sk) to dst (kind dk >= the kind their values need) */
 static void
 copy_chars(void *dst, int32_t dk, const void *src, int32_t sk, int64_t n)
 {
-    if (dk == sk) {
+    if (dk == sk)
         memcpy(dst, src, (size_t)n * (size_t)dk);
-        return;
-    }
-    for (int64_t i = 0; i < n; i++)
-        put_code(dst, dk, i, code_at(src, sk, i));
-}
-
-static uint32_t
-max_code(const void *p, int32_t kind, int64_t n)
-{
-    uint32_t m = 0;
-    for (int64_t i = 0; i < n; i++) {
-        uint32_t c = code_at(p, kind, i);
-        m = c > m ? c : m;
-    }
-    return m;
+    else
+        copy_step(dst, dk, src, sk, n, 1);
 }
 
 static int32_t
@@ -112,7 +186,7 @@ kn_rt_str_make(KnStr *out, const void *p, int64_t n, int32_t kind)
 {
     uint32_t m = max_code(p, kind, n);
     if (n == 1 && m < 256) {
-        set_borrowed_char(out, m);
+        set_borrowed_char(out, code_at(p, kind, 0));
         return 0;
     }
     int32_t k = kind_of(m);
@@ -321,20 +395,17 @@ kn_rt_str_slice(KnStr *out, const KnStr *a, int64_t start, int64_t stop, int64_t
         }
         return kn_rt_str_make(out, src, n, a->kind);
     }
-    uint32_t m = 0;
-    for (int64_t i = 0; i < n; i++) {
-        uint32_t c = code_at(src, a->kind, i * step);
-        m = c > m ? c : m;
-    }
+    uint32_t m = a->ascii     ? 0
+                 : step == -1 ? max_code(src - (n - 1) * a->kind, a->kind, n) /* same set */
+                              : max_code_step(src, a->kind, n, step);
     if (n == 1 && m < 256) {
-        set_borrowed_char(out, m);
+        set_borrowed_char(out, code_at(src, a->kind, 0));
         return 0;
     }
     int32_t k = kind_of(m);
     if (alloc_str(out, n, k, m < 128) < 0)
         return -1;
-    for (int64_t i = 0; i < n; i++)
-        put_code((void *)out->data, k, i, code_at(src, a->kind, i * step));
+    copy_step((void *)out->data, k, src, a->kind, n, step);
     return 0;
 }
 
@@ -438,20 +509,51 @@ ascii_str(KnStr *out, const char *text, int64_t n)
     return 0;
 }
 
+/* the decimal digits of v, written backwards from end; their start */
+static char *
+utoa(char *end, uint64_t v)
+{
+    do {
+        *--end = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    return end;
+}
+
 int
 kn_rt_str_from_int(KnStr *out, int64_t v)
 {
-    char buf[24];
-    int n = snprintf(buf, sizeof buf, "%lld", (long long)v);
-    return ascii_str(out, buf, n);
+    char buf[24], *end = buf + sizeof buf;
+    char *p = utoa(end, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
+    if (v < 0)
+        *--p = '-';
+    return ascii_str(out, p, end - p);
 }
 
 int
 kn_rt_str_from_uint(KnStr *out, uint64_t v)
 {
-    char buf[24];
-    int n = snprintf(buf, sizeof buf, "%llu", (unsigned long long)v);
-    return ascii_str(out, buf, n);
+    char buf[24], *end = buf + sizeof buf;
+    char *p = utoa(end, v);
+    return ascii_str(out, p, end - p);
+}
+
+/* d.ddde+XX: add one unit in the last digit (away from zero); 0 when it would carry past the
+ * first digit */
+static int
+bump_last_digit(char *buf)
+{
+    char *e = strchr(buf, 'e');
+    for (char *p = e - 1; p >= buf && *p != '-'; p--) {
+        if (*p == '.')
+            continue;
+        if (*p != '9') {
+            (*p)++;
+            return 1;
+        }
+        *p = '0';
+    }
+    return 0;
 }
 
 /* repr(v) as CPython writes it: the shortest digits that read back as v; positional notation
@@ -464,13 +566,16 @@ kn_rt_str_from_float(KnStr *out, double v)
         return ascii_str(out, "nan", 3);
     if (isinf(v))
         return v > 0 ? ascii_str(out, "inf", 3) : ascii_str(out, "-inf", 4);
-    int prec = 1;
-    for (; prec < 17; prec++) {
+    /* 15 significant digits survive decimal -> double -> decimal, so when the shortest digits
+     * are at most 15, rounding to 15 and dropping the trailing zeros gives them; else 16, 17.
+     * Subnormals have fewer bits: every precision is tried. */
+    for (int prec = fabs(v) >= 2.2250738585072014e-308 ? 15 : 1; prec <= 17; prec++) {
         snprintf(buf, sizeof buf, "%.*e", prec - 1, v);
-        if (strtod(buf, NULL) == v)
+        if (prec == 17 || strtod(buf, NULL) == v)
             break;
+        if (prec == 16 && bump_last_digit(buf) && strtod(buf, NULL) == v)
+            break; /* a power of two: its interval is wider above, where the next digits lie */
     }
-    snprintf(buf, sizeof buf, "%.*e", prec - 1, v);
     /* buf: [-]d[.ddd]e[+-]XX */
     const char *p = buf;
     int neg = *p == '-', nd = 0;
