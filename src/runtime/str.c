@@ -556,37 +556,148 @@ bump_last_digit(char *buf)
     return 0;
 }
 
-/* repr(v) as CPython writes it: the shortest digits that read back as v; positional notation
- * when the decimal exponent is in [-4, 16), else d.ddde+XX */
+/* ---- repr of a float: the shortest digits that read back as the value ----
+ *
+ * For the digit counts P = 15, 16, 17 in turn, the correctly rounded P-digit decimal q of a is
+ * computed exactly in 128-bit integers (a = f * 2^e, scaled by 10^k: Num / Den) and kept when it
+ * lies within half a unit of a's last place, which is also checked exactly (a tie reads back as
+ * a when f is even; below a power of two the gap is half as wide). 15 digits always survive
+ * decimal -> double -> decimal, so two decimals of at most 15 digits never read back as the same
+ * double: the 15-digit one found this way, trailing zeros dropped, is the shortest. Below a power
+ * of two the gap above is the wider one, so the 16-digit decimal just above the nearest may be
+ * the one that reads back. Values out of the exact path's range (subnormals, |a| past about 1e35
+ * or below 1e-7) go through printf and strtod the same way, every precision tried. */
+
+typedef unsigned __int128 u128;
+
+static u128
+pow10_u128(int k)
+{
+    u128 r = 1;
+    while (k-- > 0)
+        r *= 10;
+    return r;
+}
+
+/* is the decimal q / (Num/Den scale) within the rounding interval of a? */
+static int
+reads_back(u128 q, u128 num, u128 den, u128 t, uint64_t f)
+{
+    u128 qd = q * den;
+    int below = qd < num;
+    u128 dist = below ? num - qd : qd - num;
+    if (below && f == (uint64_t)1 << 52) /* the gap below a power of two is half as wide */
+        return 4 * dist <= t;
+    return 2 * dist < t || (2 * dist == t && !(f & 1));
+}
+
+/* the shortest digits of a > 0 (normal): 1, with their count and decimal exponent (of the
+ * first digit); 0 when out of the exact path's range */
+static int
+exact_digits(double a, char *digits, int *nd, int *exp10)
+{
+    uint64_t bits;
+    memcpy(&bits, &a, 8);
+    int be = (int)(bits >> 52);
+    if (be == 0)
+        return 0; /* subnormal */
+    uint64_t f = (bits & (((uint64_t)1 << 52) - 1)) | (uint64_t)1 << 52;
+    int e = be - 1075;
+    if (e > 60 || e < -120)
+        return 0;
+    int e10 = (int)floor(log10(a));
+    for (int P = 15, tries = 0; P <= 17 && tries < 8; tries++) {
+        int k = P - 1 - e10;
+        if (k > 22 || k < -34)
+            return 0;
+        u128 num = f, den = 1, t;
+        if (e >= 0)
+            num <<= e;
+        else
+            den <<= -e;
+        if (k >= 0)
+            num *= pow10_u128(k);
+        else
+            den *= pow10_u128(-k);
+        t = (e >= 0 ? (u128)1 << e : 1) * (k >= 0 ? pow10_u128(k) : 1);
+        u128 q = num / den, r = num % den, top = pow10_u128(P);
+        if (q >= top) { /* the estimate of the exponent was one off */
+            e10++;
+            continue;
+        }
+        if (q < top / 10) {
+            e10--;
+            continue;
+        }
+        if (2 * r > den || (2 * r == den && (q & 1)))
+            q++; /* may reach top: the decimal 10^(e10 + 1), written below as 1 and zeros */
+        int ok = reads_back(q, num, den, t, f);
+        if (!ok && P == 16 && f == (uint64_t)1 << 52 && q < top - 1 &&
+            reads_back(q + 1, num, den, t, f))
+            ok = 1, q++;
+        if (ok || P == 17) {
+            if (!ok)
+                return 0;
+            int up = q == top;
+            if (up)
+                q /= 10;
+            for (int i = P - 1; i >= 0; i--) {
+                digits[i] = (char)('0' + (int)(q % 10));
+                q /= 10;
+            }
+            *nd = P;
+            while (*nd > 1 && digits[*nd - 1] == '0')
+                (*nd)--;
+            *exp10 = e10 + up;
+            return 1;
+        }
+        P++;
+    }
+    return 0;
+}
+
+/* the same through printf and strtod */
+static void
+printf_digits(double a, char *digits, int *nd, int *exp10)
+{
+    char buf[40];
+    for (int prec = a >= 2.2250738585072014e-308 ? 15 : 1; prec <= 17; prec++) {
+        snprintf(buf, sizeof buf, "%.*e", prec - 1, a);
+        if (prec == 17 || strtod(buf, NULL) == a)
+            break;
+        if (prec == 16 && bump_last_digit(buf) && strtod(buf, NULL) == a)
+            break; /* a power of two: its interval is wider above, where the next digits lie */
+    }
+    const char *p = buf; /* d[.ddd]e[+-]XX */
+    *nd = 0;
+    for (; *p != 'e'; p++)
+        if (*p != '.')
+            digits[(*nd)++] = *p;
+    while (*nd > 1 && digits[*nd - 1] == '0')
+        (*nd)--;
+    *exp10 = atoi(p + 1);
+}
+
+/* repr(v) as CPython writes it: positional notation when the decimal exponent is in [-4, 16),
+ * else d.ddde+XX */
 int
 kn_rt_str_from_float(KnStr *out, double v)
 {
-    char buf[40], digits[24], res[48];
+    char digits[24], res[48];
     if (isnan(v))
         return ascii_str(out, "nan", 3);
     if (isinf(v))
         return v > 0 ? ascii_str(out, "inf", 3) : ascii_str(out, "-inf", 4);
-    /* 15 significant digits survive decimal -> double -> decimal, so when the shortest digits
-     * are at most 15, rounding to 15 and dropping the trailing zeros gives them; else 16, 17.
-     * Subnormals have fewer bits: every precision is tried. */
-    for (int prec = fabs(v) >= 2.2250738585072014e-308 ? 15 : 1; prec <= 17; prec++) {
-        snprintf(buf, sizeof buf, "%.*e", prec - 1, v);
-        if (prec == 17 || strtod(buf, NULL) == v)
-            break;
-        if (prec == 16 && bump_last_digit(buf) && strtod(buf, NULL) == v)
-            break; /* a power of two: its interval is wider above, where the next digits lie */
+    int neg = signbit(v) != 0, nd, exp, r = 0;
+    double a = fabs(v);
+    if (a == 0) {
+        digits[0] = '0';
+        nd = 1;
+        exp = 0;
+    } else if (!exact_digits(a, digits, &nd, &exp)) {
+        printf_digits(a, digits, &nd, &exp);
     }
-    /* buf: [-]d[.ddd]e[+-]XX */
-    const char *p = buf;
-    int neg = *p == '-', nd = 0;
-    if (neg)
-        p++;
-    for (; *p != 'e'; p++)
-        if (*p != '.')
-            digits[nd++] = *p;
-    while (nd > 1 && digits[nd - 1] == '0')
-        nd--;
-    int exp = atoi(p + 1), decpt = exp + 1, r = 0;
+    int decpt = exp + 1;
     if (neg)
         res[r++] = '-';
     if (decpt > -4 && decpt <= 16) {
@@ -614,8 +725,13 @@ kn_rt_str_from_float(KnStr *out, double v)
             for (int i = 1; i < nd; i++)
                 res[r++] = digits[i];
         }
-        r += snprintf(res + r, sizeof res - (size_t)r, "e%c%02d", exp < 0 ? '-' : '+',
-                      exp < 0 ? -exp : exp);
+        res[r++] = 'e';
+        res[r++] = exp < 0 ? '-' : '+';
+        int x = exp < 0 ? -exp : exp;
+        if (x >= 100)
+            res[r++] = (char)('0' + x / 100);
+        res[r++] = (char)('0' + x / 10 % 10);
+        res[r++] = (char)('0' + x % 10);
     }
     return ascii_str(out, res, r);
 }
