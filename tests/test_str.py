@@ -251,9 +251,17 @@ def truth_ops(s):
     return bool(s), not s, (s and "x") == "x"
 
 
+def and_or(s, t):
+    u = s + t
+    return (u or "empty"), (s and t), (t or s + "!")
+
+
 @pytest.mark.parametrize("s", TEXTS[:4])
 def test_truth(s):
     check(truth, s)
+    check(truth_ops, s)
+    for t in TEXTS[:4]:
+        check(and_or, s, t)
 
 
 def iadd_loop(n, piece):
