@@ -534,3 +534,19 @@ def test_str_of_float_many():
     f = kiln.njit(str_of)
     bad = [v for v in vals if f(v) != repr(v)]
     assert not bad, [(v, f(v)) for v in bad[:5]]
+
+
+def test_contains_random_wide():
+    # needles at every offset of haystacks of kinds 1, 2 and 4 (the vector loop's blocks and its
+    # tail), and needles that are not there
+    import random
+    rnd = random.Random(3)
+    f = kiln.njit(contains)
+    for alphabet in ("ab", "aé", "a→b", "→😀a", "ab→"):
+        for n in (1, 7, 8, 9, 15, 16, 17, 31, 40):
+            hay = "".join(rnd.choice(alphabet) for _ in range(n))
+            for _ in range(6):
+                i = rnd.randrange(n)
+                m = rnd.randint(1, 6)
+                for needle in (hay[i:i + m], "".join(rnd.choice(alphabet) for _ in range(m))):
+                    assert f(needle, hay) == contains(needle, hay), (needle, hay)

@@ -452,6 +452,47 @@ find_aligned(const char *hay, size_t hb, const char *needle, size_t nb, int32_t 
     return 0;
 }
 
+/* Substring search for kinds 2 and 4: 16 bytes of positions at a time, a position being a
+ * candidate when its first and last code points match the needle's (GCC vector extensions: SSE2
+ * on x86-64), each candidate then compared in full. */
+#define FIND_WIDE(T)                                                                               \
+    do {                                                                                           \
+        typedef T V __attribute__((vector_size(16)));                                              \
+        enum { W = 16 / sizeof(T) };                                                               \
+        const T *h = hay, *q = needle;                                                             \
+        T first = q[0], last = q[m - 1];                                                           \
+        V vf, vl;                                                                                  \
+        for (int j = 0; j < W; j++)                                                                \
+            vf[j] = first, vl[j] = last;                                                           \
+        int64_t i = 0;                                                                             \
+        for (; i + W - 1 + m - 1 < n; i += W) {                                                    \
+            V a, b;                                                                                \
+            memcpy(&a, h + i, 16);                                                                 \
+            memcpy(&b, h + i + m - 1, 16);                                                         \
+            V hit = (V)((a == vf) & (b == vl));                                                    \
+            uint64_t w[2];                                                                         \
+            memcpy(w, &hit, 16);                                                                   \
+            if (!(w[0] | w[1]))                                                                    \
+                continue;                                                                          \
+            for (int j = 0; j < W; j++)                                                            \
+                if (hit[j] && !memcmp(h + i + j, q, (size_t)m * sizeof(T)))                        \
+                    return 1;                                                                      \
+        }                                                                                          \
+        for (; i + m <= n; i++)                                                                    \
+            if (h[i] == first && h[i + m - 1] == last && !memcmp(h + i, q, (size_t)m * sizeof(T))) \
+                return 1;                                                                          \
+        return 0;                                                                                  \
+    } while (0)
+
+static int
+find_wide(const void *hay, int64_t n, const void *needle, int64_t m, int32_t kind)
+{
+    if (kind == 2)
+        FIND_WIDE(uint16_t);
+    FIND_WIDE(uint32_t);
+}
+#undef FIND_WIDE
+
 int32_t
 kn_rt_str_contains(const KnStr *hay, const KnStr *needle)
 {
@@ -462,7 +503,8 @@ kn_rt_str_contains(const KnStr *hay, const KnStr *needle)
     int32_t k = hay->kind;
     size_t nb = (size_t)(needle->length * k);
     if (needle->kind == k)
-        return find_aligned(hay->data, (size_t)(hay->length * k), needle->data, nb, k);
+        return k == 1 ? find_aligned(hay->data, (size_t)hay->length, needle->data, nb, 1)
+                      : find_wide(hay->data, hay->length, needle->data, needle->length, k);
     char small[256];
     char *w = nb <= sizeof small ? small : malloc(nb);
     if (!w) { /* no memory for the widened needle: compare code points in place */
@@ -477,7 +519,7 @@ kn_rt_str_contains(const KnStr *hay, const KnStr *needle)
         return 0;
     }
     copy_chars(w, k, needle->data, needle->kind, needle->length);
-    int r = find_aligned(hay->data, (size_t)(hay->length * k), w, nb, k);
+    int r = find_wide(hay->data, hay->length, w, needle->length, k);
     if (w != small)
         free(w);
     return r;
