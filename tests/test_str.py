@@ -550,3 +550,14 @@ def test_contains_random_wide():
                 m = rnd.randint(1, 6)
                 for needle in (hay[i:i + m], "".join(rnd.choice(alphabet) for _ in range(m))):
                     assert f(needle, hay) == contains(needle, hay), (needle, hay)
+
+
+def reversed_(s):
+    return s[::-1], s[-2::-1], s[:0:-1]
+
+
+@pytest.mark.parametrize("base", ["abcdefghij", "aé→bcdefgh", "a😀→é" * 3])
+def test_reverse_lengths(base):
+    # every length around the 8-byte words of the reversing copy, each kind
+    for n in range(0, 3 * len(base)):
+        check(reversed_, (base * 3)[:n])

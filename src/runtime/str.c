@@ -124,9 +124,35 @@ max_code(const void *p, int32_t kind, int64_t n)
         return;                                                                                    \
     } while (0)
 
+/* dst[i] = src[-i] for n code points of one kind: eight bytes at a time (a byte swap of the
+ * word, then the lanes' own bytes put back in order); baseline x86-64 has no byte shuffle */
+static void
+reverse_copy(char *dst, const char *src, int64_t n, int32_t kind)
+{
+    const char *lo = src - (n - 1) * kind; /* the lowest address read */
+    int64_t nb = n * kind, i = 0;
+    for (; i + 8 <= nb; i += 8) {
+        uint64_t w;
+        memcpy(&w, lo + nb - 8 - i, 8);
+        w = __builtin_bswap64(w);
+        if (kind == 2)
+            w = (w >> 8 & 0x00ff00ff00ff00ffULL) | (w & 0x00ff00ff00ff00ffULL) << 8;
+        else if (kind == 4)
+            w = (w >> 8 & 0x00ff00ff00ff00ffULL) | (w & 0x00ff00ff00ff00ffULL) << 8,
+            w = (w >> 16 & 0x0000ffff0000ffffULL) | (w & 0x0000ffff0000ffffULL) << 16;
+        memcpy(dst + i, &w, 8);
+    }
+    for (int64_t j = i / kind; j < n; j++) /* the last code points */
+        memcpy(dst + j * kind, src - j * kind, (size_t)kind);
+}
+
 static void
 copy_step(void *dst, int32_t dk, const void *src, int32_t sk, int64_t n, int64_t step)
 {
+    if (step == -1 && dk == sk) {
+        reverse_copy(dst, src, n, dk);
+        return;
+    }
     if (dk == 1 && sk == 1)
         STEP_LOOP(uint8_t, uint8_t);
     if (dk == 1 && sk == 2)
