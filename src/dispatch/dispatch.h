@@ -62,8 +62,14 @@ void kn_box_release(KnType *t, char *src); /* after the call: what unbox made (a
  * kn_box_reflect_done(mark) after the call (and after boxing its result). */
 int kn_box_reflect_mark(void);
 void kn_box_reflect_done(int mark);
-extern PyTypeObject KnTypedList_Type;               /* kiln._core.List (typed_list.c) */
-PyObject *kn_box_key(KnType *t);                    /* the type key (docs/core-api.md) */
+extern PyTypeObject KnTypedList_Type; /* kiln._core.List (typed_list.c) */
+PyObject *kn_box_key(KnType *t);      /* the type key (docs/core-api.md) */
+/* box_str.c: install CPython's hash for the runtime; a new str object of a KnStr's
+ * characters; the text of the last bad int()/float() literal of this thread */
+void kn_box_str_init(void);
+struct KnStr;
+PyObject *kn_box_str_new(const struct KnStr *s);
+PyObject *kn_box_str_error_text(void);
 KnType *kn_box_from_key(KnState *s, PyObject *key); /* NULL with an error set */
 
 /* the runtime's Python-side helpers (print.c) */

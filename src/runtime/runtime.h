@@ -81,6 +81,12 @@ enum {
     KN_EXC_LIST_SLICE_SIZE,         /* l[::2] = [] of another length */
     KN_EXC_LIST_MIN_EMPTY,          /* min([]) */
     KN_EXC_LIST_MAX_EMPTY,          /* max([]) */
+    KN_EXC_STR_INDEX,               /* 'ab'[5]: string index out of range (lower/str.c) */
+    KN_EXC_CHR_RANGE,               /* chr(-1) */
+    KN_EXC_ORD_LENGTH,              /* ord('ab') */
+    KN_EXC_INT_LITERAL,             /* int('x'): the text comes from kn_rt_str_error */
+    KN_EXC_FLOAT_LITERAL,           /* float('x') */
+    KN_EXC_STR_INT_RANGE,           /* int('9' * 30): beyond int64 */
     KN_EXC__FIXED
 };
 

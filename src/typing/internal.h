@@ -51,6 +51,8 @@ int kn_typing_list_reduce(KnCompilation *c, KnInstr *in, int id, KnType **a, int
  * new type), or NULL when v is not a variable's load or the types do not unify. */
 KnType *kn_typing_refine(KnCompilation *c, KnInstr *v, KnType *t);
 int kn_typing_take_refined(KnCompilation *c); /* a refinement happened since the last call */
+/* str.c: len(s), hash(s), int(s), float(s) of a str, typed by the str family; -2: not one */
+int kn_typing_str_builtin(KnCompilation *c, KnInstr *in, int id, KnType **a, int n);
 /* iter.c: the iterator protocol */
 int kn_typing_getiter(KnCompilation *c, KnInstr *in);
 int kn_typing_iternext(KnCompilation *c, KnInstr *in);
