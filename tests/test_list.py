@@ -601,5 +601,40 @@ def test_typing_errors():
         l = []
         return l[0]
 
-    with pytest.raises(kiln.errors.TypingError, match="item type of this list is not known"):
+    with pytest.raises(kiln.errors.TypingError, match="cannot determine the type of this getitem"):
         njit(unknown_items)(1)
+
+
+# ---- lists of str (non-ASCII too) ----
+
+WORDS = ["b", "héllo→", "a", "😀x", "", "b"]
+
+
+def str_ops(l, s):
+    l.append(s)
+    m = [w + "!" for w in l if w]
+    l.sort()
+    return m, l, s in l, l.index("a"), l.count("b"), sorted(m, reverse=True)
+
+
+def test_lists_of_str():
+    lcheck(str_ops, list(WORDS), "ü")
+
+
+def str_display(n):
+    l = ["x", "héllo→", "😀"]
+    return l[n], l[1:], l == ["x", "héllo→", "😀"], "😀" in l
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, -1, 3])
+def test_str_display(n):
+    lcheck(str_display, n)
+
+
+def test_str_list_argument_mutated():
+    def f(l):
+        l[0] = l[1] + l[0]
+        l.pop()
+        return l
+
+    lcheck(f, ["é", "→", "😀"])

@@ -15,7 +15,7 @@
 
 #include <string.h>
 
-enum { H_LEN = 0, H_CAP = 8, H_ITEMS = 16, H_DIRTY = 40 };
+enum { H_LEN = 0, H_CAP = 8, H_ITEMS = 16, H_DIRTY = 40, H_TYPED = 44 };
 
 static LLVMValueRef
 gep(L *l, LLVMValueRef p, LLVMValueRef off)
@@ -223,6 +223,15 @@ loop_end(L *l, Lp *lp)
 static LLVMValueRef list_eq(L *l, LLVMValueRef a, LLVMValueRef b, const KnType *ta,
                             const KnType *tb);
 
+/* kn_rt_str_cmp (eq 0) or kn_rt_str_eq (eq 1) of two str values (runtime/str.h) */
+static LLVMValueRef
+str_call(L *l, const char *name, LLVMValueRef a, LLVMValueRef b)
+{
+    LLVMValueRef args[2] = {kn_lower_str_spill(l, a), kn_lower_str_spill(l, b)};
+    LLVMTypeRef ts[2] = {l->ptr, l->ptr};
+    return kn_lower_extern(l, name, l->i32, ts, 2, args);
+}
+
 static LLVMValueRef
 item_eq(L *l, LLVMValueRef a, LLVMValueRef b, const KnType *ta, const KnType *tb)
 {
@@ -232,6 +241,9 @@ item_eq(L *l, LLVMValueRef a, LLVMValueRef b, const KnType *ta, const KnType *tb
     }
     if (ta->kind == KN_TY_LIST && tb->kind == KN_TY_LIST)
         return list_eq(l, a, b, ta, tb);
+    if (ta->kind == KN_TY_STR && tb->kind == KN_TY_STR)
+        return LLVMBuildICmp(l->b, LLVMIntNE, str_call(l, "kn_rt_str_eq", a, b),
+                             LLVMConstInt(l->i32, 0, 0), "");
     if (ta->kind == KN_TY_TUPLE && tb->kind == KN_TY_TUPLE && ta->n == tb->n) {
         LLVMValueRef r = LLVMConstInt(l->i1, 1, 0);
         for (int i = 0; i < ta->n; i++)
@@ -470,6 +482,9 @@ lower_setitem(L *l, KnInstr *in)
 static LLVMValueRef
 key_lt(L *l, LLVMValueRef a, LLVMValueRef b, const KnType *t)
 {
+    if (t->kind == KN_TY_STR)
+        return LLVMBuildICmp(l->b, LLVMIntSLT, str_call(l, "kn_rt_str_cmp", a, b),
+                             LLVMConstInt(l->i32, 0, 0), "");
     if (t->kind != KN_TY_TUPLE)
         return kn_lower_cmp(l, KN_CMP_LT, a, b, t, t, (KnType *)t);
     /* lexicographic: the first item that differs decides */
@@ -892,6 +907,13 @@ kn_lower_rule_list(L *l, KnInstr *in, int id)
         if (in->nargs == 1)
             return kn_lower_list_new(l, in->type, LLVMConstInt(l->i64, 0, 0));
         return list_from(l, in, in->type, in->args[1]);
+    case KN_BI_TYPED_LIST: { /* kiln.typed.List(): a list that boxes as one (KnList.typed) */
+        LLVMValueRef mi = in->nargs == 1
+                              ? kn_lower_list_new(l, in->type, LLVMConstInt(l->i64, 0, 0))
+                              : list_from(l, in, in->type, in->args[1]);
+        LLVMBuildStore(l->b, LLVMConstInt(l->i32, 1, 0), at(l, kn_lower_list_hdr(l, mi), H_TYPED));
+        return mi;
+    }
     case KN_BI_SORTED: {
         LLVMValueRef mi = list_from(l, in, in->type, in->args[1]); /* owned: a raising key */
         sort_list(l, in, mi, in->type->dtype);

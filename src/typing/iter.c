@@ -38,11 +38,7 @@ seq_item(KnCompilation *c, KnInstr *in, KnType *t)
             return NULL;
         }
         return kn_typing_index_result(c, in->span, t, &kn_type_int64);
-    case KN_TY_LIST:
-        if (!t->dtype)
-            kn_diag_error(&c->diags, KN_DIAG_TYPING, in->span,
-                          "cannot iterate over a list whose item type is not known (an empty "
-                          "list that nothing is appended to)");
+    case KN_TY_LIST: /* an item type not known yet: a later round (typing/list.c) */
         return t->dtype;
     default:
         kn_diag_error(&c->diags, KN_DIAG_TYPING, in->span,
@@ -93,7 +89,7 @@ kn_typing_getiter(KnCompilation *c, KnInstr *in)
         item = NULL;
     }
     if (!item)
-        return -1;
+        return c->diags.items.len ? -1 : 0; /* no diagnostic: a list not known yet */
     in->type = kn_type_iter(c->types, (KnIterKind)in->aux, types, in->nargs, item);
     return 0;
 }

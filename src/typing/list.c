@@ -122,21 +122,21 @@ store_into(KnCompilation *c, KnInstr *in, KnInstr *self, KnType *x, const char *
     return t;
 }
 
+/* A list whose item type is not known yet: the instruction stays untyped for now (a later
+ * round may refine the list's variable: `m = [f(x) for x in l]`, whose appends come later in
+ * the blocks); if nothing does, typing reports it untyped at the end. 1 when so. */
 static int
-need_items(KnCompilation *c, KnInstr *in, KnType *t)
+need_items(KnType *t)
 {
-    if (t->dtype)
-        return 0;
-    return kn_typing_err(c, in->span,
-                         "the item type of this list is not known (an empty list that nothing is "
-                         "appended to)");
+    return !t->dtype;
 }
 
 /* l[i], l[a:b], l[a:b:c] */
 static int
 type_getitem(KnCompilation *c, KnInstr *in, KnType *t)
 {
-    KN_TRY(need_items(c, in, t));
+    if (need_items(t))
+        return 0;
     if (in->op == KN_OP_SLICE) {
         in->type = t;
         return 0;
@@ -210,6 +210,19 @@ type_cmp(KnCompilation *c, KnInstr *in, int id, KnType *a, KnType *b)
     return 0;
 }
 
+/* items that sort compares with < : numbers (not complex), str, tuples of those */
+static int
+orderable(const KnType *t)
+{
+    if (t->kind == KN_TY_TUPLE) {
+        for (int i = 0; i < t->n; i++)
+            if (!orderable(t->items[i]))
+                return 0;
+        return 1;
+    }
+    return (kn_type_is_number(t) && t->kind != KN_TY_COMPLEX) || t->kind == KN_TY_STR;
+}
+
 /* a key= function: a jitted function (or a global lambda) of one item */
 static int
 type_key(KnCompilation *c, KnInstr *in, KnInstr *key, KnType *item, KnCallImpl *impl)
@@ -248,16 +261,8 @@ type_sort_args(KnCompilation *c, KnInstr *in, KnType *item, int first_kw, const 
                              rev->type->name);
     if (key)
         KN_TRY(type_key(c, in, key, item, impl));
-    if (!key || key->type->kind == KN_TY_NONE) {
-        if (!kn_type_is_number(item) && item->kind != KN_TY_TUPLE)
-            return kn_typing_err(c, in->span, "%s of %s items is not supported yet", name,
-                                 item->name);
-        if (item->kind == KN_TY_TUPLE)
-            for (int i = 0; i < item->n; i++)
-                if (!kn_type_is_number(item->items[i]))
-                    return kn_typing_err(c, in->span, "%s of %s items is not supported yet", name,
-                                         item->name);
-    }
+    if ((!key || key->type->kind == KN_TY_NONE) && !orderable(item))
+        return kn_typing_err(c, in->span, "%s of %s items is not supported", name, item->name);
     return 0;
 }
 
@@ -277,7 +282,8 @@ type_method(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
     if (id == KN_BI_LIST_SORT) {
         if (n - nkw != 0)
             return kn_typing_err(c, in->span, "list.sort() takes no positional arguments");
-        KN_TRY(need_items(c, in, t));
+        if (need_items(t))
+            return 0;
         KN_TRY(type_sort_args(c, in, t->dtype, 0, "list.sort"));
         in->type = &kn_type_none;
         return 0;
@@ -315,7 +321,8 @@ type_method(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
         in->type = &kn_type_none;
         return 0;
     case KN_BI_LIST_POP:
-        KN_TRY(need_items(c, in, t));
+        if (need_items(t))
+            return 0;
         if (n && !kn_typing_intlike(a[0]))
             return kn_typing_err(c, in->span, "list.pop()'s index must be an int, not %s",
                                  a[0]->name);
@@ -345,6 +352,8 @@ type_builtin(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
 {
     kn_typing_impl_kind(c, in, KN_CALL_BUILTIN)->builtin = id;
     int npos = n - in->aux;
+    if (id == KN_BI_TYPED_LIST)
+        id = KN_BI_LIST_NEW; /* the same list, boxed as a kiln.typed.List (lower/list.c) */
     if (id == KN_BI_LIST_NEW && npos == 0 && !in->aux) {
         in->type = list_of(c, NULL);
         return 0;
@@ -354,7 +363,7 @@ type_builtin(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
                              id == KN_BI_LIST_NEW ? "list" : "sorted", kn_typing_arg_list(c, a, n));
     KnType *item = iterable_item(c, in->span, a[0]);
     if (!item && a[0]->kind == KN_TY_LIST)
-        return kn_typing_err(c, in->span, "the item type of this list is not known");
+        return 0; /* not known yet (need_items) */
     if (!item)
         return kn_typing_err(c, in->args[1]->span, "cannot make a list of %s", a[0]->name);
     if (!kn_type_is_value(item))
@@ -371,7 +380,8 @@ kn_typing_list_reduce(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
 {
     KnType *t = a[0];
     kn_typing_impl_kind(c, in, KN_CALL_BUILTIN)->builtin = id;
-    KN_TRY(need_items(c, in, t));
+    if (need_items(t))
+        return 0;
     if (!kn_type_is_number(t->dtype) || t->dtype->kind == KN_TY_COMPLEX)
         if (!(id == KN_BI_SUM && t->dtype->kind == KN_TY_COMPLEX))
             return kn_typing_err(c, in->span, "%s() of %s is not supported",
@@ -405,6 +415,7 @@ kn_type_rule_list(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
         return type_method(c, in, id, a, n);
     switch (id) {
     case KN_BI_LIST_NEW:
+    case KN_BI_TYPED_LIST:
     case KN_BI_SORTED:
         return type_builtin(c, in, id, a, n);
     case KN_BI_LIST_GETITEM:
