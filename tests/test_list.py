@@ -638,3 +638,90 @@ def test_str_list_argument_mutated():
         return l
 
     lcheck(f, ["é", "→", "😀"])
+
+
+# ---- more: augmented items, nested arguments, exceptions inside sort keys ----
+
+
+def aug_items(l):
+    l[0] += 5
+    l[-1] *= 2
+    return l
+
+
+def test_augmented_item_assignment():
+    lcheck(aug_items, [1, 2, 3])
+
+
+def tuple_items(l):
+    l.append((7, 0.5))
+    a, b = l[0]
+    return a + b, l
+
+
+def test_list_of_tuples_argument():
+    lcheck(tuple_items, [(1, 2.5), (3, 4.5)])
+
+
+def list_in_tuple(t):
+    t[0].append(t[1])
+    return len(t[0])
+
+
+def test_list_inside_a_tuple_argument():
+    lcheck(list_in_tuple, ([1, 2], 3))
+
+
+@kiln.njit
+def bad_key(x):
+    if x == 3:
+        raise ValueError("bad key")
+    return x
+
+
+def test_exception_in_sort_key_frees_everything():
+    def f(l):
+        return sorted(l, key=bad_key)
+
+    lcheck(f, [1, 2, 3, 4])
+
+    def g(n):
+        l = [np.ones(2) for i in range(n)]
+        k = [i for i in range(n)]
+        k.sort(key=bad_key)
+        return len(l)
+
+    with pytest.raises(ValueError, match="bad key"):
+        njit(g)(5)
+
+
+def test_comprehension_of_arrays_raising_half_way():
+    def f(n):
+        return [np.ones(3) / (3 - i) if i != 3 else np.ones(int(-1)) for i in range(n)]
+
+    with pytest.raises(ValueError):
+        njit(f)(5)
+    r = njit(f)(2)
+    assert len(r) == 2 and r[1][0] == 0.5
+
+
+def test_returning_items_of_argument():
+    def f(l):
+        return l[0], l[1:], l
+
+    a = [[1], [2]]
+    r = njit(f)(a)
+    assert r[0] is a[0] and r[2] is a and r[1] == [[2]] and r[1][0] is a[1]
+
+
+def test_iadd_and_extend_refine_empty():
+    def f(n):
+        a = []
+        a += [1, 2]
+        b = []
+        b.extend(range(n))
+        c = []
+        c.insert(0, 1.5)
+        return a, b, c
+
+    lcheck(f, 3)

@@ -209,6 +209,20 @@ tl_len(TypedList *self)
     return (Py_ssize_t)native(self)->len;
 }
 
+/* item i (in range) as a Python object; int64 and float64 without the model's dispatch */
+static inline PyObject *
+box_at(TypedList *self, KnList *l, Py_ssize_t i)
+{
+    KnType *item = self->t->dtype;
+    const char *p = l->items + i * l->itemsize;
+    if (item == &kn_type_int64)
+        return PyLong_FromLongLong(*(const int64_t *)p);
+    if (item == &kn_type_float64)
+        return PyFloat_FromDouble(*(const double *)p);
+    kn_rt_list_item_incref(l, p);
+    return kn_box_box(item, p);
+}
+
 static PyObject *
 tl_item(TypedList *self, Py_ssize_t i)
 {
@@ -217,9 +231,7 @@ tl_item(TypedList *self, Py_ssize_t i)
         PyErr_SetString(PyExc_IndexError, "list index out of range");
         return NULL;
     }
-    const char *p = l->items + i * l->itemsize;
-    kn_rt_list_item_incref(l, p);
-    return kn_box_box(self->t->dtype, p);
+    return box_at(self, l, i);
 }
 
 static int
@@ -254,6 +266,17 @@ tl_ass_item(TypedList *self, Py_ssize_t i, PyObject *v)
 static PyObject *
 tl_subscript(TypedList *self, PyObject *key)
 {
+    if (PyLong_CheckExact(key)) { /* the common case first */
+        Py_ssize_t i = PyLong_AsSsize_t(key);
+        if (i == -1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            PyErr_SetString(PyExc_IndexError, "cannot fit 'int' into an index-sized integer");
+            return NULL;
+        }
+        if (i < 0)
+            i += (Py_ssize_t)native(self)->len;
+        return tl_item(self, i);
+    }
     if (PyIndex_Check(key)) {
         Py_ssize_t i = PyNumber_AsSsize_t(key, PyExc_IndexError);
         if (i == -1 && PyErr_Occurred())
@@ -372,10 +395,53 @@ tl_richcompare(TypedList *self, PyObject *other, int op)
     return r;
 }
 
+/* the iterator: index k checked against the current length at each step, as CPython's */
+typedef struct TypedListIter {
+    PyObject_HEAD TypedList *list; /* NULL once exhausted */
+    Py_ssize_t k;
+} TypedListIter;
+
+static void
+tli_dealloc(TypedListIter *it)
+{
+    Py_XDECREF(it->list);
+    PyObject_Free(it);
+}
+
+static PyObject *
+tli_next(TypedListIter *it)
+{
+    TypedList *self = it->list;
+    if (!self)
+        return NULL;
+    KnList *l = native(self);
+    if (it->k < l->len)
+        return box_at(self, l, it->k++);
+    it->list = NULL;
+    Py_DECREF(self);
+    return NULL;
+}
+
+static PyTypeObject TypedListIter_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "kiln.typed.ListIterator",
+    .tp_basicsize = sizeof(TypedListIter),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_dealloc = (destructor)tli_dealloc,
+    .tp_iter = PyObject_SelfIter,
+    .tp_iternext = (iternextfunc)tli_next,
+};
+
 static PyObject *
 tl_iter(TypedList *self)
 {
-    return PySeqIter_New((PyObject *)self);
+    if (!(TypedListIter_Type.tp_flags & Py_TPFLAGS_READY) && PyType_Ready(&TypedListIter_Type) < 0)
+        return NULL;
+    TypedListIter *it = PyObject_New(TypedListIter, &TypedListIter_Type);
+    if (!it)
+        return NULL;
+    it->list = (TypedList *)Py_NewRef((PyObject *)self);
+    it->k = 0;
+    return (PyObject *)it;
 }
 
 static PyObject *
