@@ -612,3 +612,17 @@ def listcomp_loop(node, result, serial):
     loop = walk(body, True)
     ast.fix_missing_locations(loop)
     return loop, sorted(names.values())
+
+
+def jitted_lambda(text, func, line, col):
+    """A lambda written inside a jitted function (``l.sort(key=lambda x: -x)``), compiled as a
+    jitted function of its own: ``text`` (the lambda, ``ast.unparse``'d) is compiled at its own
+    line and column of the enclosing function's file, so that kiln finds it there from its
+    code object as it finds any lambda. Names in it are the module's globals: a lambda that
+    uses the enclosing function's local variables is not supported (its code differs)."""
+    from .decorators import njit
+
+    code = func.__code__
+    src = "\n" * (line - 1) + "(" + " " * max(col - 1, 0) + text + ")"
+    fn = eval(compile(src, code.co_filename, "eval"), func.__globals__)
+    return njit(fn)

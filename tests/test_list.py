@@ -725,3 +725,23 @@ def test_iadd_and_extend_refine_empty():
         return a, b, c
 
     lcheck(f, 3)
+
+
+# ---- key= lambdas written inside the jitted function ----
+
+
+def sort_lambda(l):
+    l.sort(key=lambda x: x % 5, reverse=True)
+    return l, sorted(l, key=lambda x: -x)
+
+
+def test_sort_key_lambda_inside():
+    lcheck(sort_lambda, [7, 3, 12, 5, 9, 0, 4])
+
+
+def sort_tuple_lambda(l):
+    return sorted(l, key=lambda t: (t[1], -t[0]))
+
+
+def test_sort_key_lambda_returning_tuples():
+    lcheck(sort_tuple_lambda, [(1, 2), (2, 1), (3, 2), (0, 0)])

@@ -1,4 +1,4 @@
-/* comprehension.c - list displays and list comprehensions -> KIR.
+/* comprehension.c - list displays, list comprehensions and lambdas used as values -> KIR.
  *
  * A display [a, b, c] is one BUILD_LIST of its items (typing/list.c unifies their types). A
  * comprehension [elt for t in it if c ...] becomes, in the function's own KIR, a new empty list
@@ -6,7 +6,12 @@
  * rewrites the ast into `for t in it: if c: $lc.append(elt)`, nested per clause, with the targets
  * renamed so that they stay out of the function's scope, as in Python 3), then a load of the
  * temporary. The appends refine the temporary's item type (`[]` is list(undefined) until then),
- * so no separate function is compiled and LLVM sees one loop. */
+ * so no separate function is compiled and LLVM sees one loop.
+ *
+ * A lambda (`l.sort(key=lambda x: -x)`) becomes a jitted function of its own, made by
+ * kiln._support.jitted_lambda from the lambda's text at its own place in the file, and frozen
+ * as a constant like any jitted callee; it may use globals and its parameters, not the
+ * enclosing function's variables. */
 #include "frontend/internal.h"
 
 Val
@@ -67,4 +72,26 @@ kn_fe_listcomp(FE *fe, PyObject *node)
     if (!fe->b.cur)
         kn_kir_set_block(&fe->b, kn_kir_block_new(&fe->b));
     return kn_fe_load(fe, sp, var);
+}
+
+Val
+kn_fe_lambda(FE *fe, PyObject *node)
+{
+    KnSpan sp = span_of(fe, node);
+    PyObject *ast = PyImport_ImportModule("ast");
+    PyObject *text = ast ? PyObject_CallMethod(ast, "unparse", "O", node) : NULL;
+    Py_XDECREF(ast);
+    PyObject *fn = text ? PyObject_CallMethod(fe->env->support, "jitted_lambda", "OOii", text,
+                                              fe->func, sp.line, sp.col)
+                        : NULL;
+    Py_XDECREF(text);
+    if (!fn) {
+        PyErr_Clear();
+        return UNSUPPORTED(fe, node,
+                           "this lambda is not supported inside jitted code (a lambda may use "
+                           "only its parameters and globals)");
+    }
+    Val v = kn_fe_frozen(fe, node, fn, "lambda");
+    Py_DECREF(fn);
+    return v;
 }

@@ -645,6 +645,8 @@ kn_fe_expr(FE *fe, PyObject *node)
             return ifexp(fe, node);
         break;
     case 'L':
+        if (!strcmp(k, "Lambda"))
+            return kn_fe_lambda(fe, node); /* comprehension.c */
         if (!strcmp(k, "List"))
             return kn_fe_list_display(fe, node); /* comprehension.c */
         if (!strcmp(k, "ListComp"))

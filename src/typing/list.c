@@ -241,11 +241,13 @@ type_key(KnCompilation *c, KnInstr *in, KnInstr *key, KnType *item, KnCallImpl *
     args[0] = item;
     KN_TRY(c->hooks->resolve_call(c, kt->ref, args, 1, key->span, &impl->callee));
     KnType *r = impl->callee.ret;
-    if (r && !kn_type_is_number(r))
-        return kn_typing_err(
-            c, key->span, "sort's key= must return a number (it returns %s) in kiln yet", r->name);
+    if (r && !orderable(r))
+        return kn_typing_err(c, key->span,
+                             "sort's key= must return numbers, str or tuples of them (it returns "
+                             "%s)",
+                             r->name);
     impl->result = r; /* the key type */
-    return r ? 0 : 0;
+    return 0;
 }
 
 static int
