@@ -169,8 +169,14 @@ def test_empty_list_argument_is_refused():
 
 
 def test_heterogeneous_list_argument():
-    with pytest.raises(TypeError, match=r"list item 2 is 'x' \(of type str\).*list\(int64\)"):
+    with pytest.raises(TypeError, match=r"list item 2 is 'x' of type str, but the list is "
+                                        r"list\(int64\)"):
         njit(read_only)([1, 2, "x"])
+    with pytest.raises(TypeError, match=r"list item 1 is 2 of type int64, but the list is "
+                                        r"list\(float64\)"):
+        njit(read_only)([1.5, 2])
+    with pytest.raises(TypeError, match=r"list item 1 is 1 of type int64, .* list\(bool\)"):
+        njit(read_only)([True, 1])
 
 
 def test_heterogeneous_display_is_a_typing_error():
@@ -745,3 +751,12 @@ def sort_tuple_lambda(l):
 
 def test_sort_key_lambda_returning_tuples():
     lcheck(sort_tuple_lambda, [(1, 2), (2, 1), (3, 2), (0, 0)])
+
+
+def index_range(l, x, a, b):
+    return l.index(x, a), l.index(x, a, b)
+
+
+@pytest.mark.parametrize("a,b", [(0, 10), (2, 6), (-4, -1), (3, 100), (-100, 4), (4, 2)])
+def test_index_with_start_and_stop(a, b):
+    lcheck(index_range, [1, 2, 3, 1, 2, 3, 1], 1, a, b)

@@ -188,13 +188,16 @@ kn_box_list_from_items(KnType *t, PyObject *const *items, Py_ssize_t n)
     }
     l->len = k;
     for (; k < n; k++) {
-        if (kn_box_unbox(item, items[k], l->items + (size_t)k * size) < 0) {
-            PyObject *o = items[k];
+        PyObject *o = items[k];
+        /* one type check per item: the item's own type must be the list's (as Numba) */
+        KnType *it = kn_box_typeof(kn_state, o);
+        if (it != item || kn_box_unbox(item, o, l->items + (size_t)k * size) < 0) {
             PyErr_Clear();
             PyErr_Format(PyExc_TypeError,
-                         "kiln: list item %zd is %R (of type %s), but the list is %s (the type of "
-                         "item 0): lists must hold items of one type",
-                         k, o, Py_TYPE(o)->tp_name, t->name);
+                         "kiln: list item %zd is %R of type %s, but the list is %s (from item "
+                         "0): lists must hold items of one type (heterogeneous lists are not "
+                         "supported)",
+                         k, o, it ? it->name : Py_TYPE(o)->tp_name, t->name);
             forget(mark);
             kn_rt_decref(mi);
             return NULL;

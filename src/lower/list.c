@@ -286,16 +286,27 @@ list_eq(L *l, LLVMValueRef a, LLVMValueRef b, const KnType *ta, const KnType *tb
     return LLVMBuildLoad2(l->b, l->i1, r, "");
 }
 
+static LLVMValueRef find_in(L *l, LLVMValueRef mi, const KnType *item, LLVMValueRef x,
+                            const KnType *xt, LLVMValueRef start, LLVMValueRef stop);
+
 /* the first index >= 0 of an item equal to x in mi, or -1 */
 static LLVMValueRef
 find(L *l, LLVMValueRef mi, const KnType *item, LLVMValueRef x, const KnType *xt)
+{
+    return find_in(l, mi, item, x, xt, LLVMConstInt(l->i64, 0, 0), NULL);
+}
+
+/* the same in [start, stop) (stop NULL: the current length) */
+static LLVMValueRef
+find_in(L *l, LLVMValueRef mi, const KnType *item, LLVMValueRef x, const KnType *xt,
+        LLVMValueRef start, LLVMValueRef stop)
 {
     LLVMValueRef r = kn_lower_entry_alloca(l, l->i64, "found");
     LLVMBuildStore(l->b, LLVMConstInt(l->i64, (unsigned long long)-1, 1), r);
     if (!item)
         return LLVMBuildLoad2(l->b, l->i64, r, "");
     Lp lp;
-    loop_begin(l, &lp, LLVMConstInt(l->i64, 0, 0), kn_lower_list_len(l, mi));
+    loop_begin(l, &lp, start, stop ? stop : kn_lower_list_len(l, mi));
     LLVMValueRef e = item_eq(l, kn_lower_list_item(l, mi, lp.k, item), x, item, xt);
     LLVMBasicBlockRef hit = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "find.hit");
     LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "find.next");
@@ -777,10 +788,26 @@ lower_delitem(L *l, KnInstr *in, LLVMValueRef mi)
 }
 
 /* remove(x), index(x): a ValueError when x is not there */
+/* list.index's start and stop: as slice bounds, clipped to [0, len] */
+static LLVMValueRef
+clip_bound(L *l, LLVMValueRef v, const KnType *t, LLVMValueRef n)
+{
+    LLVMValueRef zero = LLVMConstInt(l->i64, 0, 0);
+    v = kn_lower_convert(l, v, t, &kn_type_int64);
+    LLVMValueRef neg = LLVMBuildICmp(l->b, LLVMIntSLT, v, zero, "");
+    return LLVMBuildSelect(l->b, neg, smax(l, LLVMBuildAdd(l->b, v, n, ""), zero), smin(l, v, n),
+                           "");
+}
+
 static LLVMValueRef
 lower_find(L *l, KnInstr *in, int id, LLVMValueRef mi, const KnType *item)
 {
-    LLVMValueRef k = find(l, mi, item, argv_(l, in, 0), argt_(in, 0));
+    LLVMValueRef n = kn_lower_list_len(l, mi);
+    int nargs = in->nargs - 1;
+    LLVMValueRef start =
+        nargs > 1 ? clip_bound(l, argv_(l, in, 1), argt_(in, 1), n) : LLVMConstInt(l->i64, 0, 0);
+    LLVMValueRef stop = nargs > 2 ? clip_bound(l, argv_(l, in, 2), argt_(in, 2), n) : n;
+    LLVMValueRef k = find_in(l, mi, item, argv_(l, in, 0), argt_(in, 0), start, stop);
     LLVMValueRef missing = LLVMBuildICmp(l->b, LLVMIntSLT, k, LLVMConstInt(l->i64, 0, 0), "");
     if (id == KN_BI_LIST_REMOVE) {
         kn_lower_raise_if(l, missing, KN_EXC_LIST_REMOVE);

@@ -290,6 +290,15 @@ type_method(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
         in->type = &kn_type_none;
         return 0;
     }
+    if (id == KN_BI_LIST_INDEX && n >= 1 && n <= 3) { /* index(x, start, stop) */
+        for (int i = 1; i < n; i++)
+            if (!kn_typing_intlike(a[i]))
+                return kn_typing_err(c, in->span,
+                                     "list.index()'s start and stop must be ints, "
+                                     "not %s",
+                                     a[i]->name);
+        want = n;
+    }
     if (id == KN_BI_LIST_POP ? n > 1 : n != want)
         return kn_typing_err(c, in->span, "list.%s() does not accept (%s)", m,
                              kn_typing_arg_list(c, a, n));
