@@ -72,7 +72,7 @@ def test_passed_in_and_out_without_conversion():
 
     l = List([1, 2])
     r = push(l, 3)
-    assert type(r) is List and list(l) == [1, 2, 3] and list(r) == [1, 2, 3]
+    assert r is l and list(l) == [1, 2, 3]
     r.append(4)  # the same memory on both sides
     assert list(l) == [1, 2, 3, 4]
 

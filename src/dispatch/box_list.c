@@ -57,7 +57,8 @@ forget(int mark)
 {
     while (reflected.n > mark) {
         Reflected *r = &reflected.v[--reflected.n];
-        kn_rt_list_of(r->mi)->pyobj = NULL;
+        if (!kn_rt_list_of(r->mi)->typed)
+            kn_rt_list_of(r->mi)->pyobj = NULL;
         kn_rt_decref(r->mi);
     }
 }
@@ -255,7 +256,8 @@ list_box(KnType *t, const char *src)
     memcpy(&mi, src, sizeof mi);
     KnList *l = kn_rt_list_of(mi);
     PyObject *r;
-    if (l->pyobj) /* a reflected argument (or an item of one) still in its call */
+    if (l->pyobj) /* a reflected argument (or an item of one) still in its call, or the
+                   * kiln.typed.List that holds this list */
         r = Py_NewRef((PyObject *)l->pyobj);
     else if (l->typed)
         return kn_typed_list_wrap(mi, t);

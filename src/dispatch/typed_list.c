@@ -32,6 +32,23 @@ native(TypedList *self)
     return kn_rt_list_of(self->mi);
 }
 
+/* self holds mi (taking over a reference) instead of what it held. The native list points back
+ * at self (KnList.pyobj, borrowed, cleared when self goes), so that boxing it again gives self:
+ * a typed.List passed to compiled code and returned is the same object. */
+static void
+attach(TypedList *self, KnMemInfo *mi)
+{
+    KnMemInfo *old = self->mi;
+    self->mi = mi;
+    if (mi)
+        kn_rt_list_of(mi)->pyobj = self;
+    if (old) {
+        if (kn_rt_list_of(old)->pyobj == (void *)self)
+            kn_rt_list_of(old)->pyobj = NULL;
+        kn_rt_decref(old);
+    }
+}
+
 PyObject *
 kn_typed_list_wrap(KnMemInfo *mi, KnType *t)
 {
@@ -40,7 +57,8 @@ kn_typed_list_wrap(KnMemInfo *mi, KnType *t)
         kn_rt_decref(mi);
         return NULL;
     }
-    self->mi = mi;
+    self->mi = NULL;
+    attach(self, mi);
     self->t = t;
     kn_rt_list_of(mi)->typed = 1;
     return (PyObject *)self;
@@ -63,9 +81,7 @@ set_empty(TypedList *self, KnType *item)
         return -1;
     }
     kn_rt_list_of(mi)->typed = 1;
-    if (self->mi)
-        kn_rt_decref(self->mi);
-    self->mi = mi;
+    attach(self, mi);
     self->t = t;
     return 0;
 }
@@ -125,8 +141,7 @@ extend_from(TypedList *self, PyObject *iterable)
         if (!mi)
             return -1;
         kn_rt_list_of(mi)->typed = 1;
-        kn_rt_decref(self->mi);
-        self->mi = mi;
+        attach(self, mi);
         return 0;
     }
     PyObject *it = PyObject_GetIter(iterable);
@@ -166,8 +181,7 @@ tl_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 static void
 tl_dealloc(TypedList *self)
 {
-    if (self->mi)
-        kn_rt_decref(self->mi);
+    attach(self, NULL);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
