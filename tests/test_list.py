@@ -760,3 +760,23 @@ def index_range(l, x, a, b):
 @pytest.mark.parametrize("a,b", [(0, 10), (2, 6), (-4, -1), (3, 100), (-100, 4), (4, 2)])
 def test_index_with_start_and_stop(a, b):
     lcheck(index_range, [1, 2, 3, 1, 2, 3, 1], 1, a, b)
+
+
+def test_bad_list_inside_a_tuple_argument_frees_what_was_unboxed():
+    def f(t):
+        return len(t[0]) + len(t[1])
+
+    with pytest.raises(TypeError, match="list item 1"):
+        njit(f)(([1, 2], [1, "x"]))
+    with pytest.raises(TypeError, match="list item 1"):
+        njit(f)(([1, 2], [[1], [2, 3], ["x"]]) and ([1], [2, "y"]))
+
+
+def test_same_list_twice():
+    def f(a, b):
+        a.append(1)
+        return len(a) + len(b)
+
+    x = [5]
+    # each argument is its own native list (as Numba); the last one written back wins
+    assert njit(f)(x, x) == 3 and x == [5, 1]

@@ -32,7 +32,12 @@ tuple_unbox(KnType *t, PyObject *o, char *dst)
         return -1;
     }
     for (int i = 0; i < t->n; i++)
-        KN_TRY(kn_box_unbox(t->items[i], PyTuple_GET_ITEM(o, i), dst + kn_type_tuple_offset(t, i)));
+        if (kn_box_unbox(t->items[i], PyTuple_GET_ITEM(o, i), dst + kn_type_tuple_offset(t, i)) <
+            0) {
+            while (i-- > 0) /* what the items before made (lists) */
+                kn_box_release(t->items[i], dst + kn_type_tuple_offset(t, i));
+            return -1;
+        }
     return 0;
 }
 

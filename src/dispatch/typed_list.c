@@ -260,7 +260,7 @@ tl_ass_item(TypedList *self, Py_ssize_t i, PyObject *v)
         kn_rt_list_delete(self->mi, i, i + 1);
         return 0;
     }
-    char tmp[512];
+    _Alignas(16) char tmp[512];
     if (l->itemsize > (int64_t)sizeof tmp) {
         PyErr_SetString(PyExc_TypeError, "kiln: list item too large");
         return -1;

@@ -742,6 +742,7 @@ lower_pop(L *l, KnInstr *in, LLVMValueRef mi, const KnType *item)
                          ? index_of(l, mi, argv_(l, in, 0), argt_(in, 0), KN_EXC_LIST_POP_INDEX)
                          : LLVMBuildSub(l->b, n, LLVMConstInt(l->i64, 1, 0), "");
     LLVMValueRef tmp = kn_lower_entry_alloca(l, LLVMArrayType2(l->i8, kn_type_size(item)), "pop");
+    LLVMSetAlignment(tmp, 16); /* the item is loaded from it in its own type */
     LLVMTypeRef ps[3] = {l->ptr, l->i64, l->ptr};
     LLVMValueRef args[3] = {mi, k, tmp};
     call(l, "kn_rt_list_take", (LLVMTypeRef)void_t(l), ps, 3, args);
