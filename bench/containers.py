@@ -55,34 +55,43 @@ def append_index(n):
         s += l[i]
     return s
 
-def timed(f):
-    ts = []
+def timed(f, g=None):
+    """rounds of f (and of g, CPython's list, in turns with f: the same moments of the machine)"""
+    ts, us = [], []
     for _ in range(rounds):
         t = time.perf_counter(); f(); ts.append(time.perf_counter() - t)
-    return ts
+        if g:
+            t = time.perf_counter(); g(); us.append(time.perf_counter() - t)
+    return (ts, us) if g else ts
 
 pylist = list(range(n))
-def appends():
-    l = empty()
-    app = l.append
-    for i in range(n):
-        app(i)
-full = List(pylist)
-def index():
-    l = full
-    for i in range(n):
-        l[i]
-def iterate():
-    for x in full:
-        pass
-def construct():
-    List(pylist)
+def appends_of(make):
+    def run():
+        l = make()
+        app = l.append
+        for i in range(n):
+            app(i)
+    return run
+full, pyfull = List(pylist), list(pylist)
+def index_of(l):
+    def run():
+        for i in range(n):
+            l[i]
+    return run
+def iterate_of(l):
+    def run():
+        for x in l:
+            pass
+    return run
 compiled = jit(append_index)
 compiled(10)
-out = {
-    "append": timed(appends), "index": timed(index), "iterate": timed(iterate),
-    "construct": timed(construct), "compiled": timed(lambda: compiled(n)),
-}
+out = {}
+for k, f, g in [("append", appends_of(empty), appends_of(list)),
+                ("index", index_of(full), index_of(pyfull)),
+                ("iterate", iterate_of(full), iterate_of(pyfull)),
+                ("construct", lambda: List(pylist), lambda: list(pylist)),
+                ("compiled", lambda: compiled(n), lambda: append_index(n))]:
+    out[k], out[k + "_cpython"] = timed(f, g)
 print(json.dumps(out))
 '''
 
@@ -109,18 +118,18 @@ def main():
     rounds = 5 if args.quick else 21
     res = {e: run(e, rounds, N) for e in ("kiln", "numba", "cpython")}
     per_op = {"append", "index", "iterate"}
-    print(f"N = {N}, median of {rounds} rounds (per op in ns, whole runs in ms)")
+    print(f"N = {N}, median of {rounds} rounds (per op in ns, whole runs in ms); the last column"
+          f" divides kiln by CPython's list timed in turns in kiln's own process")
     print(f"{'':24}{'kiln':>12}{'Numba':>12}{'CPython':>12}{'kiln/CPython':>14}")
     for k in ("append", "index", "iterate", "construct", "compiled"):
-        vals = {}
-        for e, r in res.items():
-            if r:
-                m = statistics.median(r[k])
-                vals[e] = m * 1e9 / N if k in per_op else m * 1e3
+        scale = 1e9 / N if k in per_op else 1e3
+        vals = {e: statistics.median(r[k]) * scale for e, r in res.items() if r}
+        if res["kiln"]:
+            base = statistics.median(res["kiln"][k + "_cpython"]) * scale
         unit = "ns/op" if k in per_op else "ms"
         row = "".join(f"{vals[e]:12.2f}" if e in vals else f"{'-':>12}"
                       for e in ("kiln", "numba", "cpython"))
-        ratio = vals["kiln"] / vals["cpython"] if "kiln" in vals and "cpython" in vals else float("nan")
+        ratio = vals["kiln"] / base if res["kiln"] else float("nan")
         print(f"{k + ' (' + unit + ')':24}{row}{ratio:14.2f}")
 
 
