@@ -32,7 +32,12 @@ tuple_unbox(KnType *t, PyObject *o, char *dst)
         return -1;
     }
     for (int i = 0; i < t->n; i++)
-        KN_TRY(kn_box_unbox(t->items[i], PyTuple_GET_ITEM(o, i), dst + kn_type_tuple_offset(t, i)));
+        if (kn_box_unbox(t->items[i], PyTuple_GET_ITEM(o, i), dst + kn_type_tuple_offset(t, i)) <
+            0) {
+            while (i-- > 0) /* what the items before made (lists) */
+                kn_box_release(t->items[i], dst + kn_type_tuple_offset(t, i));
+            return -1;
+        }
     return 0;
 }
 
@@ -51,6 +56,13 @@ tuple_box(KnType *t, const char *src)
         PyTuple_SET_ITEM(r, i, v);
     }
     return r;
+}
+
+static void
+tuple_release(KnType *t, char *src)
+{
+    for (int i = 0; i < t->n; i++)
+        kn_box_release(t->items[i], src + kn_type_tuple_offset(t, i));
 }
 
 static PyObject *
@@ -92,4 +104,5 @@ const KnBoxModel kn_box_model_tuple = {.pytype = tuple_pytype,
                                        .box = tuple_box,
                                        .key = tuple_key,
                                        .tag = "tuple",
-                                       .from_key = tuple_from_key};
+                                       .from_key = tuple_from_key,
+                                       .release = tuple_release};

@@ -64,10 +64,15 @@ test_flags(void)
         int member = (f & (KN_CF_METHOD | KN_CF_ATTR | KN_CF_OPERATOR)) != 0;
         CHECK_EQ_INT(member, is_value_owner(e->owner));
         CHECK(!((f & KN_CF_METHOD) && (f & KN_CF_ATTR)));
-        /* operators are the dunder entries of value kinds, and neither methods nor attributes */
-        CHECK_EQ_INT((f & KN_CF_OPERATOR) != 0, is_dunder(e->name) && member);
-        if (f & KN_CF_OPERATOR)
+        /* operators are dunder entries of value kinds, and neither methods nor attributes; a
+         * dunder entry of a value kind is an operator or a method that a statement calls
+         * (`del v[i]`: __delitem__) */
+        if (f & KN_CF_OPERATOR) {
+            CHECK(is_dunder(e->name) && member);
             CHECK(!(f & (KN_CF_METHOD | KN_CF_ATTR)));
+        }
+        if (is_dunder(e->name) && is_value_owner(e->owner))
+            CHECK(f & (KN_CF_OPERATOR | KN_CF_METHOD));
         if (f & (KN_CF_ELEMENTWISE | KN_CF_CREATES | KN_CF_SCALAR_CLASS))
             CHECK_STR(e->owner, "numpy");
         if (!strcmp(e->owner, "numpy") && !(f & KN_CF_SCALAR_CLASS))

@@ -4,6 +4,7 @@
  * dispatcher's argument buffer offsets, and Numba's unification / promotion / safe-conversion
  * rules. One program; prints one line per failed check (file:line); exits nonzero on failure. */
 #include "types/types.h"
+#include "runtime/str.h"
 
 #include <complex.h>
 #include <stddef.h>
@@ -679,7 +680,7 @@ test_kinds(void)
         {KN_TY_ARRAY, "array", 1, 0}, {KN_TY_SLICE, "slice", 1, 0},
         {KN_TY_FUNC, "func", 0, 0},   {KN_TY_MODULE, "module", 0, 0},
         {KN_TY_CLASS, "class", 0, 0}, {KN_TY_BOUND, "bound", 0, 0},
-        {KN_TY_ITER, "iter", 0, 0},
+        {KN_TY_ITER, "iter", 0, 0},   {KN_TY_LIST, "list", 1, 0},
     };
     CHECK_EQ_INT((int)(sizeof want / sizeof want[0]), KN_TY_COUNT);
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
@@ -711,6 +712,8 @@ main(void)
     test_unify();
     test_convert();
     test_kinds();
+    /* a str value is a KnStr: its layout in the dispatcher's buffers and in lists */
+    CHECK_EQ_INT((int)kn_type_size(&kn_type_str), (int)sizeof(KnStr));
     kn_types_fini(&T);
     if (failures) {
         fprintf(stderr, "test_types: %d of %d checks failed\n", failures, checks);

@@ -469,8 +469,9 @@ def test_new_ops_are_printed_and_read_back():
     assert [op for _, op, _, _ in got][2:5] == ["build_list", "build_dict", "build_set"]
 
 
+# build_list compiles since issue 9 (lists): test_typing_types_build_list below
 @pytest.mark.parametrize(
-    "op", ["build_list", "build_dict", "build_set", "make_closure", "exc_match", "reraise"]
+    "op", ["build_dict", "build_set", "make_closure", "exc_match", "reraise"]
 )
 def test_typing_rejects_ops_that_kiln_does_not_compile_yet(op):
     bodies = {
@@ -493,6 +494,18 @@ def test_typing_rejects_ops_that_kiln_does_not_compile_yet(op):
         info.value
     )
     assert info.value.line == line_of(text, op)
+
+
+def test_typing_types_build_list():
+    text = program("""
+        function f(a)
+          b0:
+            %0 = arg 0
+            %1 = build_list %0, %0
+            ret %1
+    """)
+    out = _core._run_pass(text, "typing", (I64,))
+    assert "list(int64)" in out
 
 
 # ---- bad input ----
