@@ -138,3 +138,27 @@ def test_signature_with_list_type():
         return len(l)
 
     assert f([1, 2, 3]) == 3
+
+
+def test_str_argument_stored_outlives_the_call():
+    # a str argument is borrowed during the call; stored into a typed.List that Python keeps, it
+    # is copied, so the list's item survives the caller dropping its string
+    @njit
+    def push(l, s, t):
+        l.append(s)
+        l[0] = t
+        l.append(s + "!")
+        l.append("literal")
+
+    l = List(["x"])
+    s, t = "".join(["héllo", "→wörld"]), "".join(["ab", "c" * 40])
+    push(l, s, t)
+    want = ["".join(list(x)) for x in (t, s + "!", "literal", s)]  # copies: s, t can die
+    del s, t
+    import gc
+
+    gc.collect()
+    # new strings of the same sizes and kinds take the freed memory
+    junk = ["".join(["→", f"{i:010d}"]) for i in range(2000)]
+    junk += ["".join(["q", f"{i:041d}"]) for i in range(2000)]
+    assert sorted(l) == sorted(want) and len(junk) == 4000

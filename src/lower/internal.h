@@ -129,6 +129,9 @@ LLVMTypeRef kn_lower_str_type(L *l);
 LLVMValueRef kn_lower_str_field(L *l, LLVMValueRef s, int field);
 LLVMValueRef kn_lower_str_const(L *l, const char *utf8);
 LLVMValueRef kn_lower_str_spill(L *l, LLVMValueRef v);
+/* str.c: v with a reference of its own that may outlive the call (an item stored into a
+ * container): a str borrowed from a Python object is copied (kn_rt_str_own), any other increfed */
+LLVMValueRef kn_lower_str_stored(L *l, LLVMValueRef v);
 /* str.c: s[k] for 0 <= k < len(s) (a new reference; a kind-1 character is static) */
 LLVMValueRef kn_lower_str_item(L *l, LLVMValueRef s, LLVMValueRef k);
 

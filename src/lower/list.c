@@ -135,7 +135,10 @@ static void
 store_item(L *l, LLVMValueRef p, LLVMValueRef v, const KnType *vt, const KnType *item)
 {
     v = kn_lower_convert(l, v, vt, item);
-    kn_lower_incref(l, v, item);
+    if (item->kind == KN_TY_STR) /* a str borrowed from an argument is copied: lower/str.c */
+        v = kn_lower_str_stored(l, v);
+    else
+        kn_lower_incref(l, v, item);
     kn_lower_store_c(l, item, v, p);
 }
 

@@ -151,6 +151,36 @@ latin1_table(L *l)
     return g;
 }
 
+/* Borrowed from Python (mi NULL, parent set): the copy is out of line; owned strings and
+ * literals take the inline incref. */
+LLVMValueRef
+kn_lower_str_stored(L *l, LLVMValueRef v)
+{
+    LLVMValueRef borrowed =
+        LLVMBuildAnd(l->b, LLVMBuildIsNull(l->b, field(l, v, KN_STR_MI), ""),
+                     LLVMBuildIsNotNull(l->b, field(l, v, KN_STR_PARENT), ""), "");
+    LLVMBasicBlockRef copy = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "strown");
+    LLVMBasicBlockRef keep = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "strkeep");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "strstored");
+    LLVMBuildCondBr(l->b, borrowed, copy, keep);
+    LLVMPositionBuilderAtEnd(l->b, copy);
+    LLVMValueRef arg = kn_lower_str_spill(l, v);
+    LLVMTypeRef pt = l->ptr;
+    LLVMValueRef owned = call_make(l, "kn_rt_str_own", &arg, &pt, 1);
+    LLVMBasicBlockRef from_copy = LLVMGetInsertBlock(l->b);
+    LLVMBuildBr(l->b, done);
+    LLVMPositionBuilderAtEnd(l->b, keep);
+    kn_lower_incref(l, v, &kn_type_str);
+    LLVMBasicBlockRef from_keep = LLVMGetInsertBlock(l->b);
+    LLVMBuildBr(l->b, done);
+    LLVMPositionBuilderAtEnd(l->b, done);
+    LLVMValueRef phi = LLVMBuildPhi(l->b, kn_lower_str_type(l), "");
+    LLVMValueRef vs[2] = {owned, v};
+    LLVMBasicBlockRef bs[2] = {from_copy, from_keep};
+    LLVMAddIncoming(phi, vs, bs, 2);
+    return phi;
+}
+
 LLVMValueRef
 kn_lower_str_item(L *l, LLVMValueRef s, LLVMValueRef k)
 {

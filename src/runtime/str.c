@@ -222,6 +222,21 @@ kn_rt_str_make(KnStr *out, const void *p, int64_t n, int32_t kind)
     return 0;
 }
 
+int
+kn_rt_str_own(KnStr *out, const KnStr *a)
+{
+    if (a->mi || !a->parent) {
+        *out = *a;
+        kn_rt_incref(a->mi);
+        return 0;
+    }
+    int64_t hash = a->hash;
+    if (kn_rt_str_make(out, a->data, a->length, a->kind) < 0)
+        return -1;
+    out->hash = hash;
+    return 0;
+}
+
 static int32_t
 kind_max(int32_t a, int32_t b)
 {

@@ -39,6 +39,10 @@ typedef struct KnStr {
 /* the canonical str of n code points of kind `kind` at p: copied into owned memory of the
  * narrowest kind that holds them (the kind-1 one-character strings are static, borrowed) */
 int kn_rt_str_make(KnStr *out, const void *p, int64_t n, int32_t kind);
+/* a made safe to outlive the call, for storing into a container: a str borrowed from a Python
+ * object (mi NULL, parent set) is copied into owned memory; any other is *a, its mi increfed.
+ * 0, or -1 when out of memory. */
+int kn_rt_str_own(KnStr *out, const KnStr *a);
 int kn_rt_str_concat(KnStr *out, const KnStr *a, const KnStr *b);
 /* a += b: appends in place (geometric growth) when a owns its characters alone, else concat */
 int kn_rt_str_iadd(KnStr *out, const KnStr *a, const KnStr *b);
