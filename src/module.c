@@ -10,6 +10,7 @@
 
 #include "dispatch/dispatch.h"
 #include "jit/jit.h"
+#include "runtime/dict.h"
 #include "runtime/runtime.h"
 
 #ifndef KN_LLVM_LINKAGE
@@ -74,6 +75,8 @@ fixed_exceptions(PyObject *table)
         [KN_EXC_ROUND_OVERFLOW] = "round(1.7976931348623157e308, -308)",
         [KN_EXC_ARANGE_BOOL] = "__import__('numpy').arange(3, dtype=bool)",
         [KN_EXC_QUANTILE_EMPTY] = "__import__('numpy').zeros(0)[-1]",
+        [KN_EXC_POPITEM_EMPTY] = "{}.popitem()",
+        [KN_EXC_SET_POP_EMPTY] = "set().pop()",
     };
     PyObject *globals = PyDict_New();
     if (!globals)
@@ -137,6 +140,11 @@ fixed_exceptions(PyObject *table)
                 {KN_EXC_RECURSION, PyExc_RecursionError, "maximum recursion depth exceeded"},
                 /* only used when Python's SIGINT handler itself raised nothing */
                 {KN_EXC_INTERRUPT, PyExc_KeyboardInterrupt, ""},
+                /* dicts and sets (lower/dict.c): the key is put back in by raise_from_table */
+                {KN_EXC_KEY_ERROR, PyExc_KeyError, ""},
+                {KN_EXC_DICT_CHANGED, PyExc_RuntimeError,
+                 "dictionary changed size during iteration"},
+                {KN_EXC_SET_CHANGED, PyExc_RuntimeError, "Set changed size during iteration"},
             };
             const char *msg = "error in compiled code";
             PyObject *cls = PyExc_ValueError;

@@ -152,6 +152,13 @@ kn_box_unbox(KnType *t, PyObject *o, char *dst)
     return m->unbox(t, o, dst);
 }
 
+int
+kn_box_reflect(KnType *t, PyObject *o, char *src)
+{
+    const KnBoxModel *m = models[t->kind];
+    return m->reflect ? m->reflect(t, o, src) : 0;
+}
+
 PyObject *
 kn_box_box(KnType *t, const char *src)
 {

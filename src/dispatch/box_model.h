@@ -18,6 +18,9 @@ typedef struct KnBoxModel {
     int (*unbox)(KnType *t, PyObject *o, char *dst);
     /* the Python object for t's value at src (taking over its references); NULL: a TypeError */
     PyObject *(*box)(KnType *t, const char *src);
+    /* after the call, for an argument unboxed at src: write changes back to o (reflection) and
+     * release what unbox made; 0 or -1 with an error set; NULL: nothing to do */
+    int (*reflect)(KnType *t, PyObject *o, char *src);
     PyObject *(*key)(KnType *t); /* the type key (docs/core-api.md); NULL: t's name */
     /* a key that is a tuple (tag, ...): the kind's tag, and the type it names (NULL with an
      * error set); NULL: the kind's keys are names (kn_type_by_name) */

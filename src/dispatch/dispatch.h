@@ -56,6 +56,11 @@ int kn_box_type_num(const KnType *t); /* NumPy type number of a scalar type */
 KnType *kn_box_typeof(KnState *s, PyObject *o);      /* NULL with TypeError set */
 int kn_box_unbox(KnType *t, PyObject *o, char *dst); /* convert to t's C layout at dst */
 PyObject *kn_box_box(KnType *t, const char *src);
+/* after a call: an argument that unbox made a native copy of (a reflected set or list) writes its
+ * changes back to o and releases the copy; 0, or -1 with an error set */
+int kn_box_reflect(KnType *t, PyObject *o, char *src);
+/* box_dict.c: the arguments of the KeyError compiled code raised (KN_EXC_KEY_ERROR): (key,) */
+PyObject *kn_box_key_error_args(const KnExcInfo *exc);
 PyObject *kn_box_key(KnType *t);                    /* the type key (docs/core-api.md) */
 KnType *kn_box_from_key(KnState *s, PyObject *key); /* NULL with an error set */
 

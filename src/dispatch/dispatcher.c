@@ -679,7 +679,9 @@ raise_from_table(KnExcInfo *exc)
         return NULL;
     }
     PyObject *args = PyTuple_GET_ITEM(entry, 1), *formatted = NULL;
-    if (exc->nargs > 0 && PyTuple_GET_SIZE(args) == 1 &&
+    if (exc->index == KN_EXC_KEY_ERROR && !(args = formatted = kn_box_key_error_args(exc)))
+        return NULL; /* KeyError(key): the key rebuilt from its parts (box_dict.c) */
+    if (!formatted && exc->nargs > 0 && PyTuple_GET_SIZE(args) == 1 &&
         PyUnicode_Check(PyTuple_GET_ITEM(args, 0))) {
         /* a message with run-time values: str.format them in */
         PyObject *vals = PyTuple_New(exc->nargs);
@@ -751,8 +753,9 @@ invoke(Overload *ov, PyObject *const *args, int nogil)
     char *ret =
         ret_size <= sizeof small_ret ? small_ret : aligned_alloc(16, (ret_size + 15) / 16 * 16);
     PyObject *result = NULL;
-    for (int i = 0; i < ov->nargs; i++)
-        if (kn_box_unbox(ov->args[i], args[i], buf + ov->offsets[i]) < 0)
+    int unboxed = 0;
+    for (; unboxed < ov->nargs; unboxed++)
+        if (kn_box_unbox(ov->args[unboxed], args[unboxed], buf + ov->offsets[unboxed]) < 0)
             goto done;
     if (link_entry(ov) < 0)
         goto done;
@@ -777,6 +780,9 @@ invoke(Overload *ov, PyObject *const *args, int nogil)
     else
         result = kn_box_box(ov->ret, ret);
 done:
+    for (int i = 0; i < unboxed; i++) /* reflected arguments: changes back, copies released */
+        if (kn_box_reflect(ov->args[i], args[i], buf + ov->offsets[i]) < 0)
+            Py_CLEAR(result);
     if (buf != small)
         free(buf);
     if (ret != small_ret)

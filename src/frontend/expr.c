@@ -640,6 +640,10 @@ kn_fe_expr(FE *fe, PyObject *node)
         if (!strcmp(k, "Compare"))
             return compare(fe, node);
         break;
+    case 'D':
+        if (!strcmp(k, "Dict") || !strcmp(k, "DictComp"))
+            return kn_fe_dict_display(fe, node); /* dictcomp.c */
+        break;
     case 'I':
         if (!strcmp(k, "IfExp"))
             return ifexp(fe, node);
@@ -651,6 +655,8 @@ kn_fe_expr(FE *fe, PyObject *node)
     case 'S':
         if (!strcmp(k, "Subscript"))
             return subscript(fe, node);
+        if (!strcmp(k, "Set") || !strcmp(k, "SetComp"))
+            return kn_fe_dict_display(fe, node); /* dictcomp.c */
         break;
     case 'T':
         if (!strcmp(k, "Tuple"))

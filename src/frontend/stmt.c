@@ -323,6 +323,8 @@ stmt(FE *fe, PyObject *node)
     }
     if (!strcmp(k, "Raise"))
         return raise_stmt(fe, node);
+    if (!strcmp(k, "Delete"))
+        return kn_fe_delete_stmt(fe, node); /* del x[k]: dictcomp.c */
     if (!strcmp(k, "Assert"))
         return assert_stmt(fe, node);
     static const struct {

@@ -114,6 +114,13 @@ LLVMValueRef kn_lower_getitem(L *l, KnInstr *in); /* GETITEM (lower.c) */
 LLVMValueRef kn_lower_getiter(L *l, KnInstr *in);
 LLVMValueRef kn_lower_iternext(L *l, KnInstr *in); /* leaves the builder in the item's block */
 
+/* dicts and sets (dict.c): len(); iteration by position (iter.c): the item at entry k of the
+ * table `it` iterates over, and the check that the table kept its size (RuntimeError) */
+LLVMValueRef kn_lower_dict_len(L *l, LLVMValueRef mi);
+LLVMValueRef kn_lower_dict_iter_item(L *l, KnInstr *it, LLVMValueRef k);
+void kn_lower_dict_iter_guard(L *l, KnInstr *it, LLVMValueRef len);
+LLVMValueRef kn_lower_build_dict(L *l, KnInstr *in); /* BUILD_DICT, BUILD_SET */
+
 /* arrays (array.c) */
 LLVMTypeRef kn_lower_array_type(L *l, const KnType *t);
 LLVMValueRef kn_lower_array_shape(L *l, LLVMValueRef a, int k);

@@ -42,6 +42,9 @@ seq_len(L *l, const KnInstr *seq)
         return LLVMConstInt(l->i64, (unsigned long long)t->n, 0);
     case KN_TY_ARRAY:
         return kn_lower_array_shape(l, v, 0);
+    case KN_TY_DICT:
+    case KN_TY_SET:
+        return kn_lower_dict_len(l, v); /* lower/dict.c */
     default: /* KN_TY_RANGE */
         return kn_lower_range_len(l, v);
     }
@@ -77,6 +80,8 @@ kn_lower_getiter(L *l, KnInstr *in)
 static LLVMValueRef
 seq_item(L *l, KnInstr *it, LLVMValueRef k)
 {
+    if (it->args[0]->type->kind == KN_TY_DICT || it->args[0]->type->kind == KN_TY_SET)
+        return kn_lower_dict_iter_item(l, it, k); /* by position in the table: lower/dict.c */
     KnInstr idx = {.op = KN_OP_LOAD, .id = it->id, .type = &kn_type_int64, .span = it->span};
     KnInstr *args[2] = {it->args[0], &idx};
     KnInstr get = {.op = KN_OP_GETITEM,
@@ -134,6 +139,7 @@ kn_lower_iternext(L *l, KnInstr *in)
     LLVMValueRef kp = field(l, state, 0);
     LLVMValueRef k = LLVMBuildLoad2(l->b, l->i64, kp, "k");
     LLVMValueRef len = LLVMBuildLoad2(l->b, l->i64, field(l, state, 1), "len");
+    kn_lower_dict_iter_guard(l, it, it->aux == KN_ITER_SEQ ? len : NULL); /* dicts: same size? */
     LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "next");
     LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, k, len, ""), next,
                     l->blocks[in->targets[1]->id]);

@@ -322,6 +322,9 @@ makes_reference(const KnInstr *in)
         return in->args[0]->type->kind == KN_TY_ARRAY; /* views (a[1:], a.T) */
     case KN_OP_ITERNEXT:
         return 1; /* an item holding arrays: views of the first axis (iter.c) */
+    case KN_OP_BUILD_DICT:
+    case KN_OP_BUILD_SET:
+        return 1;
     default:
         return 0;
     }
@@ -447,6 +450,10 @@ lower_instr(L *l, KnInstr *in)
         break;
     case KN_OP_GETITER:
         v = kn_lower_getiter(l, in);
+        break;
+    case KN_OP_BUILD_DICT:
+    case KN_OP_BUILD_SET:
+        v = kn_lower_build_dict(l, in); /* lower/dict.c */
         break;
     case KN_OP_ITERNEXT:
         kn_lower_release_due(l, 1);

@@ -16,4 +16,10 @@
  * entry ABI: targets/target.h). NULL with a diagnostic on failure. */
 LLVMModuleRef kn_lower_function(KnCompilation *c, LLVMContextRef ctx);
 
+/* The entry layout of a dict or set type t (runtime/dict.h: struct KnDictLayout, which lay points
+ * to): 0, or -1 when a table cannot hold its keys or values (lower/dict.c; also used to unbox
+ * sets in dispatch/). */
+struct KnDictLayout;
+int kn_lower_dict_layout(const KnType *t, struct KnDictLayout *lay);
+
 #endif

@@ -71,6 +71,11 @@ enum {
     KN_EXC_HIST_RANGE_FINITE,       /* np.histogram(a, range=(0, inf)) */
     KN_EXC_HIST_AUTO_FINITE,        /* np.histogram of data holding nan or inf, no range= */
     KN_EXC_HIST_EDGES,              /* np.histogram(a, bins=[1, 0]) */
+    KN_EXC_KEY_ERROR,     /* d[k] of a missing key: KeyError(k) (dispatch/box_dict.c rebuilds k) */
+    KN_EXC_DICT_CHANGED,  /* dictionary changed size during iteration */
+    KN_EXC_SET_CHANGED,   /* Set changed size during iteration */
+    KN_EXC_POPITEM_EMPTY, /* {}.popitem() */
+    KN_EXC_SET_POP_EMPTY, /* set().pop() */
     KN_EXC__FIXED
 };
 

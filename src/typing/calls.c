@@ -345,6 +345,8 @@ kn_type_rule_builtin(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
         return 0;
     }
     case KN_BI_LEN:
+        if (n == 1 && kn_lib_find(kn_kind_name(a[0]->kind), "__len__") >= 0) /* "dict.__len__" */
+            return kn_typing_entry(c, in, kn_lib_find(kn_kind_name(a[0]->kind), "__len__"), a, n);
         if (n != 1 || (a[0]->kind != KN_TY_TUPLE && a[0]->kind != KN_TY_RANGE))
             return n == 1 ? kn_typing_err(c, in->span, "object of type %s has no len()", a[0]->name)
                           : bad_args(c, in, id, a, n);
@@ -418,7 +420,9 @@ int
 kn_typing_method_entry(const KnType *bound)
 {
     const KnType *self = bound->items[0];
-    const char *owner = self->kind == KN_TY_ARRAY ? "array" : "number";
+    const char *owner = self->kind == KN_TY_ARRAY     ? "array"
+                        : kn_type_is_number(self) ? "number"
+                                                  : kn_kind_name(self->kind);
     int id = kn_lib_find(owner, bound->name);
     return id >= 0 && (kn_lib_flags(id) & KN_CF_METHOD) ? id : -1;
 }

@@ -42,6 +42,11 @@ int kn_typing_entry(KnCompilation *c, KnInstr *in, int id, KnType **a, int n);
 int kn_typing_overload(KnCompilation *c, KnInstr *in, KnType *fn, KnType *bound, KnType **a, int n);
 int kn_typing_overload_attr(KnCompilation *c, KnInstr *in, KnType *self); /* 1: none */
 int kn_typing_has_overload_method(KnCompilation *c, KnType *self, const char *name, KnSpan span);
+/* dict.c: dicts and sets (displays, the item type of iterating over one, and the error of an
+ * empty display whose types nothing tells: 1 when `in` is one, after the diagnostic) */
+int kn_typing_build_dict(KnCompilation *c, KnInstr *in);
+KnType *kn_typing_dict_iter_item(KnCompilation *c, const KnType *t);
+int kn_typing_dict_untyped(KnCompilation *c, KnInstr *in);
 /* iter.c: the iterator protocol */
 int kn_typing_getiter(KnCompilation *c, KnInstr *in);
 int kn_typing_iternext(KnCompilation *c, KnInstr *in);
