@@ -346,13 +346,84 @@ make_key(L *l, KnInstr *k, const KnType *kt)
     return r;
 }
 
-static LLVMValueRef
-lookup(L *l, LLVMValueRef mi, Key *k)
+/* keys compared as one integer of their size: probed inline */
+static int
+inline_probe(const KnDictLayout *lay)
 {
+    return lay->key_bytes &&
+           (lay->ksize == 1 || lay->ksize == 2 || lay->ksize == 4 || lay->ksize == 8);
+}
+
+/* CPython's probe, inline: the entry number of key k, or -1 */
+static LLVMValueRef
+probe(L *l, LLVMValueRef mi, Key *k, const KnDictLayout *lay)
+{
+    LLVMTypeRef kt = LLVMIntTypeInContext(l->ctx, (unsigned)lay->ksize * 8);
+    LLVMValueRef tbl = table_of(l, mi);
+    LLVMValueRef mask = LLVMBuildLoad2(l->b, l->i64, at(l, tbl, KN_DICT_OFF_MASK), "mask");
+    LLVMValueRef index = LLVMBuildLoad2(l->b, l->ptr, at(l, tbl, KN_DICT_OFF_INDEX), "index");
+    LLVMValueRef entries = LLVMBuildLoad2(l->b, l->ptr, at(l, tbl, KN_DICT_OFF_ENTRIES), "");
+    LLVMValueRef kbits = LLVMBuildLoad2(l->b, kt, k->p, "kbits");
+    LLVMBasicBlockRef pre = LLVMGetInsertBlock(l->b);
+    LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "probe");
+    LLVMBasicBlockRef live = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "probe.live");
+    LLVMBasicBlockRef cmpk = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "probe.key");
+    LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "probe.next");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "probe.done");
+    LLVMValueRef i0 = LLVMBuildAnd(l->b, k->hash, mask, "");
+    LLVMBuildBr(l->b, loop);
+    LLVMPositionBuilderAtEnd(l->b, loop);
+    LLVMValueRef i = LLVMBuildPhi(l->b, l->i64, "i");
+    LLVMValueRef perturb = LLVMBuildPhi(l->b, l->i64, "perturb");
+    LLVMValueRef slot = LLVMBuildGEP2(l->b, l->i32, index, &i, 1, "");
+    LLVMValueRef ix = LLVMBuildSExt(l->b, LLVMBuildLoad2(l->b, l->i32, slot, "ix"), l->i64, "");
+    LLVMValueRef empty = LLVMBuildICmp(l->b, LLVMIntEQ, ix, LLVMConstInt(l->i64, (unsigned long long)-1, 1), "");
+    LLVMBasicBlockRef notempty = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "probe.used");
+    LLVMBuildCondBr(l->b, empty, done, notempty);
+    LLVMPositionBuilderAtEnd(l->b, notempty);
+    LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSGE, ix, LLVMConstInt(l->i64, 0, 0), ""), live,
+                    next);
+    LLVMPositionBuilderAtEnd(l->b, live);
+    LLVMValueRef off = LLVMBuildMul(l->b, ix, LLVMConstInt(l->i64, (unsigned)lay->esize, 0), "");
+    LLVMValueRef e = LLVMBuildGEP2(l->b, l->i8, entries, &off, 1, "");
+    LLVMValueRef h = LLVMBuildLoad2(l->b, l->i64, e, "");
+    LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, h, k->hash, ""), cmpk, next);
+    LLVMPositionBuilderAtEnd(l->b, cmpk);
+    LLVMValueRef ek = LLVMBuildLoad2(l->b, kt, at(l, e, lay->koff), "");
+    LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, ek, kbits, ""), done, next);
+    LLVMPositionBuilderAtEnd(l->b, next);
+    LLVMValueRef p2 = LLVMBuildLShr(l->b, perturb, LLVMConstInt(l->i64, 5, 0), "");
+    LLVMValueRef i2 = LLVMBuildAnd(
+        l->b,
+        LLVMBuildAdd(l->b,
+                     LLVMBuildAdd(l->b, LLVMBuildMul(l->b, i, LLVMConstInt(l->i64, 5, 0), ""), p2,
+                                  ""),
+                     LLVMConstInt(l->i64, 1, 0), ""),
+        mask, "");
+    LLVMBuildBr(l->b, loop);
+    LLVMValueRef iv[2] = {i0, i2}, pv[2] = {k->hash, p2};
+    LLVMBasicBlockRef ib[2] = {pre, next};
+    LLVMAddIncoming(i, iv, ib, 2);
+    LLVMAddIncoming(perturb, pv, ib, 2);
+    LLVMPositionBuilderAtEnd(l->b, done);
+    LLVMValueRef r = LLVMBuildPhi(l->b, l->i64, "found");
+    LLVMValueRef rv[2] = {LLVMConstInt(l->i64, (unsigned long long)-1, 1), ix};
+    LLVMBasicBlockRef rb[2] = {loop, cmpk};
+    LLVMAddIncoming(r, rv, rb, 2);
+    return r;
+}
+
+static LLVMValueRef
+lookup_in(L *l, LLVMValueRef mi, Key *k, const KnDictLayout *lay)
+{
+    if (lay && inline_probe(lay))
+        return probe(l, mi, k, lay);
     LLVMTypeRef ps[3] = {l->ptr, l->ptr, l->i64};
     LLVMValueRef args[3] = {mi, k->p, k->hash};
     return rt(l, "kn_rt_dict_lookup", l->i64, ps, 3, args);
 }
+
+
 
 static LLVMValueRef
 is_missing(L *l, LLVMValueRef ix)
@@ -463,13 +534,32 @@ static LLVMValueRef
 insert(L *l, LLVMValueRef mi, Key *k, const KnType *t, const KnDictLayout *lay,
        LLVMValueRef *added)
 {
-    LLVMValueRef flag = kn_lower_entry_alloca(l, l->i32, "added");
-    LLVMTypeRef ps[4] = {l->ptr, l->ptr, l->i64, l->ptr};
-    LLVMValueRef args[4] = {mi, k->p, k->hash, flag};
-    LLVMValueRef ix = rt(l, "kn_rt_dict_insert", l->i64, ps, 4, args);
-    kn_lower_raise_if(l, is_missing(l, ix), KN_EXC_NO_MEMORY);
-    *added = LLVMBuildICmp(l->b, LLVMIntNE, LLVMBuildLoad2(l->b, l->i32, flag, ""),
-                           LLVMConstInt(l->i32, 0, 0), "");
+    LLVMValueRef ix;
+    if (inline_probe(lay)) { /* probed here; the runtime only appends a new key */
+        LLVMValueRef found = probe(l, mi, k, lay);
+        *added = is_missing(l, found);
+        LLVMBasicBlockRef here = LLVMGetInsertBlock(l->b);
+        LLVMBasicBlockRef add = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "dict.add");
+        LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "dict.added");
+        LLVMBuildCondBr(l->b, *added, add, done);
+        LLVMPositionBuilderAtEnd(l->b, add);
+        LLVMTypeRef ps[3] = {l->ptr, l->ptr, l->i64};
+        LLVMValueRef args[3] = {mi, k->p, k->hash};
+        LLVMValueRef nix = rt(l, "kn_rt_dict_add_new", l->i64, ps, 3, args);
+        kn_lower_raise_if(l, is_missing(l, nix), KN_EXC_NO_MEMORY);
+        LLVMBasicBlockRef add_end = LLVMGetInsertBlock(l->b);
+        LLVMBuildBr(l->b, done);
+        LLVMPositionBuilderAtEnd(l->b, done);
+        ix = phi2(l, l->i64, found, here, nix, add_end);
+    } else {
+        LLVMValueRef flag = kn_lower_entry_alloca(l, l->i32, "added");
+        LLVMTypeRef ps[4] = {l->ptr, l->ptr, l->i64, l->ptr};
+        LLVMValueRef args[4] = {mi, k->p, k->hash, flag};
+        ix = rt(l, "kn_rt_dict_insert", l->i64, ps, 4, args);
+        kn_lower_raise_if(l, is_missing(l, ix), KN_EXC_NO_MEMORY);
+        *added = LLVMBuildICmp(l->b, LLVMIntNE, LLVMBuildLoad2(l->b, l->i32, flag, ""),
+                               LLVMConstInt(l->i32, 0, 0), "");
+    }
     if (lay->key_refs) {
         LLVMBasicBlockRef join;
         begin_if(l, *added, &join);
@@ -662,7 +752,7 @@ static LLVMValueRef
 lower_getitem(L *l, Op *o, const KnDictLayout *lay)
 {
     Key k = make_key(l, o->args[0], key_type(o->t));
-    LLVMValueRef ix = lookup(l, o->mi, &k);
+    LLVMValueRef ix = lookup_in(l, o->mi, &k, lay);
     raise_key_error_if(l, is_missing(l, ix), &k, key_type(o->t));
     LLVMValueRef v = load_val(l, entry_at(l, o->mi, ix, lay), o->t, lay);
     return incref_ret(l, v, val_type(o->t));
@@ -674,7 +764,7 @@ lower_get(L *l, Op *o, const KnDictLayout *lay)
 {
     const KnType *vt = val_type(o->t);
     Key k = make_key(l, o->args[0], key_type(o->t));
-    LLVMValueRef ix = lookup(l, o->mi, &k);
+    LLVMValueRef ix = lookup_in(l, o->mi, &k, lay);
     LLVMValueRef dflt = kn_lower_convert(l, l->vals[o->args[1]->id], o->args[1]->type, vt);
     LLVMBasicBlockRef here = LLVMGetInsertBlock(l->b);
     LLVMBasicBlockRef found = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "get.found");
@@ -693,7 +783,7 @@ lower_pop(L *l, Op *o, const KnDictLayout *lay)
 {
     const KnType *vt = val_type(o->t);
     Key k = make_key(l, o->args[0], key_type(o->t));
-    LLVMValueRef ix = lookup(l, o->mi, &k);
+    LLVMValueRef ix = lookup_in(l, o->mi, &k, lay);
     if (o->n < 2) {
         raise_key_error_if(l, is_missing(l, ix), &k, key_type(o->t));
         LLVMValueRef v = load_val(l, entry_at(l, o->mi, ix, lay), o->t, lay);
@@ -794,10 +884,10 @@ set_inplace(L *l, Op *o, int op)
 
 /* s.discard(k), s.remove(k), del d[k] */
 static LLVMValueRef
-lower_discard(L *l, Op *o, int must_exist)
+lower_discard(L *l, Op *o, const KnDictLayout *lay, int must_exist)
 {
     Key k = make_key(l, o->args[0], key_type(o->t));
-    LLVMValueRef ix = lookup(l, o->mi, &k);
+    LLVMValueRef ix = lookup_in(l, o->mi, &k, lay);
     if (must_exist) {
         raise_key_error_if(l, is_missing(l, ix), &k, key_type(o->t));
         remove_entry(l, o->mi, ix, 1);
@@ -829,10 +919,10 @@ lower_constructor(L *l, KnInstr *in)
 }
 
 static LLVMValueRef
-lower_contains(L *l, Op *o, KnInstr *in)
+lower_contains(L *l, Op *o, const KnDictLayout *lay, KnInstr *in)
 {
     Key k = make_key(l, o->args[0], key_type(o->t));
-    LLVMValueRef found = LLVMBuildNot(l->b, is_missing(l, lookup(l, o->mi, &k)), "");
+    LLVMValueRef found = LLVMBuildNot(l->b, is_missing(l, lookup_in(l, o->mi, &k, lay)), "");
     return in->op == KN_OP_CMP && in->aux == KN_CMP_NOTIN ? LLVMBuildNot(l->b, found, "") : found;
 }
 
@@ -877,12 +967,12 @@ kn_lower_rule_dict(L *l, KnInstr *in, int id)
     }
     case KN_BI_DICT_DELITEM:
     case KN_BI_SET_REMOVE:
-        return lower_discard(l, &o, 1);
+        return lower_discard(l, &o, &lay, 1);
     case KN_BI_SET_DISCARD:
-        return lower_discard(l, &o, 0);
+        return lower_discard(l, &o, &lay, 0);
     case KN_BI_DICT_CONTAINS:
     case KN_BI_SET_CONTAINS:
-        return lower_contains(l, &o, in);
+        return lower_contains(l, &o, &lay, in);
     case KN_BI_DICT_LEN:
     case KN_BI_SET_LEN:
         return kn_lower_dict_len(l, o.mi);

@@ -261,6 +261,12 @@ append(KnDict *d, const void *key, int64_t hash)
 }
 
 int64_t
+kn_rt_dict_add_new(KnMemInfo *mi, const void *key, int64_t hash)
+{
+    return append(table(mi), key, hash);
+}
+
+int64_t
 kn_rt_dict_insert(KnMemInfo *mi, const void *key, int64_t hash, int32_t *added)
 {
     KnDict *d = table(mi);

@@ -52,7 +52,13 @@ typedef struct KnDict {
     KnDictLayout lay;
 } KnDict;
 
-enum { KN_DICT_OFF_USED = 0, KN_DICT_OFF_NENTRIES = 8, KN_DICT_OFF_ENTRIES = 40 };
+enum {
+    KN_DICT_OFF_USED = 0,
+    KN_DICT_OFF_NENTRIES = 8,
+    KN_DICT_OFF_MASK = 24,
+    KN_DICT_OFF_INDEX = 32,
+    KN_DICT_OFF_ENTRIES = 40
+};
 
 /* a new empty table (refcount 1) with room for `hint` entries; NULL when out of memory */
 KnMemInfo *kn_rt_dict_new(const KnDictLayout *lay, int64_t hint);
@@ -61,6 +67,8 @@ int64_t kn_rt_dict_lookup(KnMemInfo *mi, const void *key, int64_t hash);
 /* the entry of key, made when missing (key copied, hash stored, value zeroed; *added = 1);
  * -1 when out of memory. The caller takes references for a new key and stores the value. */
 int64_t kn_rt_dict_insert(KnMemInfo *mi, const void *key, int64_t hash, int32_t *added);
+/* the entry of a key known to be absent (compiled code probed inline): made as by insert */
+int64_t kn_rt_dict_add_new(KnMemInfo *mi, const void *key, int64_t hash);
 /* delete entry ix: its key's references are released, and its value's when release_value */
 void kn_rt_dict_remove(KnMemInfo *mi, int64_t ix, int32_t release_value);
 /* the first (last: 1) live entry, or -1 when empty */
