@@ -723,6 +723,7 @@ typedef struct Op {
     LLVMValueRef mi;
     KnInstr *args[4];
     int n;
+    int returns_self; /* an operator (a |= b), not a method call */
 } Op;
 
 static Op
@@ -745,6 +746,7 @@ operands(L *l, KnInstr *in, int contains)
     }
     o.t = o.self->type;
     o.mi = l->vals[o.self->id];
+    o.returns_self = in->op == KN_OP_BINOP;
     return o;
 }
 
@@ -879,6 +881,8 @@ set_inplace(L *l, Op *o, int op)
     LLVMValueRef r = rt(l, "kn_rt_set_inplace", l->i32, ps, 3, args);
     kn_lower_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, r, LLVMConstInt(l->i32, 0, 0), ""),
                       KN_EXC_NO_MEMORY);
+    if (!o->returns_self)
+        return none(l); /* s.intersection_update(t) */
     return incref_ret(l, o->mi, o->t); /* a |= b is a itself */
 }
 
