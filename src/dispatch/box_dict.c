@@ -173,7 +173,7 @@ set_typeof(KnState *s, PyObject *o)
         return NULL;
     }
     if (k->kind != KN_TY_INT && k->kind != KN_TY_BOOL && k->kind != KN_TY_FLOAT &&
-        k->kind != KN_TY_TUPLE) {
+        k->kind != KN_TY_TUPLE && k->kind != KN_TY_STR) {
         PyErr_Format(PyExc_TypeError, "kiln does not take sets of %s as arguments yet", k->name);
         return NULL;
     }
@@ -276,6 +276,15 @@ kn_box_key_error_args(const KnExcInfo *exc)
 {
     int64_t code = exc->nargs ? exc->args[0] : 0xF;
     int n = (int)(code & 0xF);
+    if (n == 0xE) { /* a str key: its text, kept by the runtime */
+        int32_t kind;
+        int64_t len;
+        const void *p = kn_rt_dict_key_error_text(&kind, &len);
+        PyObject *k = PyUnicode_FromKindAndData(kind, p, (Py_ssize_t)len);
+        PyObject *r = k ? PyTuple_Pack(1, k) : NULL;
+        Py_XDECREF(k);
+        return r;
+    }
     if (n == 0xF || exc->nargs < 2)
         return PyTuple_New(0);
     if (n == 0) {

@@ -19,6 +19,7 @@
 #include <stdio.h>
 
 #include "runtime/dict.h"
+#include "runtime/str.h"
 
 /* ---- layout ---- */
 
@@ -59,7 +60,6 @@ add_ref(Walk *w, int32_t off)
     if (w->nrefs >= KN_DICT_MAX_REFS)
         return -1;
     w->refs[w->nrefs++] = off;
-    w->comparable = 0;
     return 0;
 }
 
@@ -83,9 +83,12 @@ walk(Walk *w, const KnType *t, int32_t off)
         for (int i = 0; i < t->n; i++)
             KN_TRY(walk(w, t->items[i], off + (int32_t)kn_type_tuple_offset(t, i)));
         return 0;
+    case KN_TY_STR: /* KnStr (runtime/str.h): compared by its characters, mi first */
+        return add_field(w, KN_DF_STR, off, (int32_t)sizeof(KnStr)) < 0 ? -1 : add_ref(w, off);
     case KN_TY_ARRAY:
     case KN_TY_DICT:
     case KN_TY_SET:
+        w->comparable = 0;
         return add_ref(w, off); /* the meminfo is the first field */
     default:
         return -1;
@@ -313,6 +316,12 @@ hash_of(L *l, LLVMValueRef v, const KnType *t)
         return hash_complex(l, v, t);
     case KN_TY_TUPLE:
         return hash_tuple(l, v, t);
+    case KN_TY_STR: {
+        LLVMValueRef p = kn_lower_entry_alloca(l, kn_lower_type(l, t), "str");
+        LLVMBuildStore(l->b, v, p);
+        LLVMTypeRef pt = l->ptr;
+        return rt(l, "kn_rt_str_hash", l->i64, &pt, 1, &p);
+    }
     default:
         return LLVMConstInt(l->i64, 0, 0); /* typing admits no other key */
     }
@@ -431,6 +440,24 @@ is_missing(L *l, LLVMValueRef ix)
     return LLVMBuildICmp(l->b, LLVMIntSLT, ix, LLVMConstInt(l->i64, 0, 0), "missing");
 }
 
+/* if cond: run the builder in a block of its own, then join (returns the join block) */
+static LLVMBasicBlockRef
+begin_if(L *l, LLVMValueRef cond, LLVMBasicBlockRef *join)
+{
+    LLVMBasicBlockRef then = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "dict.then");
+    *join = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "dict.join");
+    LLVMBuildCondBr(l->b, cond, then, *join);
+    LLVMPositionBuilderAtEnd(l->b, then);
+    return then;
+}
+
+static void
+end_if(L *l, LLVMBasicBlockRef join)
+{
+    LLVMBuildBr(l->b, join);
+    LLVMPositionBuilderAtEnd(l->b, join);
+}
+
 /* KeyError(key): the key as up to four int64s and a code saying how to rebuild it
  * (dispatch/box_dict.c: kn_box_key_error_args) */
 static int
@@ -482,6 +509,14 @@ raise_key_error_if(L *l, LLVMValueRef cond, Key *k, const KnType *kt)
             }
         }
     }
+    if (kt->kind == KN_TY_STR) { /* its text is kept by the runtime until the next one */
+        code = 0xE;
+        LLVMBasicBlockRef join;
+        begin_if(l, cond, &join);
+        LLVMTypeRef pt = l->ptr;
+        rt(l, "kn_rt_dict_key_error_str", LLVMVoidTypeInContext(l->ctx), &pt, 1, &k->p);
+        end_if(l, join);
+    }
     args[0] = LLVMConstInt(l->i64, (unsigned)code, 0);
     kn_lower_raise_if_args(l, cond, KN_EXC_KEY_ERROR, args, n);
 }
@@ -509,24 +544,6 @@ layout_of(L *l, const KnType *t, KnDictLayout *lay)
         return -1;
     }
     return 0;
-}
-
-/* if cond: run the builder in a block of its own, then join (returns the join block) */
-static LLVMBasicBlockRef
-begin_if(L *l, LLVMValueRef cond, LLVMBasicBlockRef *join)
-{
-    LLVMBasicBlockRef then = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "dict.then");
-    *join = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "dict.join");
-    LLVMBuildCondBr(l->b, cond, then, *join);
-    LLVMPositionBuilderAtEnd(l->b, then);
-    return then;
-}
-
-static void
-end_if(L *l, LLVMBasicBlockRef join)
-{
-    LLVMBuildBr(l->b, join);
-    LLVMPositionBuilderAtEnd(l->b, join);
 }
 
 /* the entry of key k, made if missing (its key's references taken); *added: i1 */

@@ -474,6 +474,35 @@ kn_rt_set_inplace(KnMemInfo *a, KnMemInfo *b, int32_t op)
     return 0;
 }
 
+/* ---- the str key of a KeyError ---- */
+
+static _Thread_local struct {
+    void *chars;
+    int64_t length;
+    int32_t kind;
+} missing_key;
+
+void
+kn_rt_dict_key_error_str(const void *key)
+{
+    const KnStr *s = key;
+    free(missing_key.chars);
+    size_t n = (size_t)(s->length * s->kind);
+    missing_key.chars = malloc(n ? n : 1);
+    if (missing_key.chars)
+        memcpy(missing_key.chars, s->data, n);
+    missing_key.length = missing_key.chars ? s->length : 0;
+    missing_key.kind = s->kind;
+}
+
+const void *
+kn_rt_dict_key_error_text(int32_t *kind, int64_t *length)
+{
+    *kind = missing_key.kind ? missing_key.kind : 1;
+    *length = missing_key.length;
+    return missing_key.chars ? missing_key.chars : "";
+}
+
 /* ---- CPython's hashes ---- */
 
 enum { HASH_BITS = 61 };

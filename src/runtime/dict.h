@@ -87,6 +87,10 @@ int32_t kn_rt_set_subset(KnMemInfo *a, KnMemInfo *b); /* every key of a is in b 
 /* in place: a &= b, a -= b, a ^= b (a |= b is kn_rt_dict_update); 0, -1 out of memory */
 int32_t kn_rt_set_inplace(KnMemInfo *a, KnMemInfo *b, int32_t op);
 
+/* the text of a str key that KeyError names (kept until the next call), and reading it back */
+void kn_rt_dict_key_error_str(const void *key);
+const void *kn_rt_dict_key_error_text(int32_t *kind, int64_t *length);
+
 /* CPython's hash of a float (for ints and tuples compiled code computes it inline); nan: 0 */
 int64_t kn_rt_hash_double(double x);
 int64_t kn_rt_hash_int_slow(int64_t x, int32_t is_unsigned); /* |x| >= 2**61 - 1 */

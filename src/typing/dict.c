@@ -3,8 +3,8 @@
  * hash(), and the item types of iterating over them (typing/iter.c).
  *
  * A dict's type is DictType[K,V] (types/model_dict.c): K and V are the unified types of its
- * display's keys and values; keys must be hashable (bools, ints, floats, complex and tuples of
- * them), values anything a table can hold (numbers, tuples, arrays, dicts, sets). An empty
+ * display's keys and values; keys must be hashable (bools, ints, floats, complex, strs and
+ * tuples of them), values anything a table can hold (numbers, tuples, arrays, dicts, sets). An empty
  * display ({}, dict(), set()) takes its types from what the function later puts into the
  * variable it is stored in (d[k] = v, d.setdefault(k, v), s.add(k), update), as Numba does;
  * when nothing does, the error says how to give them. Keys and values put in later convert
@@ -39,6 +39,7 @@ unhashable(const KnType *t)
     case KN_TY_INT:
     case KN_TY_FLOAT:
     case KN_TY_COMPLEX:
+    case KN_TY_STR:
         return NULL;
     case KN_TY_TUPLE:
         for (int i = 0; i < t->n; i++) {
@@ -68,6 +69,7 @@ storable(const KnType *t)
     case KN_TY_NONE:
     case KN_TY_ARRAY:
     case KN_TY_SET:
+    case KN_TY_STR:
         return 1;
     case KN_TY_DICT:
         return t->id == KN_DICT_SELF;
@@ -91,7 +93,7 @@ comparable(const KnType *t)
                 return 0;
         return 1;
     }
-    return kn_type_is_number(t) || t->kind == KN_TY_NONE;
+    return kn_type_is_number(t) || t->kind == KN_TY_NONE || t->kind == KN_TY_STR;
 }
 
 static int
@@ -290,7 +292,9 @@ kn_typing_dict_iter_item(KnCompilation *c, const KnType *t)
 int
 kn_type_rule_hash(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
 {
-    KN_UNUSED(id);
+    int str_rc = kn_typing_str_builtin(c, in, id, a, n); /* hash(s): typing/str.c */
+    if (str_rc != -2)
+        return str_rc;
     kn_typing_impl_kind(c, in, KN_CALL_BUILTIN);
     if (n != 1)
         return kn_typing_err(c, in->span, "hash() takes exactly one argument (%d given)", n);

@@ -42,6 +42,8 @@ int kn_typing_entry(KnCompilation *c, KnInstr *in, int id, KnType **a, int n);
 int kn_typing_overload(KnCompilation *c, KnInstr *in, KnType *fn, KnType *bound, KnType **a, int n);
 int kn_typing_overload_attr(KnCompilation *c, KnInstr *in, KnType *self); /* 1: none */
 int kn_typing_has_overload_method(KnCompilation *c, KnType *self, const char *name, KnSpan span);
+/* str.c: len(s), hash(s), int(s), float(s) of a str, typed by the str family; -2: not one */
+int kn_typing_str_builtin(KnCompilation *c, KnInstr *in, int id, KnType **a, int n);
 /* dict.c: dicts and sets (displays, the item type of iterating over one, and the error of an
  * empty display whose types nothing tells: 1 when `in` is one, after the diagnostic) */
 int kn_typing_build_dict(KnCompilation *c, KnInstr *in);
