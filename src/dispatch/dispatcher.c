@@ -766,7 +766,7 @@ invoke(Overload *ov, PyObject *const *args, int nogil)
     char *ret =
         ret_size <= sizeof small_ret ? small_ret : aligned_alloc(16, (ret_size + 15) / 16 * 16);
     PyObject *result = NULL;
-    int unboxed = 0;
+    int unboxed = 0, mark = kn_box_reflect_mark();
     for (; unboxed < ov->nargs; unboxed++)
         if (kn_box_unbox(ov->args[unboxed], args[unboxed], buf + ov->offsets[unboxed]) < 0)
             goto done;
@@ -793,9 +793,13 @@ invoke(Overload *ov, PyObject *const *args, int nogil)
     else
         result = kn_box_box(ov->ret, ret);
 done:
-    for (int i = 0; i < unboxed; i++) /* reflected arguments: changes back, copies released */
+    kn_box_reflect_done(mark); /* lists: mutations written back to the caller's lists */
+    for (int i = 0; i < unboxed; i++) {
+        /* sets: the table's keys written back, the table released (box_dict.c) */
         if (kn_box_reflect(ov->args[i], args[i], buf + ov->offsets[i]) < 0)
             Py_CLEAR(result);
+        kn_box_release(ov->args[i], buf + ov->offsets[i]);
+    }
     if (buf != small)
         free(buf);
     if (ret != small_ret)

@@ -1,4 +1,4 @@
-/* dictcomp.c - dict and set displays, dict and set comprehensions, and `del x[k]`.
+/* dictcomp.c - dict and set displays, and dict and set comprehensions.
  *
  * A display {k1: v1, ...} is one BUILD_DICT of its keys and values in evaluation order (k1, v1,
  * k2, v2, ...); {x, y} is one BUILD_SET. A comprehension {k: v for t in it if c} is lowered to
@@ -8,9 +8,7 @@
  * condition that a for loop takes works here. The empty table's types come from that store
  * (typing/dict.c). Unlike Python, the comprehension's targets are variables of the function
  * (they are not scoped to the comprehension).
- *
- * `del x[k]` is a call of x.__delitem__(k), which a kind implements by a registry entry
- * ("dict.__delitem__"); other targets of del are not supported. */
+ * (`del d[k]` is stmt.c's del x[i], a call of the "dict.__delitem__" entry.) */
 #include "frontend/internal.h"
 
 /* an ast node of class `cls` (in module ast) with keyword fields, located at `where` */
@@ -189,27 +187,4 @@ kn_fe_dict_display(FE *fe, PyObject *node)
             return NULL;
     }
     return emit(fe, is_set ? KN_OP_BUILD_SET : KN_OP_BUILD_DICT, node, m, args);
-}
-
-int
-kn_fe_delete_stmt(FE *fe, PyObject *node)
-{
-    PyObject *targets = A(node, "targets");
-    for (Py_ssize_t i = 0; targets && i < PyList_GET_SIZE(targets); i++) {
-        PyObject *t = PyList_GET_ITEM(targets, i);
-        if (!is(t, "Subscript")) {
-            UNSUPPORTED(fe, t, "del of %s is not supported (only del x[k])", kind(t));
-            return -1;
-        }
-        KnSpan sp = span_of(fe, t);
-        Val base = kn_fe_expr(fe, A(t, "value"));
-        Val idx = base ? kn_fe_index_expr(fe, A(t, "slice")) : NULL;
-        if (!idx)
-            return -1;
-        Val m = kn_kir_emit1(&fe->b, KN_OP_GETATTR, sp, base);
-        m->imm.str = "__delitem__";
-        KnInstr *args[2] = {m, idx};
-        kn_kir_emit(&fe->b, KN_OP_CALL, sp, 2, args);
-    }
-    return 0;
 }

@@ -127,9 +127,11 @@ int kn_fe_assign_to(FE *fe, PyObject *target, Val v);
 int kn_fe_branch(FE *fe, PyObject *test, KnSpan sp, KnBlock *t, KnBlock *f);
 int kn_fe_stmts(FE *fe, PyObject *body);
 
-/* dictcomp.c: dict and set displays and comprehensions; del x[k] */
+/* comprehension.c */
+Val kn_fe_list_display(FE *fe, PyObject *node);
+Val kn_fe_listcomp(FE *fe, PyObject *node);
+/* dictcomp.c: dict and set displays and comprehensions */
 Val kn_fe_dict_display(FE *fe, PyObject *node);
-int kn_fe_delete_stmt(FE *fe, PyObject *node);
 
 /* loops.c */
 int kn_fe_while_stmt(FE *fe, PyObject *node);

@@ -88,6 +88,7 @@ walk(Walk *w, const KnType *t, int32_t off)
     case KN_TY_ARRAY:
     case KN_TY_DICT:
     case KN_TY_SET:
+    case KN_TY_LIST:
         w->comparable = 0;
         return add_ref(w, off); /* the meminfo is the first field */
     default:

@@ -51,6 +51,7 @@ unhashable(const KnType *t)
     case KN_TY_ARRAY:
     case KN_TY_DICT:
     case KN_TY_SET:
+    case KN_TY_LIST:
         return "unhashable type";
     default:
         return "kiln does not support keys of this type yet";
@@ -73,6 +74,8 @@ storable(const KnType *t)
         return 1;
     case KN_TY_DICT:
         return t->id == KN_DICT_SELF;
+    case KN_TY_LIST:
+        return t->dtype != NULL; /* not an empty [] whose item type is still unknown */
     case KN_TY_TUPLE:
         for (int i = 0; i < t->n; i++)
             if (!storable(t->items[i]))

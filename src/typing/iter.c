@@ -41,6 +41,12 @@ seq_item(KnCompilation *c, KnInstr *in, KnType *t)
             return NULL;
         }
         return kn_typing_index_result(c, in->span, t, &kn_type_int64);
+    case KN_TY_LIST:
+        if (!t->dtype)
+            kn_diag_error(&c->diags, KN_DIAG_TYPING, in->span,
+                          "cannot iterate over a list whose item type is not known (an empty "
+                          "list that nothing is appended to)");
+        return t->dtype;
     default:
         kn_diag_error(&c->diags, KN_DIAG_TYPING, in->span,
                       "cannot iterate over %s: kiln iterates over ranges, tuples, arrays, "
