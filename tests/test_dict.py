@@ -573,3 +573,83 @@ def test_get_without_default():
         compiled(get_without_default)()
     assert_diagnostic(e.value, kiln.errors.TypingError, get_without_default, "d.get(1)",
                       contains=["Optional", "default"])
+
+
+# ---- str keys and values (UCS-1, UCS-2 and UCS-4 text), list values ----
+
+def str_keys(n):
+    d = {}
+    for i in range(n):
+        d[str(i)] = i
+    return d, d["3"], "7" in d, "x" in d
+
+
+def test_str_keys_built():
+    got, want = compiled(str_keys)(10), str_keys(10)
+    same_dict(got[0], want[0])
+    same(got[1:], want[1:])
+
+
+def non_ascii_keys(k):
+    d = {"héllo→": 1, "a": 2, "😀": 3, "é": 4}
+    return d[k]
+
+
+@pytest.mark.parametrize("k", ["héllo→", "a", "😀", "é", "zz→", "😀😀"])
+def test_non_ascii_str_keys(k):
+    check(non_ascii_keys, k)
+
+
+def str_values():
+    d = {1: "one", 2: "twö", 3: "😀"}
+    d[4] = "four"
+    return d, d == {1: "one", 2: "twö", 3: "😀", 4: "four"}
+
+
+def test_str_values():
+    got, want = compiled(str_values)(), str_values()
+    same_dict(got[0], want[0])
+    same(got[1], want[1])
+
+
+def str_comprehension(words):
+    return {w: len(w) for w in words}
+
+
+def test_str_key_comprehension_from_tuple():
+    check_dict(str_comprehension, ("a", "bé", "c😀", "a"))
+
+
+def hash_str(s):
+    return hash(s)
+
+
+@pytest.mark.parametrize("s", ["", "abc", "héllo→", "😀"])
+def test_hash_str(s):
+    check(hash_str, s)
+
+
+def group_lists(n):
+    groups = {}
+    for i in range(n):
+        k = i % 4
+        if k in groups:
+            groups[k].append(i)
+        else:
+            groups[k] = [i]
+    return groups
+
+
+def test_list_values():
+    got, want = compiled(group_lists)(10), group_lists(10)
+    assert list(got.items()) == list(want.items())
+
+
+def list_values_raise(k):
+    d = {1: [1.5, 2.5], 2: [3.5]}
+    return d[k][0]
+
+
+def test_list_values_freed_on_key_error():
+    check(list_values_raise, 2)
+    check(list_values_raise, 5)
