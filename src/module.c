@@ -315,7 +315,7 @@ PyInit__core(void)
     if (!kn_state && state_init() < 0)
         return NULL;
     if (PyType_Ready(&KnDispatcher_Type) < 0 || PyType_Ready(&KnMemInfoOwner_Type) < 0 ||
-        PyType_Ready(&KnTypedList_Type) < 0)
+        PyType_Ready(&KnTypedList_Type) < 0 || PyType_Ready(&KnTypedDict_Type) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&core_module);
     if (!m)
@@ -323,6 +323,7 @@ PyInit__core(void)
     Py_INCREF(&KnDispatcher_Type);
     if (PyModule_AddObject(m, "Dispatcher", (PyObject *)&KnDispatcher_Type) < 0 ||
         PyModule_AddObjectRef(m, "List", (PyObject *)&KnTypedList_Type) < 0 ||
+        PyModule_AddObjectRef(m, "Dict", (PyObject *)&KnTypedDict_Type) < 0 ||
         PyModule_AddStringConstant(m, "llvm_linkage", KN_LLVM_LINKAGE) < 0) {
         Py_DECREF(m);
         return NULL;

@@ -653,3 +653,97 @@ def list_values_raise(k):
 def test_list_values_freed_on_key_error():
     check(list_values_raise, 2)
     check(list_values_raise, 5)
+
+
+# ---- kiln.typed.Dict ----
+
+from kiln import types  # noqa: E402
+from kiln.typed import Dict  # noqa: E402
+
+
+def test_typed_dict_mapping_protocol():
+    d = Dict.empty(key_type=types.int64, value_type=types.float64)
+    p = {}
+    for k, v in [(1, 2.5), (2, 3.0), (-1, 0.5), (1, 7.0)]:
+        d[k] = v
+        p[k] = v
+    assert len(d) == len(p) and list(d.items()) == list(p.items()) and list(d) == list(p)
+    assert list(d.keys()) == list(p.keys()) and list(d.values()) == list(p.values())
+    assert (1 in d, 5 in d, "x" in d) == (True, False, False)
+    assert d.get(7, -1.0) == -1.0 and d.get(2) == 3.0 and d.get(9) is None
+    assert d == p and d != {1: 1.0}
+    with pytest.raises(KeyError) as e:
+        d[99]
+    assert e.value.args == (99,)
+    del d[1]
+    del p[1]
+    assert d == p and d.pop(2) == p.pop(2) and d.pop(5, 1.5) == 1.5
+    assert d.setdefault(4, 4.5) == 4.5 and d[4] == 4.5
+    assert repr(d).startswith("DictType[int64,float64]")
+    assert d.key_type == types.int64 and d.value_type == types.float64
+    d.clear()
+    assert len(d) == 0
+
+
+def test_typed_dict_types_from_first_store():
+    d = Dict()
+    d["héllo→"] = 1
+    d["😀"] = 2
+    name = "dyn" + str(5)
+    d[name] = 3
+    del name  # the dict holds its own copy of the text
+    assert list(d.items()) == [("héllo→", 1), ("😀", 2), ("dyn5", 3)]
+    assert d.key_type == types.unicode_type
+
+
+def fill(d, n):
+    for i in range(n):
+        d[i] = i * 0.5
+    return len(d)
+
+
+def total(d):
+    t = 0.0
+    for k, v in d.items():
+        t += k * v
+    return t
+
+
+def returns_it(d):
+    d[100] = 1.0
+    return d
+
+
+def test_typed_dict_shared_with_compiled_code():
+    d = Dict.empty(key_type=types.int64, value_type=types.float64)
+    assert compiled(fill)(d, 10) == 10
+    assert list(d.items()) == [(i, i * 0.5) for i in range(10)]
+    same(compiled(total)(d), total(dict(d.items())))
+    r = compiled(returns_it)(d)
+    assert type(r) is Dict and r[100] == 1.0 and d[100] == 1.0
+
+
+def put_str(d, k):
+    d[k] = len(d)
+
+
+def test_typed_dict_str_keys_from_compiled_code():
+    d = Dict.empty(key_type=types.unicode_type, value_type=types.int64)
+    d["a"] = 0
+    key = "b" + "é" * 3
+    compiled(put_str)(d, key)
+    del key
+    assert list(d.items()) == [("a", 0), ("béé" + "é", 1)]
+
+
+def test_typed_dict_bad_input():
+    d = Dict.empty(key_type=types.int64, value_type=types.float64)
+    with pytest.raises(TypeError):
+        d["x"] = 1.0
+    with pytest.raises(TypeError, match="unknown"):
+        compiled(fill)(Dict(), 3)
+    e = Dict.empty(key_type=types.int64, value_type=types.int64)
+    with pytest.raises(kiln.errors.TypingError, match="does not fit"):
+        compiled(fill)(e, 2)  # float64 values into a dict of int64 values
+    assert kiln.typeof(d) == types.DictType(types.int64, types.float64) if hasattr(
+        kiln, "typeof") else True

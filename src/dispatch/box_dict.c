@@ -3,7 +3,8 @@
  * Returned: a dict or set made in compiled code becomes a Python dict or set (its views the
  * views of that dict), item by item, in the table's order; the table's reference is released.
  * Arguments: a Python dict is refused, as Numba refuses reflected dicts (its mutations could not
- * be seen by the caller without copying back every value). A Python set is reflected like a
+ * be seen by the caller without copying back every value); a kiln.typed.Dict (typed_dict.c)
+ * shares its table, and a typed.Dict's table returned comes back as that kind of object. A Python set is reflected like a
  * list: typeof unifies its items' types, unbox copies it into a new table (hashes from
  * PyObject_Hash, which equals what compiled code computes for numbers and tuples), and after
  * the call `reflect` writes the table's keys back into the set and releases the table. */
@@ -58,6 +59,8 @@ dict_box(KnType *t, const char *src)
 {
     KnMemInfo *mi;
     memcpy(&mi, src, sizeof mi);
+    if (t->kind == KN_TY_DICT && t->id == KN_DICT_SELF && table(mi)->typed)
+        return kn_typed_dict_wrap(mi, t); /* a kiln.typed.Dict comes back as itself */
     PyObject *r = to_python(t, mi);
     kn_rt_decref(mi);
     static const char *const views[] = {NULL, "keys", "values", "items"};
@@ -114,11 +117,24 @@ dict_pytype(void)
     return &PyDict_Type;
 }
 
+static PyTypeObject *
+typed_dict_pytype(void)
+{
+    return &KnTypedDict_Type;
+}
+
 static KnType *
 dict_typeof(KnState *s, PyObject *o)
 {
     KN_UNUSED(s);
-    KN_UNUSED(o);
+    if (Py_TYPE(o) == &KnTypedDict_Type) {
+        KnType *t = kn_typed_dict_type(o);
+        if (!t)
+            PyErr_SetString(PyExc_TypeError,
+                            "kiln cannot pass an empty kiln.typed.Dict() whose key and value "
+                            "types are unknown: make it with Dict.empty(key_type, value_type)");
+        return t;
+    }
     PyErr_SetString(PyExc_TypeError,
                     "kiln does not take a Python dict as an argument (as Numba, which refuses "
                     "reflected dicts): pass a kiln.typed.Dict, or build the dict inside the "
@@ -126,9 +142,35 @@ dict_typeof(KnState *s, PyObject *o)
     return NULL;
 }
 
+/* a kiln.typed.Dict: its table, shared (a reference for the call, dropped by dict_release) */
+static int
+dict_unbox(KnType *t, PyObject *o, char *dst)
+{
+    if (Py_TYPE(o) != &KnTypedDict_Type || kn_typed_dict_type(o) != t) {
+        PyErr_Format(PyExc_TypeError, "expected a kiln.typed.Dict of %s, got %R", t->name, o);
+        return -1;
+    }
+    KnMemInfo *mi = kn_typed_dict_mi(o);
+    kn_rt_incref(mi);
+    memcpy(dst, &mi, sizeof mi);
+    return 0;
+}
+
+static void
+dict_release(KnType *t, char *src)
+{
+    KN_UNUSED(t);
+    KnMemInfo *mi;
+    memcpy(&mi, src, sizeof mi);
+    kn_rt_decref(mi);
+}
+
 const KnBoxModel kn_box_model_dict = {
     .pytype = dict_pytype,
+    .pytype2 = typed_dict_pytype,
     .typeof = dict_typeof,
+    .unbox = dict_unbox,
+    .release = dict_release,
     .box = dict_box,
     .key = dict_key,
     .tag = "dict",

@@ -49,6 +49,11 @@ KnType *kn_box_typeof_int(KnState *s, PyObject *o);
  * error set); a kiln.typed.List's type and meminfo; a typed.List wrapping mi (taking over its
  * reference) */
 KnMemInfo *kn_box_list_from_items(KnType *t, PyObject *const *items, Py_ssize_t n);
+/* dicts (typed_dict.c): a kiln.typed.Dict's type (NULL: not known yet) and table; a table as a
+ * new typed.Dict (taking over the reference) */
+KnType *kn_typed_dict_type(PyObject *o);
+KnMemInfo *kn_typed_dict_mi(PyObject *o);
+PyObject *kn_typed_dict_wrap(KnMemInfo *mi, KnType *t);
 KnType *kn_typed_list_type(PyObject *o);
 KnMemInfo *kn_typed_list_mi(PyObject *o);
 PyObject *kn_typed_list_wrap(KnMemInfo *mi, KnType *t);

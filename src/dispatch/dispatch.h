@@ -63,6 +63,7 @@ void kn_box_release(KnType *t, char *src); /* after the call: what unbox made (a
 int kn_box_reflect_mark(void);
 void kn_box_reflect_done(int mark);
 extern PyTypeObject KnTypedList_Type; /* kiln._core.List (typed_list.c) */
+extern PyTypeObject KnTypedDict_Type; /* kiln._core.Dict (typed_dict.c) */
 PyObject *kn_box_key(KnType *t);      /* the type key (docs/core-api.md) */
 /* box_str.c: install CPython's hash for the runtime; a new str object of a KnStr's
  * characters; the text of the last bad int()/float() literal of this thread */

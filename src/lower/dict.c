@@ -547,10 +547,34 @@ layout_of(L *l, const KnType *t, KnDictLayout *lay)
     return 0;
 }
 
-/* the entry of key k, made if missing (its key's references taken); *added: i1 */
+static int
+has_str(const KnDictField *f, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (f[i].kind == KN_DF_STR)
+            return 1;
+    return 0;
+}
+
+/* strs of entry ix borrowed from Python objects become the table's own copies (part 1: the
+ * key, 2: the value), when the key or value holds strs */
+static void
+own_strs(L *l, LLVMValueRef mi, LLVMValueRef ix, const KnDictLayout *lay, int part)
+{
+    if (!(part == 1 ? has_str(lay->kf, lay->nkf) : has_str(lay->vf, lay->nvf)))
+        return;
+    LLVMTypeRef ps[3] = {l->ptr, l->i64, l->i32};
+    LLVMValueRef args[3] = {mi, ix, LLVMConstInt(l->i32, (unsigned)part, 0)};
+    LLVMValueRef r = rt(l, "kn_rt_dict_own_strs", l->i32, ps, 3, args);
+    kn_lower_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, r, LLVMConstInt(l->i32, 0, 0), ""),
+                      KN_EXC_NO_MEMORY);
+}
+
+/* the entry of key k, made if missing (its key's references taken); *added: i1; *ixp: its
+ * number */
 static LLVMValueRef
-insert(L *l, LLVMValueRef mi, Key *k, const KnType *t, const KnDictLayout *lay,
-       LLVMValueRef *added)
+insert_ix(L *l, LLVMValueRef mi, Key *k, const KnType *t, const KnDictLayout *lay,
+          LLVMValueRef *added, LLVMValueRef *ixp)
 {
     LLVMValueRef ix;
     if (inline_probe(lay)) { /* probed here; the runtime only appends a new key */
@@ -582,16 +606,26 @@ insert(L *l, LLVMValueRef mi, Key *k, const KnType *t, const KnDictLayout *lay,
         LLVMBasicBlockRef join;
         begin_if(l, *added, &join);
         kn_lower_incref(l, k->v, key_type(t));
+        own_strs(l, mi, ix, lay, 1);
         end_if(l, join);
     }
+    *ixp = ix;
     return entry_at(l, mi, ix, lay);
+}
+
+static LLVMValueRef
+insert(L *l, LLVMValueRef mi, Key *k, const KnType *t, const KnDictLayout *lay,
+       LLVMValueRef *added)
+{
+    LLVMValueRef ix;
+    return insert_ix(l, mi, k, t, lay, added, &ix);
 }
 
 /* store value v (type vt) into the entry e: a reference of the table's own; the old value's
  * released unless the entry is new */
 static void
 store_value(L *l, LLVMValueRef e, KnInstr *v, const KnType *t, const KnDictLayout *lay,
-            LLVMValueRef added)
+            LLVMValueRef added, LLVMValueRef mi, LLVMValueRef ix)
 {
     const KnType *vt = val_type(t);
     LLVMValueRef val = kn_lower_convert(l, l->vals[v->id], v->type, vt);
@@ -604,6 +638,7 @@ store_value(L *l, LLVMValueRef e, KnInstr *v, const KnType *t, const KnDictLayou
         end_if(l, join);
     }
     kn_lower_store_c(l, vt, val, p);
+    own_strs(l, mi, ix, lay, 2);
 }
 
 static void
@@ -644,10 +679,10 @@ kn_lower_build_dict(L *l, KnInstr *in)
     kn_lower_own(l, mi, t);
     for (int i = 0; i + step <= in->nargs; i += step) {
         Key k = make_key(l, in->args[i], key_type(t));
-        LLVMValueRef added;
-        LLVMValueRef e = insert(l, mi, &k, t, &lay, &added);
+        LLVMValueRef added, ix;
+        LLVMValueRef e = insert_ix(l, mi, &k, t, &lay, &added, &ix);
         if (step == 2)
-            store_value(l, e, in->args[i + 1], t, &lay, added);
+            store_value(l, e, in->args[i + 1], t, &lay, added, mi, ix);
     }
     return mi;
 }
@@ -852,11 +887,11 @@ static LLVMValueRef
 lower_setdefault(L *l, Op *o, const KnDictLayout *lay)
 {
     Key k = make_key(l, o->args[0], key_type(o->t));
-    LLVMValueRef added;
-    LLVMValueRef e = insert(l, o->mi, &k, o->t, lay, &added);
+    LLVMValueRef added, ix;
+    LLVMValueRef e = insert_ix(l, o->mi, &k, o->t, lay, &added, &ix);
     LLVMBasicBlockRef join;
     begin_if(l, added, &join);
-    store_value(l, e, o->args[1], o->t, lay, LLVMConstInt(l->i1, 1, 0));
+    store_value(l, e, o->args[1], o->t, lay, LLVMConstInt(l->i1, 1, 0), o->mi, ix);
     end_if(l, join);
     return incref_ret(l, load_val(l, e, o->t, lay), val_type(o->t));
 }
@@ -983,8 +1018,9 @@ kn_lower_rule_dict(L *l, KnInstr *in, int id)
         return lower_getitem(l, &o, &lay);
     case KN_BI_DICT_SETITEM: {
         Key k = make_key(l, o.args[0], key_type(o.t));
-        LLVMValueRef e = insert(l, o.mi, &k, o.t, &lay, &added);
-        store_value(l, e, o.args[1], o.t, &lay, added);
+        LLVMValueRef ix;
+        LLVMValueRef e = insert_ix(l, o.mi, &k, o.t, &lay, &added, &ix);
+        store_value(l, e, o.args[1], o.t, &lay, added, o.mi, ix);
         return NULL;
     }
     case KN_BI_DICT_DELITEM:

@@ -275,6 +275,26 @@ kn_rt_dict_insert(KnMemInfo *mi, const void *key, int64_t hash, int32_t *added)
     return ix >= 0 ? ix : append(d, key, hash);
 }
 
+int32_t
+kn_rt_dict_own_strs(KnMemInfo *mi, int64_t ix, int32_t part)
+{
+    KnDict *d = table(mi);
+    const KnDictField *f = part == 1 ? d->lay.kf : d->lay.vf;
+    int n = part == 1 ? d->lay.nkf : d->lay.nvf;
+    char *base = entry(d, ix) + (part == 1 ? d->lay.koff : d->lay.voff);
+    for (int i = 0; i < n; i++) {
+        KnStr *s = (KnStr *)(base + f[i].offset);
+        if (f[i].kind != KN_DF_STR || s->mi || !s->parent)
+            continue;
+        KnStr copy;
+        if (kn_rt_str_make(&copy, s->data, s->length, s->kind) < 0)
+            return -1;
+        copy.hash = s->hash;
+        *s = copy;
+    }
+    return 0;
+}
+
 void
 kn_rt_dict_remove(KnMemInfo *mi, int64_t ix, int32_t release_value)
 {

@@ -50,6 +50,7 @@ typedef struct KnDict {
     char *entries; /* capacity * esize bytes; a deleted entry's hash is -1 */
     int64_t first; /* no live entry before this one */
     KnDictLayout lay;
+    int32_t typed; /* a kiln.typed.Dict's table: returned as one (dispatch/typed_dict.c) */
 } KnDict;
 
 enum {
@@ -69,6 +70,10 @@ int64_t kn_rt_dict_lookup(KnMemInfo *mi, const void *key, int64_t hash);
 int64_t kn_rt_dict_insert(KnMemInfo *mi, const void *key, int64_t hash, int32_t *added);
 /* the entry of a key known to be absent (compiled code probed inline): made as by insert */
 int64_t kn_rt_dict_add_new(KnMemInfo *mi, const void *key, int64_t hash);
+/* the strs of entry ix's key (part 1) or value (part 2) that are borrowed from Python objects
+ * (runtime/str.h) replaced by owned copies, so that the table may outlive those objects; 0, or
+ * -1 out of memory */
+int32_t kn_rt_dict_own_strs(KnMemInfo *mi, int64_t ix, int32_t part);
 /* delete entry ix: its key's references are released, and its value's when release_value */
 void kn_rt_dict_remove(KnMemInfo *mi, int64_t ix, int32_t release_value);
 /* the first (last: 1) live entry, or -1 when empty */
