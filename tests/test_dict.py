@@ -745,5 +745,4 @@ def test_typed_dict_bad_input():
     e = Dict.empty(key_type=types.int64, value_type=types.int64)
     with pytest.raises(kiln.errors.TypingError, match="does not fit"):
         compiled(fill)(e, 2)  # float64 values into a dict of int64 values
-    assert kiln.typeof(d) == types.DictType(types.int64, types.float64) if hasattr(
-        kiln, "typeof") else True
+    del d, e  # the compile error kept by the dispatcher holds this frame
