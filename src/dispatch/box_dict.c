@@ -4,10 +4,10 @@
  * views of that dict), item by item, in the table's order; the table's reference is released.
  * Arguments: a Python dict is refused, as Numba refuses reflected dicts (its mutations could not
  * be seen by the caller without copying back every value); a kiln.typed.Dict (typed_dict.c)
- * shares its table, and a typed.Dict's table returned comes back as that kind of object. A Python set is reflected like a
- * list: typeof unifies its items' types, unbox copies it into a new table (hashes from
- * PyObject_Hash, which equals what compiled code computes for numbers and tuples), and after
- * the call `reflect` writes the table's keys back into the set and releases the table. */
+ * shares its table, and a typed.Dict's table returned comes back as that kind of object. A Python
+ * set is reflected like a list: typeof unifies its items' types, unbox copies it into a new table
+ * (hashes from PyObject_Hash, which equals what compiled code computes for numbers and tuples), and
+ * after the call `reflect` writes the table's keys back into the set and releases the table. */
 #include "dispatch/box_model.h"
 
 #include "lower/lower.h"

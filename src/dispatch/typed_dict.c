@@ -340,9 +340,10 @@ snapshot(TypedDict *self, int what)
             continue;
         PyObject *k = what != 1 ? key_at(self, ix) : NULL;
         PyObject *v = what != 0 ? value_at(self, ix) : NULL;
-        PyObject *item = what == 0 ? Py_XNewRef(k) : what == 1 ? Py_XNewRef(v)
-                         : k && v  ? PyTuple_Pack(2, k, v)
-                                   : NULL;
+        PyObject *item = what == 0   ? Py_XNewRef(k)
+                         : what == 1 ? Py_XNewRef(v)
+                         : k && v    ? PyTuple_Pack(2, k, v)
+                                     : NULL;
         Py_XDECREF(k);
         Py_XDECREF(v);
         if (!item || PyList_Append(r, item) < 0) {
@@ -456,8 +457,8 @@ td_repr(TypedDict *self)
     PyObject *d = as_pydict(self);
     if (!d)
         return NULL;
-    PyObject *r = PyUnicode_FromFormat("%s(%R)", self->t ? self->t->name : "DictType[undefined]",
-                                       d);
+    PyObject *r =
+        PyUnicode_FromFormat("%s(%R)", self->t ? self->t->name : "DictType[undefined]", d);
     Py_DECREF(d);
     return r;
 }

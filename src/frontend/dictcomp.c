@@ -42,8 +42,8 @@ static PyObject *
 name_node(PyObject *id, PyObject *where)
 {
     PyObject *load = ctx("Load");
-    PyObject *n = load ? node_of("Name", where, Py_BuildValue("{sOsO}", "id", id, "ctx", load))
-                       : NULL;
+    PyObject *n =
+        load ? node_of("Name", where, Py_BuildValue("{sOsO}", "id", id, "ctx", load)) : NULL;
     Py_XDECREF(load);
     return n;
 }
@@ -70,10 +70,10 @@ store_stmt(PyObject *node, PyObject *tmp, int is_set)
         return NULL;
     if (is_set) {
         PyObject *load = ctx("Load");
-        PyObject *attr = load ? node_of("Attribute", node,
-                                        Py_BuildValue("{sOsssO}", "value", base, "attr", "add",
-                                                      "ctx", load))
-                              : NULL;
+        PyObject *attr =
+            load ? node_of("Attribute", node,
+                           Py_BuildValue("{sOsssO}", "value", base, "attr", "add", "ctx", load))
+                 : NULL;
         PyObject *call = attr ? node_of("Call", A(node, "elt"),
                                         Py_BuildValue("{sOs[O]s[]}", "func", attr, "args",
                                                       A(node, "elt"), "keywords"))
@@ -118,9 +118,8 @@ loops_around(FE *fe, PyObject *node, PyObject *body)
         PyObject *ifs = A(gen, "ifs");
         for (Py_ssize_t i = ifs ? PyList_GET_SIZE(ifs) - 1 : -1; body && i >= 0; i--) {
             PyObject *test = PyList_GET_ITEM(ifs, i);
-            PyObject *s = node_of("If", test,
-                                  Py_BuildValue("{sOs[O]s[]}", "test", test, "body", body,
-                                                "orelse"));
+            PyObject *s = node_of(
+                "If", test, Py_BuildValue("{sOs[O]s[]}", "test", test, "body", body, "orelse"));
             Py_DECREF(body);
             body = s;
         }

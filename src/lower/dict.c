@@ -201,8 +201,7 @@ new_table(L *l, const KnType *t, LLVMValueRef hint)
 {
     KnDictLayout lay;
     if (kn_lower_dict_layout(t, &lay) < 0) {
-        kn_diag_error(&l->c->diags, KN_DIAG_LOWERING, l->span, "kiln cannot store %s yet",
-                      t->name);
+        kn_diag_error(&l->c->diags, KN_DIAG_LOWERING, l->span, "kiln cannot store %s yet", t->name);
         return NULL;
     }
     LLVMTypeRef ps[2] = {l->ptr, l->i64};
@@ -233,14 +232,14 @@ hash_int(L *l, LLVMValueRef v, const KnType *t)
     if (t->kind == KN_TY_BOOL)
         return LLVMBuildZExt(l->b, v, l->i64, "");
     if (t->bits < 64)
-        return t->is_signed ? LLVMBuildSExt(l->b, v, l->i64, "") : LLVMBuildZExt(l->b, v, l->i64, "");
+        return t->is_signed ? LLVMBuildSExt(l->b, v, l->i64, "")
+                            : LLVMBuildZExt(l->b, v, l->i64, "");
     /* |v| < 2**61 - 1: the hash is v itself (-1 is -2); else the remainder, out of line */
     LLVMValueRef fast =
-        t->is_signed
-            ? LLVMBuildICmp(l->b, LLVMIntULT,
-                            LLVMBuildAdd(l->b, v, LLVMConstInt(l->i64, HASH_P - 1, 0), ""),
-                            LLVMConstInt(l->i64, 2 * HASH_P - 1, 0), "")
-            : LLVMBuildICmp(l->b, LLVMIntULT, v, LLVMConstInt(l->i64, HASH_P, 0), "");
+        t->is_signed ? LLVMBuildICmp(l->b, LLVMIntULT,
+                                     LLVMBuildAdd(l->b, v, LLVMConstInt(l->i64, HASH_P - 1, 0), ""),
+                                     LLVMConstInt(l->i64, 2 * HASH_P - 1, 0), "")
+                     : LLVMBuildICmp(l->b, LLVMIntULT, v, LLVMConstInt(l->i64, HASH_P, 0), "");
     LLVMValueRef m1 = LLVMConstInt(l->i64, (unsigned long long)-1, 1);
     LLVMValueRef hf = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, v, m1, ""),
                                       LLVMConstInt(l->i64, (unsigned long long)-2, 1), v, "");
@@ -277,15 +276,16 @@ hash_tuple(L *l, LLVMValueRef v, const KnType *t)
                    p5 = 2870177450012600261ULL;
     LLVMValueRef acc = LLVMConstInt(l->i64, p5, 0);
     for (int i = 0; i < t->n; i++) {
-        LLVMValueRef lane = hash_of(l, LLVMBuildExtractValue(l->b, v, (unsigned)i, ""), t->items[i]);
-        acc = LLVMBuildAdd(l->b, acc, LLVMBuildMul(l->b, lane, LLVMConstInt(l->i64, p2, 0), ""),
-                           "");
-        LLVMValueRef rot = LLVMBuildOr(l->b, LLVMBuildShl(l->b, acc, LLVMConstInt(l->i64, 31, 0), ""),
-                                       LLVMBuildLShr(l->b, acc, LLVMConstInt(l->i64, 33, 0), ""), "");
+        LLVMValueRef lane =
+            hash_of(l, LLVMBuildExtractValue(l->b, v, (unsigned)i, ""), t->items[i]);
+        acc =
+            LLVMBuildAdd(l->b, acc, LLVMBuildMul(l->b, lane, LLVMConstInt(l->i64, p2, 0), ""), "");
+        LLVMValueRef rot =
+            LLVMBuildOr(l->b, LLVMBuildShl(l->b, acc, LLVMConstInt(l->i64, 31, 0), ""),
+                        LLVMBuildLShr(l->b, acc, LLVMConstInt(l->i64, 33, 0), ""), "");
         acc = LLVMBuildMul(l->b, rot, LLVMConstInt(l->i64, p1, 0), "");
     }
-    acc = LLVMBuildAdd(l->b, acc,
-                       LLVMConstInt(l->i64, (uint64_t)t->n ^ (p5 ^ 3527539ULL), 0), "");
+    acc = LLVMBuildAdd(l->b, acc, LLVMConstInt(l->i64, (uint64_t)t->n ^ (p5 ^ 3527539ULL), 0), "");
     LLVMValueRef m1 = LLVMConstInt(l->i64, (unsigned long long)-1, 1);
     return LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, acc, m1, ""),
                            LLVMConstInt(l->i64, 1546275796, 0), acc, "");
@@ -387,7 +387,8 @@ probe(L *l, LLVMValueRef mi, Key *k, const KnDictLayout *lay)
     LLVMValueRef perturb = LLVMBuildPhi(l->b, l->i64, "perturb");
     LLVMValueRef slot = LLVMBuildGEP2(l->b, l->i32, index, &i, 1, "");
     LLVMValueRef ix = LLVMBuildSExt(l->b, LLVMBuildLoad2(l->b, l->i32, slot, "ix"), l->i64, "");
-    LLVMValueRef empty = LLVMBuildICmp(l->b, LLVMIntEQ, ix, LLVMConstInt(l->i64, (unsigned long long)-1, 1), "");
+    LLVMValueRef empty =
+        LLVMBuildICmp(l->b, LLVMIntEQ, ix, LLVMConstInt(l->i64, (unsigned long long)-1, 1), "");
     LLVMBasicBlockRef notempty = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "probe.used");
     LLVMBuildCondBr(l->b, empty, done, notempty);
     LLVMPositionBuilderAtEnd(l->b, notempty);
@@ -405,10 +406,9 @@ probe(L *l, LLVMValueRef mi, Key *k, const KnDictLayout *lay)
     LLVMValueRef p2 = LLVMBuildLShr(l->b, perturb, LLVMConstInt(l->i64, 5, 0), "");
     LLVMValueRef i2 = LLVMBuildAnd(
         l->b,
-        LLVMBuildAdd(l->b,
-                     LLVMBuildAdd(l->b, LLVMBuildMul(l->b, i, LLVMConstInt(l->i64, 5, 0), ""), p2,
-                                  ""),
-                     LLVMConstInt(l->i64, 1, 0), ""),
+        LLVMBuildAdd(
+            l->b, LLVMBuildAdd(l->b, LLVMBuildMul(l->b, i, LLVMConstInt(l->i64, 5, 0), ""), p2, ""),
+            LLVMConstInt(l->i64, 1, 0), ""),
         mask, "");
     LLVMBuildBr(l->b, loop);
     LLVMValueRef iv[2] = {i0, i2}, pv[2] = {k->hash, p2};
@@ -432,7 +432,6 @@ lookup_in(L *l, LLVMValueRef mi, Key *k, const KnDictLayout *lay)
     LLVMValueRef args[3] = {mi, k->p, k->hash};
     return rt(l, "kn_rt_dict_lookup", l->i64, ps, 3, args);
 }
-
 
 
 static LLVMValueRef
@@ -505,8 +504,8 @@ raise_key_error_if(L *l, LLVMValueRef cond, Key *k, const KnType *kt)
             code = kt->n;
             for (int i = 0; i < kt->n; i++) {
                 code |= key_part_code(kt->items[i]) << (4 + 2 * i);
-                args[n++] = key_part(l, LLVMBuildExtractValue(l->b, k->v, (unsigned)i, ""),
-                                     kt->items[i]);
+                args[n++] =
+                    key_part(l, LLVMBuildExtractValue(l->b, k->v, (unsigned)i, ""), kt->items[i]);
             }
         }
     }
@@ -540,8 +539,7 @@ static int
 layout_of(L *l, const KnType *t, KnDictLayout *lay)
 {
     if (kn_lower_dict_layout(t, lay) < 0) {
-        kn_diag_error(&l->c->diags, KN_DIAG_LOWERING, l->span, "kiln cannot store %s yet",
-                      t->name);
+        kn_diag_error(&l->c->diags, KN_DIAG_LOWERING, l->span, "kiln cannot store %s yet", t->name);
         return -1;
     }
     return 0;
@@ -614,8 +612,7 @@ insert_ix(L *l, LLVMValueRef mi, Key *k, const KnType *t, const KnDictLayout *la
 }
 
 static LLVMValueRef
-insert(L *l, LLVMValueRef mi, Key *k, const KnType *t, const KnDictLayout *lay,
-       LLVMValueRef *added)
+insert(L *l, LLVMValueRef mi, Key *k, const KnType *t, const KnDictLayout *lay, LLVMValueRef *added)
 {
     LLVMValueRef ix;
     return insert_ix(l, mi, k, t, lay, added, &ix);
@@ -717,9 +714,9 @@ kn_lower_dict_iter_guard(L *l, KnInstr *it, LLVMValueRef len)
     if (!iterates_table(it))
         return;
     if (!len)
-        len = LLVMBuildLoad2(
-            l->b, l->i64, LLVMBuildStructGEP2(l->b, iter_state_type(l), l->vals[it->id], 1, ""),
-            "");
+        len = LLVMBuildLoad2(l->b, l->i64,
+                             LLVMBuildStructGEP2(l->b, iter_state_type(l), l->vals[it->id], 1, ""),
+                             "");
     LLVMValueRef used = kn_lower_dict_len(l, l->vals[it->args[0]->id]);
     kn_lower_raise_if(l, LLVMBuildICmp(l->b, LLVMIntNE, used, len, ""),
                       it->args[0]->type->kind == KN_TY_SET ? KN_EXC_SET_CHANGED
@@ -935,7 +932,7 @@ set_inplace(L *l, Op *o, int op)
     kn_lower_raise_if(l, LLVMBuildICmp(l->b, LLVMIntSLT, r, LLVMConstInt(l->i32, 0, 0), ""),
                       KN_EXC_NO_MEMORY);
     if (!o->returns_self)
-        return none(l); /* s.intersection_update(t) */
+        return none(l);                /* s.intersection_update(t) */
     return incref_ret(l, o->mi, o->t); /* a |= b is a itself */
 }
 
@@ -991,8 +988,8 @@ compare(L *l, KnInstr *in, Op *o, int id)
     if (id == KN_BI_SET_LT || id == KN_BI_SET_GT) { /* proper subset: <= and not == */
         LLVMValueRef x = id == KN_BI_SET_LT ? a : b, y = id == KN_BI_SET_LT ? b : a;
         LLVMValueRef sub = truth_of(l, "kn_rt_set_subset", x, y);
-        LLVMValueRef lt = LLVMBuildICmp(l->b, LLVMIntSLT, kn_lower_dict_len(l, x),
-                                        kn_lower_dict_len(l, y), "");
+        LLVMValueRef lt =
+            LLVMBuildICmp(l->b, LLVMIntSLT, kn_lower_dict_len(l, x), kn_lower_dict_len(l, y), "");
         return LLVMBuildAnd(l->b, sub, lt, "");
     }
     if (id == KN_BI_SET_LE || id == KN_BI_SET_GE)

@@ -46,7 +46,7 @@ seq_len(L *l, const KnInstr *seq)
         return kn_lower_list_len(l, v);
     case KN_TY_DICT:
     case KN_TY_SET:
-        return kn_lower_dict_len(l, v); /* lower/dict.c */
+        return kn_lower_dict_len(l, v);
     default: /* KN_TY_RANGE */
         return kn_lower_range_len(l, v);
     }

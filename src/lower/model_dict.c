@@ -14,8 +14,7 @@ static LLVMValueRef
 dict_truth(L *l, LLVMValueRef v, const KnType *t)
 {
     KN_UNUSED(t);
-    return LLVMBuildICmp(l->b, LLVMIntSGT, kn_lower_dict_len(l, v), LLVMConstInt(l->i64, 0, 0),
-                         "");
+    return LLVMBuildICmp(l->b, LLVMIntSGT, kn_lower_dict_len(l, v), LLVMConstInt(l->i64, 0, 0), "");
 }
 
 static int

@@ -435,7 +435,7 @@ int
 kn_typing_method_entry(const KnType *bound)
 {
     const KnType *self = bound->items[0];
-    const char *owner = self->kind == KN_TY_ARRAY     ? "array"
+    const char *owner = self->kind == KN_TY_ARRAY ? "array"
                         : kn_type_is_number(self) ? "number"
                                                   : kn_kind_name(self->kind);
     int id = kn_lib_find(owner, bound->name);

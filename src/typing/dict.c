@@ -4,8 +4,8 @@
  *
  * A dict's type is DictType[K,V] (types/model_dict.c): K and V are the unified types of its
  * display's keys and values; keys must be hashable (bools, ints, floats, complex, strs and
- * tuples of them), values anything a table can hold (numbers, tuples, arrays, dicts, sets). An empty
- * display ({}, dict(), set()) takes its types from what the function later puts into the
+ * tuples of them), values anything a table can hold (numbers, tuples, arrays, dicts, sets). An
+ * empty display ({}, dict(), set()) takes its types from what the function later puts into the
  * variable it is stored in (d[k] = v, d.setdefault(k, v), s.add(k), update), as Numba does;
  * when nothing does, the error says how to give them. Keys and values put in later convert
  * safely to K and V (an int key into a dict of float keys) or are a typing error naming both
@@ -124,9 +124,9 @@ unify_item(KnCompilation *c, KnType *was, KnInstr *first, KnInstr *at, const cha
         return at->type;
     KnType *u = kn_type_unify(c->types, was, at->type);
     if (!u || !kn_type_is_value(u)) {
-        KnDiag *d = kn_diag_error(&c->diags, KN_DIAG_TYPING, at->span,
-                                  "%s of different types: %s and %s", what, was->name,
-                                  at->type->name);
+        KnDiag *d =
+            kn_diag_error(&c->diags, KN_DIAG_TYPING, at->span, "%s of different types: %s and %s",
+                          what, was->name, at->type->name);
         kn_diag_note(&c->diags, d, first->span, "the first is %s", first->type->name);
         return NULL;
     }
@@ -228,8 +228,8 @@ kn_typing_dict_untyped(KnCompilation *c, KnInstr *in)
                    ((KnCallImpl *)in->impl)->builtin == KN_BI_SET);
     if (in->op != KN_OP_BUILD_DICT && in->op != KN_OP_BUILD_SET && !is_call)
         return 0;
-    int is_set = in->op == KN_OP_BUILD_SET ||
-                 (is_call && ((KnCallImpl *)in->impl)->builtin == KN_BI_SET);
+    int is_set =
+        in->op == KN_OP_BUILD_SET || (is_call && ((KnCallImpl *)in->impl)->builtin == KN_BI_SET);
     if (is_set)
         kn_typing_err(c, in->span,
                       "cannot determine the item type of this empty set: add items to it in this "
@@ -510,8 +510,7 @@ type_method(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
         in->type = &kn_type_bool;
         return 0;
     default:
-        return kn_typing_err(c, in->span, "%s.%s() is not supported", kn_kind_name(t->kind),
-                             name);
+        return kn_typing_err(c, in->span, "%s.%s() is not supported", kn_kind_name(t->kind), name);
     }
 }
 
