@@ -746,3 +746,32 @@ def test_typed_dict_bad_input():
     with pytest.raises(kiln.errors.TypingError, match="does not fit"):
         compiled(fill)(e, 2)  # float64 values into a dict of int64 values
     del d, e  # the compile error kept by the dispatcher holds this frame
+
+
+def grows_in_last_step():
+    d = {1: 1, 2: 2, 3: 3}
+    n = 0
+    for k in d:
+        n += 1
+        if n == 3:
+            d[10] = 10
+    return n
+
+
+def pop_then_add_while_iterating():
+    d = {1: 1, 2: 2, 3: 3}
+    for k in d:
+        if k == 1:
+            d.pop(3)
+            d[4] = 4
+    return len(d)
+
+
+def test_size_change_in_the_last_step():
+    err = check(grows_in_last_step)
+    assert isinstance(err, RuntimeError)
+    check(shrinks_while_iterating)
+
+
+def test_same_size_mutation_while_iterating():
+    check(pop_then_add_while_iterating)

@@ -196,6 +196,29 @@ rt(L *l, const char *name, LLVMTypeRef ret, LLVMTypeRef *ps, int n, LLVMValueRef
     return kn_lower_extern(l, name, ret, ps, n, args);
 }
 
+/* a call of a runtime function that reads memory only through its arguments (mem: 1) or not at
+ * all (0): so marked, LLVM keeps the table's fields in registers across a loop of lookups */
+static LLVMValueRef
+rt_pure(L *l, const char *name, LLVMTypeRef ret, LLVMTypeRef *ps, int n, LLVMValueRef *args,
+        int mem)
+{
+    LLVMValueRef r = rt(l, name, ret, ps, n, args);
+    LLVMValueRef f = LLVMGetNamedFunction(l->mod, name);
+    unsigned memory = LLVMGetEnumAttributeKindForName("memory", 6);
+    if (f && !LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, memory)) {
+        /* MemoryEffects: two bits per location (argmem, inaccessible, other); 1 = read */
+        LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                                LLVMCreateEnumAttribute(l->ctx, memory, mem ? 21 : 0));
+        static const char *const flags[] = {"nounwind", "willreturn", "nosync"};
+        for (int i = 0; i < 3; i++) {
+            unsigned k = LLVMGetEnumAttributeKindForName(flags[i], strlen(flags[i]));
+            LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                                    LLVMCreateEnumAttribute(l->ctx, k, 0));
+        }
+    }
+    return r;
+}
+
 static LLVMValueRef
 new_table(L *l, const KnType *t, LLVMValueRef hint)
 {
@@ -250,7 +273,7 @@ hash_int(L *l, LLVMValueRef v, const KnType *t)
     LLVMPositionBuilderAtEnd(l->b, slow);
     LLVMTypeRef ps[2] = {l->i64, l->i32};
     LLVMValueRef args[2] = {v, LLVMConstInt(l->i32, t->is_signed ? 0 : 1, 0)};
-    LLVMValueRef hs = rt(l, "kn_rt_hash_int_slow", l->i64, ps, 2, args);
+    LLVMValueRef hs = rt_pure(l, "kn_rt_hash_int_slow", l->i64, ps, 2, args, 0);
     LLVMBasicBlockRef slow_end = LLVMGetInsertBlock(l->b);
     LLVMBuildBr(l->b, done);
     LLVMPositionBuilderAtEnd(l->b, done);
@@ -265,7 +288,7 @@ hash_float(L *l, LLVMValueRef v, const KnType *t)
     if (t->bits == 32)
         v = LLVMBuildFPExt(l->b, v, l->f64, "");
     LLVMTypeRef p = l->f64;
-    return rt(l, "kn_rt_hash_double", l->i64, &p, 1, &v);
+    return rt_pure(l, "kn_rt_hash_double", l->i64, &p, 1, &v, 0);
 }
 
 /* CPython's tuple hash (xxHash's mixing of the items' hashes, Objects/tupleobject.c) */
