@@ -379,6 +379,12 @@ make_key(L *l, KnInstr *k, const KnType *kt)
     return r;
 }
 
+static LLVMValueRef
+is_missing(L *l, LLVMValueRef ix)
+{
+    return LLVMBuildICmp(l->b, LLVMIntSLT, ix, LLVMConstInt(l->i64, 0, 0), "missing");
+}
+
 /* keys compared as one integer of their size: probed inline */
 static int
 inline_probe(const KnDictLayout *lay)
@@ -387,9 +393,10 @@ inline_probe(const KnDictLayout *lay)
            (lay->ksize == 1 || lay->ksize == 2 || lay->ksize == 4 || lay->ksize == 8);
 }
 
-/* CPython's probe, inline: the entry number of key k, or -1 */
+/* CPython's probe, inline: the entry number of key k, or -1; *empty (when not NULL): the empty
+ * slot that ended the probe (where a new key goes) */
 static LLVMValueRef
-probe(L *l, LLVMValueRef mi, Key *k, const KnDictLayout *lay)
+probe_at(L *l, LLVMValueRef mi, Key *k, const KnDictLayout *lay, LLVMValueRef *empty_slot)
 {
     LLVMTypeRef kt = LLVMIntTypeInContext(l->ctx, (unsigned)lay->ksize * 8);
     LLVMValueRef tbl = table_of(l, mi);
@@ -443,7 +450,59 @@ probe(L *l, LLVMValueRef mi, Key *k, const KnDictLayout *lay)
     LLVMValueRef rv[2] = {LLVMConstInt(l->i64, (unsigned long long)-1, 1), ix};
     LLVMBasicBlockRef rb[2] = {loop, cmpk};
     LLVMAddIncoming(r, rv, rb, 2);
+    if (empty_slot) {
+        LLVMValueRef es = LLVMBuildPhi(l->b, l->i64, "empty");
+        LLVMValueRef ev[2] = {i, LLVMConstInt(l->i64, 0, 0)};
+        LLVMAddIncoming(es, ev, rb, 2);
+        *empty_slot = es;
+    }
     return r;
+}
+
+static LLVMValueRef
+probe(L *l, LLVMValueRef mi, Key *k, const KnDictLayout *lay)
+{
+    return probe_at(l, mi, k, lay, NULL);
+}
+
+/* a new entry for key k (absent; `slot` the empty slot its probe ended at), written inline when
+ * the entries have room, else by the runtime (which grows the table); its number */
+static LLVMValueRef
+append_inline(L *l, LLVMValueRef mi, Key *k, const KnDictLayout *lay, LLVMValueRef slot)
+{
+    LLVMValueRef tbl = table_of(l, mi);
+    LLVMValueRef np = at(l, tbl, KN_DICT_OFF_NENTRIES);
+    LLVMValueRef n = LLVMBuildLoad2(l->b, l->i64, np, "n");
+    LLVMValueRef cap = LLVMBuildLoad2(l->b, l->i64, at(l, tbl, 16), "capacity");
+    LLVMBasicBlockRef fast = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "append.room");
+    LLVMBasicBlockRef slow = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "append.grow");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "append.done");
+    kn_lower_cold_branch(l, LLVMBuildICmp(l->b, LLVMIntSGE, n, cap, ""), slow, fast);
+    LLVMPositionBuilderAtEnd(l->b, fast);
+    LLVMTypeRef kt = LLVMIntTypeInContext(l->ctx, (unsigned)lay->ksize * 8);
+    LLVMValueRef e = entry_at(l, mi, n, lay);
+    LLVMBuildStore(l->b, k->hash, e);
+    LLVMBuildStore(l->b, LLVMBuildLoad2(l->b, kt, k->p, ""), at(l, e, lay->koff));
+    if (lay->vsize)
+        LLVMBuildMemSet(l->b, at(l, e, lay->voff), LLVMConstInt(l->i8, 0, 0),
+                        LLVMConstInt(l->i64, (unsigned)lay->vsize, 0), 1);
+    LLVMValueRef index = LLVMBuildLoad2(l->b, l->ptr, at(l, tbl, KN_DICT_OFF_INDEX), "index");
+    LLVMBuildStore(l->b, LLVMBuildTrunc(l->b, n, l->i32, ""),
+                   LLVMBuildGEP2(l->b, l->i32, index, &slot, 1, ""));
+    LLVMValueRef one = LLVMConstInt(l->i64, 1, 0);
+    LLVMBuildStore(l->b, LLVMBuildAdd(l->b, n, one, ""), np);
+    LLVMValueRef up = at(l, tbl, KN_DICT_OFF_USED);
+    LLVMBuildStore(l->b, LLVMBuildAdd(l->b, LLVMBuildLoad2(l->b, l->i64, up, ""), one, ""), up);
+    LLVMBuildBr(l->b, done);
+    LLVMPositionBuilderAtEnd(l->b, slow);
+    LLVMTypeRef ps[3] = {l->ptr, l->ptr, l->i64};
+    LLVMValueRef args[3] = {mi, k->p, k->hash};
+    LLVMValueRef nix = rt(l, "kn_rt_dict_add_new", l->i64, ps, 3, args);
+    kn_lower_raise_if(l, is_missing(l, nix), KN_EXC_NO_MEMORY);
+    LLVMBasicBlockRef slow_end = LLVMGetInsertBlock(l->b);
+    LLVMBuildBr(l->b, done);
+    LLVMPositionBuilderAtEnd(l->b, done);
+    return phi2(l, l->i64, n, fast, nix, slow_end);
 }
 
 static LLVMValueRef
@@ -457,11 +516,6 @@ lookup_in(L *l, LLVMValueRef mi, Key *k, const KnDictLayout *lay)
 }
 
 
-static LLVMValueRef
-is_missing(L *l, LLVMValueRef ix)
-{
-    return LLVMBuildICmp(l->b, LLVMIntSLT, ix, LLVMConstInt(l->i64, 0, 0), "missing");
-}
 
 /* if cond: run the builder in a block of its own, then join (returns the join block) */
 static LLVMBasicBlockRef
@@ -599,17 +653,15 @@ insert_ix(L *l, LLVMValueRef mi, Key *k, const KnType *t, const KnDictLayout *la
 {
     LLVMValueRef ix;
     if (inline_probe(lay)) { /* probed here; the runtime only appends a new key */
-        LLVMValueRef found = probe(l, mi, k, lay);
+        LLVMValueRef slot;
+        LLVMValueRef found = probe_at(l, mi, k, lay, &slot);
         *added = is_missing(l, found);
         LLVMBasicBlockRef here = LLVMGetInsertBlock(l->b);
         LLVMBasicBlockRef add = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "dict.add");
         LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "dict.added");
         LLVMBuildCondBr(l->b, *added, add, done);
         LLVMPositionBuilderAtEnd(l->b, add);
-        LLVMTypeRef ps[3] = {l->ptr, l->ptr, l->i64};
-        LLVMValueRef args[3] = {mi, k->p, k->hash};
-        LLVMValueRef nix = rt(l, "kn_rt_dict_add_new", l->i64, ps, 3, args);
-        kn_lower_raise_if(l, is_missing(l, nix), KN_EXC_NO_MEMORY);
+        LLVMValueRef nix = append_inline(l, mi, k, lay, slot);
         LLVMBasicBlockRef add_end = LLVMGetInsertBlock(l->b);
         LLVMBuildBr(l->b, done);
         LLVMPositionBuilderAtEnd(l->b, done);
