@@ -98,16 +98,53 @@ type_from(PyObject *spec)
     return t;
 }
 
+/* o as a value of type t at dst: exact ints and floats for int64 and float64 directly (the
+ * common case), else through the boxing model (lists inside are not reflected) */
+static int
+unbox_one(KnType *t, PyObject *o, char *dst)
+{
+    if (t == &kn_type_int64 && PyLong_CheckExact(o)) {
+        int overflow;
+        long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+        if (!overflow && !(v == -1 && PyErr_Occurred())) {
+            memcpy(dst, &v, 8);
+            return 0;
+        }
+        PyErr_Clear();
+    } else if (t == &kn_type_float64 && PyFloat_CheckExact(o)) {
+        double v = PyFloat_AS_DOUBLE(o);
+        memcpy(dst, &v, 8);
+        return 0;
+    }
+    int mark = kn_box_reflect_mark();
+    int rc = kn_box_unbox(t, o, dst);
+    kn_box_reflect_done(mark);
+    return rc;
+}
+
+static PyObject *
+box_one(KnType *t, const char *src)
+{
+    if (t == &kn_type_int64) {
+        long long v;
+        memcpy(&v, src, 8);
+        return PyLong_FromLongLong(v);
+    }
+    if (t == &kn_type_float64) {
+        double v;
+        memcpy(&v, src, 8);
+        return PyFloat_FromDouble(v);
+    }
+    return kn_box_box(t, src);
+}
+
 /* the key o in a zeroed buffer of the table's key layout, and its hash; 0 or -1 */
 static int
 key_of(TypedDict *self, PyObject *o, char *buf, int64_t *hash)
 {
     KnDict *d = table(self->mi);
     memset(buf, 0, (size_t)d->lay.ksize);
-    int mark = kn_box_reflect_mark();
-    int rc = kn_box_unbox(self->t->items[0], o, buf);
-    kn_box_reflect_done(mark);
-    if (rc < 0)
+    if (unbox_one(self->t->items[0], o, buf) < 0)
         return -1;
     Py_hash_t h = PyObject_Hash(o);
     if (h == -1)
@@ -185,7 +222,7 @@ value_at(TypedDict *self, int64_t ix)
     KnDict *d = table(self->mi);
     char *e = entry(d, ix);
     take_refs(d, e, d->lay.key_refs, d->lay.nrefs);
-    return kn_box_box(self->t->items[1], e + d->lay.voff);
+    return box_one(self->t->items[1], e + d->lay.voff);
 }
 
 static PyObject *
@@ -194,7 +231,7 @@ key_at(TypedDict *self, int64_t ix)
     KnDict *d = table(self->mi);
     char *e = entry(d, ix);
     take_refs(d, e, 0, d->lay.key_refs);
-    return kn_box_box(self->t->items[0], e + d->lay.koff);
+    return box_one(self->t->items[0], e + d->lay.koff);
 }
 
 static int
@@ -216,10 +253,7 @@ store(TypedDict *self, PyObject *k, PyObject *v)
     if (key_of(self, k, key, &h) < 0)
         return -1;
     memset(val, 0, (size_t)d->lay.vsize);
-    int mark = kn_box_reflect_mark();
-    int rc = kn_box_unbox(self->t->items[1], v, val);
-    kn_box_reflect_done(mark);
-    if (rc < 0)
+    if (unbox_one(self->t->items[1], v, val) < 0)
         return -1;
     int32_t added;
     int64_t ix = kn_rt_dict_insert(self->mi, key, h, &added);
