@@ -775,3 +775,26 @@ def test_size_change_in_the_last_step():
 
 def test_same_size_mutation_while_iterating():
     check(pop_then_add_while_iterating)
+
+
+def group_empty_lists(n):
+    groups = {}
+    for i in range(n):
+        k = i % 4
+        if k not in groups:
+            groups[k] = []
+        groups[k].append(i)
+    return groups
+
+
+def group_setdefault(n):
+    groups = {}
+    for i in range(n):
+        groups.setdefault(i % 3, []).append(i * 1.5)
+    return groups
+
+
+@pytest.mark.parametrize("f", [group_empty_lists, group_setdefault])
+def test_empty_list_values_typed_from_appends(f):
+    got, want = compiled(f)(10), f(10)
+    assert list(got.items()) == list(want.items())

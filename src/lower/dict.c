@@ -516,7 +516,6 @@ lookup_in(L *l, LLVMValueRef mi, Key *k, const KnDictLayout *lay)
 }
 
 
-
 /* if cond: run the builder in a block of its own, then join (returns the join block) */
 static LLVMBasicBlockRef
 begin_if(L *l, LLVMValueRef cond, LLVMBasicBlockRef *join)

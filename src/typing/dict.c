@@ -151,14 +151,32 @@ merge(KnCompilation *c, KnType **into, KnType *t)
         *into = u;
 }
 
-/* what the function puts into variable var: key and value types (NULL: nothing seen yet) */
+/* an item appended to a list value of variable var's dict: d[k].append(x) or
+ * d.setdefault(k, []).append(x); its type, else NULL */
+static KnType *
+appended_item(const KnInstr *in, int var)
+{
+    if (in->op != KN_OP_CALL || in->nargs != 2 || in->args[0]->op != KN_OP_GETATTR ||
+        strcmp(in->args[0]->imm.str, "append"))
+        return NULL;
+    const KnInstr *l = in->args[0]->args[0];
+    int ok = (l->op == KN_OP_GETITEM && loads_var(l->args[0], var)) ||
+             (l->op == KN_OP_CALL && l->args[0]->op == KN_OP_GETATTR &&
+              !strcmp(l->args[0]->imm.str, "setdefault") && loads_var(l->args[0]->args[0], var));
+    return ok ? in->args[1]->type : NULL;
+}
+
+/* what the function puts into variable var: key and value types (NULL: nothing seen yet); an
+ * empty list value (`d[k] = []`) takes its item type from what is appended to d's values */
 static void
 scan_uses(KnCompilation *c, int var, KnType **k, KnType **v)
 {
+    KnType *item = NULL;
     for (int b = 0; b < c->fn->blocks.len; b++) {
         KnBlock *blk = c->fn->blocks.items[b];
         for (int i = 0; blk->reachable && i < blk->instrs.len; i++) {
             KnInstr *in = blk->instrs.items[i];
+            merge(c, &item, appended_item(in, var));
             if (in->op == KN_OP_SETITEM && loads_var(in->args[0], var)) {
                 merge(c, k, in->args[1]->type);
                 merge(c, v, in->args[2]->type);
@@ -180,6 +198,19 @@ scan_uses(KnCompilation *c, int var, KnType **k, KnType **v)
             }
         }
     }
+    if (*v && (*v)->kind == KN_TY_LIST && !(*v)->dtype)
+        *v = item ? kn_type_list(c->types, item) : NULL;
+}
+
+/* an empty list display stored as a value of a dict of lists of known items: typed so */
+static int
+is_empty_list_for(KnInstr *x, const KnType *want)
+{
+    if (x->op != KN_OP_BUILD_LIST || x->nargs || !x->type || x->type->kind != KN_TY_LIST ||
+        x->type->dtype || want->kind != KN_TY_LIST || !want->dtype)
+        return 0;
+    x->type = (KnType *)want;
+    return 1;
 }
 
 /* the variable `in` is stored into, or -1 */
@@ -374,7 +405,9 @@ type_operator(KnCompilation *c, KnInstr *in, int id, KnType **a)
             return kn_typing_err(c, in->span, "%s is not subscriptable", t->name);
         KN_TRY(converts(c, key, key_of(t), "key", t));
         if (id == KN_BI_DICT_SETITEM)
-            return converts(c, in->args[2], val_of(t), "value", t);
+            return is_empty_list_for(in->args[2], val_of(t))
+                       ? 0
+                       : converts(c, in->args[2], val_of(t), "value", t);
         in->type = val_of(t);
         return 0;
     case KN_BI_DICT_CONTAINS:
@@ -446,7 +479,8 @@ type_method(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
     case KN_BI_DICT_SETDEFAULT:
         KN_TRY(need_args(c, in, name, n, 2, 2));
         KN_TRY(converts(c, in->args[1], key_of(t), "key", t));
-        KN_TRY(converts(c, in->args[2], val_of(t), "default", t));
+        if (!is_empty_list_for(in->args[2], val_of(t)))
+            KN_TRY(converts(c, in->args[2], val_of(t), "default", t));
         in->type = val_of(t);
         return 0;
     case KN_BI_DICT_POP:
