@@ -279,3 +279,33 @@ def test_sets_of_different_types():
         compiled(different_sets)()
     assert_diagnostic(e.value, kiln.errors.TypingError, different_sets, "a | b",
                       contains=["set(int64)", "set(float64)"])
+
+
+def set_of_iterables(t, n):
+    d = {1: 2.5, 3: 4.5}
+    return set(t), set(range(n)), set(d), set(d.values()), set([3, 1, 3]), set({2, 2, 4})
+
+
+def test_set_of_iterables():
+    got, want = compiled(set_of_iterables)((1, 2, 2, 5), 4), set_of_iterables((1, 2, 2, 5), 4)
+    for g, w in zip(got, want):
+        assert type(g) is set and g == w
+
+
+def test_set_of_array():
+    import numpy as np
+
+    def f(a):
+        return set(a)
+    a = np.array([1.5, 2.5, 1.5, -0.0, 0.0])
+    got = compiled(f)(a)
+    assert got == set(a.tolist())
+
+
+def test_reflected_set_of_str():
+    def f(s, k):
+        s.add(k)
+        return "a" in s
+    s1, s2 = {"a", "é"}, {"a", "é"}
+    same(compiled(f)(s1, "😀"), f(s2, "😀"))
+    assert s1 == s2

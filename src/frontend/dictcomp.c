@@ -8,6 +8,7 @@
  * condition that a for loop takes works here. The empty table's types come from that store
  * (typing/dict.c). Unlike Python, the comprehension's targets are variables of the function
  * (they are not scoped to the comprehension).
+ * set(iterable) is the comprehension {x for x in iterable}.
  * (`del d[k]` is stmt.c's del x[i], a call of the "dict.__delitem__" entry.) */
 #include "frontend/internal.h"
 
@@ -161,6 +162,41 @@ comprehension(FE *fe, PyObject *node, int is_set)
     int rc = kn_fe_stmts(fe, body);
     Py_DECREF(body);
     return rc < 0 ? NULL : kn_fe_load(fe, sp, var);
+}
+
+/* set(iterable) as the comprehension {x for x in iterable} (a set, a dict's keys, an array, a
+ * list, a tuple, a range); NULL after a diagnostic */
+Val
+kn_fe_set_of(FE *fe, PyObject *call)
+{
+    char name[64];
+    snprintf(name, sizeof name, "$setitem%d", fe->ntemps++);
+    PyObject *id = PyUnicode_FromString(name);
+    PyObject *store = id ? ctx("Store") : NULL;
+    PyObject *target = store ? node_of("Name", call,
+                                       Py_BuildValue("{sOsO}", "id", id, "ctx", store))
+                             : NULL;
+    PyObject *elt = target ? name_node(id, call) : NULL;
+    PyObject *gen = elt ? node_of("comprehension", NULL,
+                                  Py_BuildValue("{sOsOs[]si}", "target", target, "iter",
+                                                PyList_GET_ITEM(A(call, "args"), 0), "ifs",
+                                                "is_async", 0))
+                        : NULL;
+    PyObject *comp = gen ? node_of("SetComp", call,
+                                   Py_BuildValue("{sOs[O]}", "elt", elt, "generators", gen))
+                         : NULL;
+    Py_XDECREF(id);
+    Py_XDECREF(store);
+    Py_XDECREF(target);
+    Py_XDECREF(elt);
+    Py_XDECREF(gen);
+    if (!comp) {
+        PyErr_Clear();
+        return UNSUPPORTED(fe, call, "cannot build set() of this iterable");
+    }
+    Val r = comprehension(fe, comp, 1);
+    Py_DECREF(comp);
+    return r;
 }
 
 Val

@@ -399,6 +399,10 @@ call(FE *fe, PyObject *node)
     int n = 0;
     PyObject *kws = A(node, "keywords");
     if (callee->op == KN_OP_GLOBAL && callee->type->kind == KN_TY_FUNC &&
+        callee->type->id == KN_BI_SET && PyList_GET_SIZE(A(node, "args")) == 1 &&
+        !(kws && PyList_GET_SIZE(kws)))
+        return kn_fe_set_of(fe, node); /* set(iterable): dictcomp.c */
+    if (callee->op == KN_OP_GLOBAL && callee->type->kind == KN_TY_FUNC &&
         callee->type->id == KN_FUNC_JITTED) {
         if (bind_args(fe, node, callee->imm.ptr, &args, &n) < 0)
             return NULL;

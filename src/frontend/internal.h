@@ -132,6 +132,7 @@ Val kn_fe_list_display(FE *fe, PyObject *node);
 Val kn_fe_listcomp(FE *fe, PyObject *node);
 /* dictcomp.c: dict and set displays and comprehensions */
 Val kn_fe_dict_display(FE *fe, PyObject *node);
+Val kn_fe_set_of(FE *fe, PyObject *call); /* set(iterable) */
 
 /* loops.c */
 int kn_fe_while_stmt(FE *fe, PyObject *node);
