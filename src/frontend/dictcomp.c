@@ -173,18 +173,17 @@ kn_fe_set_of(FE *fe, PyObject *call)
     snprintf(name, sizeof name, "$setitem%d", fe->ntemps++);
     PyObject *id = PyUnicode_FromString(name);
     PyObject *store = id ? ctx("Store") : NULL;
-    PyObject *target = store ? node_of("Name", call,
-                                       Py_BuildValue("{sOsO}", "id", id, "ctx", store))
-                             : NULL;
+    PyObject *target =
+        store ? node_of("Name", call, Py_BuildValue("{sOsO}", "id", id, "ctx", store)) : NULL;
     PyObject *elt = target ? name_node(id, call) : NULL;
-    PyObject *gen = elt ? node_of("comprehension", NULL,
-                                  Py_BuildValue("{sOsOs[]si}", "target", target, "iter",
-                                                PyList_GET_ITEM(A(call, "args"), 0), "ifs",
-                                                "is_async", 0))
-                        : NULL;
-    PyObject *comp = gen ? node_of("SetComp", call,
-                                   Py_BuildValue("{sOs[O]}", "elt", elt, "generators", gen))
-                         : NULL;
+    PyObject *gen =
+        elt ? node_of("comprehension", NULL,
+                      Py_BuildValue("{sOsOs[]si}", "target", target, "iter",
+                                    PyList_GET_ITEM(A(call, "args"), 0), "ifs", "is_async", 0))
+            : NULL;
+    PyObject *comp =
+        gen ? node_of("SetComp", call, Py_BuildValue("{sOs[O]}", "elt", elt, "generators", gen))
+            : NULL;
     Py_XDECREF(id);
     Py_XDECREF(store);
     Py_XDECREF(target);
