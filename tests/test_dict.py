@@ -798,3 +798,22 @@ def group_setdefault(n):
 def test_empty_list_values_typed_from_appends(f):
     got, want = compiled(f)(10), f(10)
     assert list(got.items()) == list(want.items())
+
+
+def test_dict_and_set_types_in_signatures():
+    sig = types.float64(types.DictType(types.int64, types.float64), types.int64)
+
+    def get(d, k):
+        return d[k]
+    f = kiln.njit(sig)(get)
+    d = Dict.empty(types.int64, types.float64)
+    d[3] = 1.5
+    same(f(d, 3), 1.5)
+    assert types.DictType(types.int64, types.float64).key == ("dict", "int64", "float64")
+    assert types.from_key(("set", "int64")) == types.Set(types.int64)
+
+    def n(s):
+        return len(s)
+    g = kiln.njit(types.int64(types.Set(types.int64)))(n)
+    same(g({1, 2, 3}), 3)
+    del d
