@@ -63,8 +63,18 @@ def str_dict(n):
     for i in range(n):
         s += d[str(i)]
     return s
+def str_dict_lookups(n):
+    keys = [str(i) for i in range(n)]
+    d = {}
+    for k in keys:
+        d[k] = 1
+    s = 0
+    for r in range(4):
+        for k in keys:
+            s += d[k]
+    return s
 funcs = {"int_dict": int_dict, "int_dict_random": int_dict_random, "int_set": int_set,
-         "str_dict": str_dict}
+         "str_dict": str_dict, "str_dict_lookups": str_dict_lookups}
 empty = dict
 if engine == "kiln":
     import kiln
