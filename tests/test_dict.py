@@ -817,3 +817,43 @@ def test_dict_and_set_types_in_signatures():
     g = kiln.njit(types.int64(types.Set(types.int64)))(n)
     same(g({1, 2, 3}), 3)
     del d
+
+
+def word_count(words):
+    d = {}
+    for w in words:
+        d[w] = d.get(w, 0) + 1
+    e = {}
+    for w in words:
+        if w in e:
+            e[w] += 1
+        else:
+            e[w] = 1
+    return d, e
+
+
+def test_counting_idioms():
+    words = ("a", "b", "a", "é", "a", "😀", "b")
+    got, want = compiled(word_count)(words), word_count(words)
+    same_dict(got[0], want[0])
+    same_dict(got[1], want[1])
+
+
+def mixed_tuple_keys(n):
+    d = {}
+    for i in range(n):
+        d[(i % 3, (i % 2) * 1.5)] = i
+    return d, d[(1, 1.5)], (2, 0.0) in d, (2, -0.0) in d
+
+
+def bool_key_augmented():
+    d = {True: 1, False: 0}
+    d[True] += 5
+    return d
+
+
+def test_tuple_and_bool_keys():
+    got, want = compiled(mixed_tuple_keys)(6), mixed_tuple_keys(6)
+    same_dict(got[0], want[0])
+    same(got[1:], want[1:])
+    check_dict(bool_key_augmented)

@@ -166,8 +166,8 @@ appended_item(const KnInstr *in, int var)
     return ok ? in->args[1]->type : NULL;
 }
 
-/* what the function puts into variable var: key and value types (NULL: nothing seen yet); an
- * empty list value (`d[k] = []`) takes its item type from what is appended to d's values */
+/* what the function puts into variable var (or reads with a default, d.get(k, 0)): key and
+ * value types (NULL: nothing seen yet); an empty list value (`d[k] = []`) takes its item type from what is appended to d's values */
 static void
 scan_uses(KnCompilation *c, int var, KnType **k, KnType **v)
 {
@@ -186,7 +186,8 @@ scan_uses(KnCompilation *c, int var, KnType **k, KnType **v)
                 !loads_var(in->args[0]->args[0], var) || in->aux)
                 continue;
             const char *m = in->args[0]->imm.str;
-            if ((!strcmp(m, "setdefault") && in->nargs == 3)) {
+            if ((!strcmp(m, "setdefault") || !strcmp(m, "get")) && in->nargs == 3) {
+                /* d.get(k, default): d[k] = d.get(k, 0) + 1 counts with no other hint */
                 merge(c, k, in->args[1]->type);
                 merge(c, v, in->args[2]->type);
             } else if (!strcmp(m, "add") && in->nargs == 2) {
