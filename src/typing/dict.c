@@ -167,7 +167,8 @@ appended_item(const KnInstr *in, int var)
 }
 
 /* what the function puts into variable var (or reads with a default, d.get(k, 0)): key and
- * value types (NULL: nothing seen yet); an empty list value (`d[k] = []`) takes its item type from what is appended to d's values */
+ * value types (NULL: nothing seen yet); an empty list value (`d[k] = []`) takes its item type from
+ * what is appended to d's values */
 static void
 scan_uses(KnCompilation *c, int var, KnType **k, KnType **v)
 {
