@@ -857,3 +857,16 @@ def test_tuple_and_bool_keys():
     same_dict(got[0], want[0])
     same(got[1:], want[1:])
     check_dict(bool_key_augmented)
+
+
+def display_raises_half_built():
+    return {1: np.zeros(3), 2: np.zeros(-1)}
+
+
+def comprehension_raises_half_built(n):
+    return {i: np.zeros(i - 3) for i in range(n, -1, -1)}
+
+
+def test_raise_while_half_built_frees_everything():
+    check(display_raises_half_built)
+    check(comprehension_raises_half_built, 6)
