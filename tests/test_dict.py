@@ -870,3 +870,16 @@ def comprehension_raises_half_built(n):
 def test_raise_while_half_built_frees_everything():
     check(display_raises_half_built)
     check(comprehension_raises_half_built, 6)
+
+
+def prints(x):
+    d = {1: 2.5, 3: x}
+    print(d, len(d), {"é"}, (d, 1))
+    return 0
+
+
+def test_print_of_dicts_and_sets(capsys):
+    prints(4.0)
+    want = capsys.readouterr().out
+    compiled(prints)(4.0)
+    assert capsys.readouterr().out == want

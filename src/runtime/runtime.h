@@ -108,6 +108,7 @@ enum {
     KN_PRINT_NONE,
     KN_PRINT_TUPLE_BEGIN,
     KN_PRINT_TUPLE_END,
+    KN_PRINT_BOXED, /* {KnType *t, value}: a dict or set, printed as its Python object */
 };
 
 int64_t kn_rt_ipow(int64_t base, uint64_t exp);
