@@ -13,3 +13,15 @@ compiled code uses, so passing one to a jitted function or getting one back conv
 from ._core import List
 
 __all__ = ["List"]
+
+# ---- Dict (engineer DICT) ----
+# ``Dict`` is a C type of ``kiln._core`` (src/dispatch/typed_dict.c) holding the native table that
+# compiled code uses (runtime/dict.h): passing one to a jitted function shares it::
+#
+#     from kiln.typed import Dict
+#     d = Dict.empty(key_type=kiln.types.int64, value_type=kiln.types.float64)
+#     d = Dict()                      # the types come from the first item stored
+#     d[1] = 2.5; d[1]; 1 in d; del d[1]; len(d); d.get(1, 0.0); list(d.items())
+from ._core import Dict  # noqa: E402
+
+__all__ += ["Dict"]

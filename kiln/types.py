@@ -194,6 +194,29 @@ class ListType(Type):
 List = ListType
 
 
+class DictType(Type):
+    """A dict of one key type and one value type (Numba's ``types.DictType(key, value)``): a dict
+    made in compiled code and ``kiln.typed.Dict`` are this type."""
+
+    def __init__(self, key_type, value_type):
+        _check_type(key_type, "DictType")
+        _check_type(value_type, "DictType")
+        self.key_type, self.value_type = key_type, value_type
+        super().__init__(f"DictType[{key_type},{value_type}]",
+                         ("dict", key_type.key, value_type.key))
+
+
+class Set(Type):
+    """A set of items of one type (Numba's ``types.Set(item)``): a set made in compiled code and
+    a reflected set argument."""
+
+    def __init__(self, dtype, reflected=False):
+        _check_type(dtype, "Set")
+        self.dtype = dtype
+        self.reflected = reflected
+        super().__init__(f"set({dtype})", ("set", dtype.key))
+
+
 def _check_type(t, where):
     if not isinstance(t, Type):
         raise TypeError(f"{where} expects kiln types, got {t!r}")
@@ -301,6 +324,10 @@ def from_key(key):
             return StringLiteral(key[2])
         if key[0] == "list" and len(key) == 2 and key[1] != "undefined":
             return ListType(from_key(key[1]))
+        if key[0] == "dict" and len(key) == 3:
+            return DictType(from_key(key[1]), from_key(key[2]))
+        if key[0] == "set" and len(key) == 2:
+            return Set(from_key(key[1]))
         if key[0] == "array" and len(key) == 5:
             return Array(from_key(key[1]), key[2], key[3], bool(key[4]))
     raise ValueError(f"unknown kiln type key: {key!r}")

@@ -11,6 +11,7 @@
 #include "dispatch/dispatch.h"
 #include "jit/jit.h"
 #include "runtime/list.h"
+#include "runtime/dict.h"
 #include "runtime/runtime.h"
 #include "runtime/str.h"
 
@@ -85,6 +86,8 @@ fixed_exceptions(PyObject *table)
         [KN_EXC_LIST_REMOVE] = "[].remove(0)",
         [KN_EXC_LIST_MIN_EMPTY] = "min([])",
         [KN_EXC_LIST_MAX_EMPTY] = "max([])",
+        [KN_EXC_POPITEM_EMPTY] = "{}.popitem()",
+        [KN_EXC_SET_POP_EMPTY] = "set().pop()",
     };
     PyObject *globals = PyDict_New();
     if (!globals)
@@ -161,6 +164,11 @@ fixed_exceptions(PyObject *table)
                 {KN_EXC_RECURSION, PyExc_RecursionError, "maximum recursion depth exceeded"},
                 /* only used when Python's SIGINT handler itself raised nothing */
                 {KN_EXC_INTERRUPT, PyExc_KeyboardInterrupt, ""},
+                /* dicts and sets (lower/dict.c): the key is put back in by raise_from_table */
+                {KN_EXC_KEY_ERROR, PyExc_KeyError, ""},
+                {KN_EXC_DICT_CHANGED, PyExc_RuntimeError,
+                 "dictionary changed size during iteration"},
+                {KN_EXC_SET_CHANGED, PyExc_RuntimeError, "Set changed size during iteration"},
             };
             const char *msg = "error in compiled code";
             PyObject *cls = PyExc_ValueError;
@@ -307,7 +315,7 @@ PyInit__core(void)
     if (!kn_state && state_init() < 0)
         return NULL;
     if (PyType_Ready(&KnDispatcher_Type) < 0 || PyType_Ready(&KnMemInfoOwner_Type) < 0 ||
-        PyType_Ready(&KnTypedList_Type) < 0)
+        PyType_Ready(&KnTypedList_Type) < 0 || PyType_Ready(&KnTypedDict_Type) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&core_module);
     if (!m)
@@ -315,6 +323,7 @@ PyInit__core(void)
     Py_INCREF(&KnDispatcher_Type);
     if (PyModule_AddObject(m, "Dispatcher", (PyObject *)&KnDispatcher_Type) < 0 ||
         PyModule_AddObjectRef(m, "List", (PyObject *)&KnTypedList_Type) < 0 ||
+        PyModule_AddObjectRef(m, "Dict", (PyObject *)&KnTypedDict_Type) < 0 ||
         PyModule_AddStringConstant(m, "llvm_linkage", KN_LLVM_LINKAGE) < 0) {
         Py_DECREF(m);
         return NULL;

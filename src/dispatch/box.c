@@ -164,6 +164,13 @@ kn_box_release(KnType *t, char *src)
         m->release(t, src);
 }
 
+int
+kn_box_reflect(KnType *t, PyObject *o, char *src)
+{
+    const KnBoxModel *m = models[t->kind];
+    return m->reflect ? m->reflect(t, o, src) : 0;
+}
+
 PyObject *
 kn_box_box(KnType *t, const char *src)
 {

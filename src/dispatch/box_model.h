@@ -18,6 +18,9 @@ typedef struct KnBoxModel {
     int (*unbox)(KnType *t, PyObject *o, char *dst);
     /* the Python object for t's value at src (taking over its references); NULL: a TypeError */
     PyObject *(*box)(KnType *t, const char *src);
+    /* after the call, for an argument unboxed at src: write changes back to o (reflection) and
+     * release what unbox made; 0 or -1 with an error set; NULL: nothing to do */
+    int (*reflect)(KnType *t, PyObject *o, char *src);
     PyObject *(*key)(KnType *t); /* the type key (docs/core-api.md); NULL: t's name */
     /* a key that is a tuple (tag, ...): the kind's tag, and the type it names (NULL with an
      * error set); NULL: the kind's keys are names (kn_type_by_name) */
@@ -46,6 +49,11 @@ KnType *kn_box_typeof_int(KnState *s, PyObject *o);
  * error set); a kiln.typed.List's type and meminfo; a typed.List wrapping mi (taking over its
  * reference) */
 KnMemInfo *kn_box_list_from_items(KnType *t, PyObject *const *items, Py_ssize_t n);
+/* dicts (typed_dict.c): a kiln.typed.Dict's type (NULL: not known yet) and table; a table as a
+ * new typed.Dict (taking over the reference) */
+KnType *kn_typed_dict_type(PyObject *o);
+KnMemInfo *kn_typed_dict_mi(PyObject *o);
+PyObject *kn_typed_dict_wrap(KnMemInfo *mi, KnType *t);
 KnType *kn_typed_list_type(PyObject *o);
 KnMemInfo *kn_typed_list_mi(PyObject *o);
 PyObject *kn_typed_list_wrap(KnMemInfo *mi, KnType *t);

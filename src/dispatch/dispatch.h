@@ -63,6 +63,7 @@ void kn_box_release(KnType *t, char *src); /* after the call: what unbox made (a
 int kn_box_reflect_mark(void);
 void kn_box_reflect_done(int mark);
 extern PyTypeObject KnTypedList_Type; /* kiln._core.List (typed_list.c) */
+extern PyTypeObject KnTypedDict_Type; /* kiln._core.Dict (typed_dict.c) */
 PyObject *kn_box_key(KnType *t);      /* the type key (docs/core-api.md) */
 /* box_str.c: install CPython's hash for the runtime; a new str object of a KnStr's
  * characters; the text of the last bad int()/float() literal of this thread */
@@ -70,6 +71,12 @@ void kn_box_str_init(void);
 struct KnStr;
 PyObject *kn_box_str_new(const struct KnStr *s);
 PyObject *kn_box_str_error_text(void);
+/* after a call: an argument that unbox made a native copy of (a reflected set or list) writes its
+ * changes back to o and releases the copy; 0, or -1 with an error set */
+int kn_box_reflect(KnType *t, PyObject *o, char *src);
+/* box_dict.c: the arguments of the KeyError compiled code raised (KN_EXC_KEY_ERROR): (key,) */
+PyObject *kn_box_key_error_args(const KnExcInfo *exc);
+PyObject *kn_box_key(KnType *t);                    /* the type key (docs/core-api.md) */
 KnType *kn_box_from_key(KnState *s, PyObject *key); /* NULL with an error set */
 
 /* the runtime's Python-side helpers (print.c) */

@@ -679,7 +679,9 @@ raise_from_table(KnExcInfo *exc)
         return NULL;
     }
     PyObject *args = PyTuple_GET_ITEM(entry, 1), *formatted = NULL;
-    if (exc->index == KN_EXC_INT_LITERAL || exc->index == KN_EXC_FLOAT_LITERAL) {
+    if (exc->index == KN_EXC_KEY_ERROR && !(args = formatted = kn_box_key_error_args(exc)))
+        return NULL; /* KeyError(key): the key rebuilt from its parts (box_dict.c) */
+    if (!formatted && (exc->index == KN_EXC_INT_LITERAL || exc->index == KN_EXC_FLOAT_LITERAL)) {
         /* the bad literal's repr (runtime/str.c kept its text) */
         PyObject *text = kn_box_str_error_text();
         PyObject *r = text ? PyObject_Repr(text) : NULL;
@@ -692,7 +694,7 @@ raise_from_table(KnExcInfo *exc)
         if (!formatted)
             return NULL;
         args = formatted;
-    } else if (exc->nargs > 0 && PyTuple_GET_SIZE(args) == 1 &&
+    } else if (!formatted && exc->nargs > 0 && PyTuple_GET_SIZE(args) == 1 &&
                PyUnicode_Check(PyTuple_GET_ITEM(args, 0))) {
         /* a message with run-time values: str.format them in */
         PyObject *vals = PyTuple_New(exc->nargs);
@@ -792,8 +794,12 @@ invoke(Overload *ov, PyObject *const *args, int nogil)
         result = kn_box_box(ov->ret, ret);
 done:
     kn_box_reflect_done(mark); /* lists: mutations written back to the caller's lists */
-    for (int i = 0; i < unboxed; i++)
+    for (int i = 0; i < unboxed; i++) {
+        /* sets: the table's keys written back, the table released (box_dict.c) */
+        if (kn_box_reflect(ov->args[i], args[i], buf + ov->offsets[i]) < 0)
+            Py_CLEAR(result);
         kn_box_release(ov->args[i], buf + ov->offsets[i]);
+    }
     if (buf != small)
         free(buf);
     if (ret != small_ret)

@@ -26,6 +26,12 @@ print_value(int kind, void *p)
         return PyComplex_FromDoubles(((float *)p)[0], ((float *)p)[1]);
     case KN_PRINT_STR:
         return kn_box_str_new((const KnStr *)p);
+    case KN_PRINT_BOXED: { /* {type, value}: boxing takes a reference of its own */
+        KnType *t = ((KnType **)p)[0];
+        KnMemInfo *mi = ((KnMemInfo **)p)[1];
+        kn_rt_incref(mi);
+        return kn_box_box(t, (const char *)&mi);
+    }
     default:
         Py_RETURN_NONE;
     }

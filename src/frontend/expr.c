@@ -399,6 +399,10 @@ call(FE *fe, PyObject *node)
     int n = 0;
     PyObject *kws = A(node, "keywords");
     if (callee->op == KN_OP_GLOBAL && callee->type->kind == KN_TY_FUNC &&
+        callee->type->id == KN_BI_SET && PyList_GET_SIZE(A(node, "args")) == 1 &&
+        !(kws && PyList_GET_SIZE(kws)))
+        return kn_fe_set_of(fe, node); /* set(iterable): dictcomp.c */
+    if (callee->op == KN_OP_GLOBAL && callee->type->kind == KN_TY_FUNC &&
         callee->type->id == KN_FUNC_JITTED) {
         if (bind_args(fe, node, callee->imm.ptr, &args, &n) < 0)
             return NULL;
@@ -640,6 +644,10 @@ kn_fe_expr(FE *fe, PyObject *node)
         if (!strcmp(k, "Compare"))
             return compare(fe, node);
         break;
+    case 'D':
+        if (!strcmp(k, "Dict") || !strcmp(k, "DictComp"))
+            return kn_fe_dict_display(fe, node); /* dictcomp.c */
+        break;
     case 'I':
         if (!strcmp(k, "IfExp"))
             return ifexp(fe, node);
@@ -659,6 +667,8 @@ kn_fe_expr(FE *fe, PyObject *node)
     case 'S':
         if (!strcmp(k, "Subscript"))
             return subscript(fe, node);
+        if (!strcmp(k, "Set") || !strcmp(k, "SetComp"))
+            return kn_fe_dict_display(fe, node); /* dictcomp.c */
         break;
     case 'T':
         if (!strcmp(k, "Tuple"))

@@ -131,6 +131,9 @@ int kn_fe_stmts(FE *fe, PyObject *body);
 Val kn_fe_list_display(FE *fe, PyObject *node);
 Val kn_fe_listcomp(FE *fe, PyObject *node);
 Val kn_fe_lambda(FE *fe, PyObject *node); /* a lambda as a value: a jitted function */
+/* dictcomp.c: dict and set displays and comprehensions */
+Val kn_fe_dict_display(FE *fe, PyObject *node);
+Val kn_fe_set_of(FE *fe, PyObject *call); /* set(iterable) */
 
 /* loops.c */
 int kn_fe_while_stmt(FE *fe, PyObject *node);

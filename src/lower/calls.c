@@ -309,6 +309,16 @@ flatten_print(L *l, LLVMValueRef v, const KnType *t, LLVMValueRef *vals, int *ki
         vals[(*n)++] = NULL;
         return;
     }
+    if (t->kind == KN_TY_DICT || t->kind == KN_TY_SET) { /* boxed by print.c */
+        LLVMTypeRef fs[2] = {l->ptr, l->ptr};
+        LLVMValueRef pair = LLVMGetUndef(LLVMStructTypeInContext(l->ctx, fs, 2, 0));
+        LLVMValueRef tp =
+            LLVMConstIntToPtr(LLVMConstInt(l->i64, (unsigned long long)(uintptr_t)t, 0), l->ptr);
+        pair = LLVMBuildInsertValue(l->b, pair, tp, 0, "");
+        kinds[*n] = KN_PRINT_BOXED;
+        vals[(*n)++] = LLVMBuildInsertValue(l->b, pair, v, 1, "");
+        return;
+    }
     const KnType *st = t;
     if (t->kind == KN_TY_INT)
         st = t->is_signed ? &kn_type_int64 : &kn_type_uint64;

@@ -134,6 +134,12 @@ LLVMValueRef kn_lower_str_spill(L *l, LLVMValueRef v);
 LLVMValueRef kn_lower_str_stored(L *l, LLVMValueRef v);
 /* str.c: s[k] for 0 <= k < len(s) (a new reference; a kind-1 character is static) */
 LLVMValueRef kn_lower_str_item(L *l, LLVMValueRef s, LLVMValueRef k);
+/* dicts and sets (dict.c): len(); iteration by position (iter.c): the item at entry k of the
+ * table `it` iterates over, and the check that the table kept its size (RuntimeError) */
+LLVMValueRef kn_lower_dict_len(L *l, LLVMValueRef mi);
+LLVMValueRef kn_lower_dict_iter_item(L *l, KnInstr *it, LLVMValueRef k);
+void kn_lower_dict_iter_guard(L *l, KnInstr *it, LLVMValueRef len);
+LLVMValueRef kn_lower_build_dict(L *l, KnInstr *in); /* BUILD_DICT, BUILD_SET */
 
 /* arrays (array.c) */
 LLVMTypeRef kn_lower_array_type(L *l, const KnType *t);

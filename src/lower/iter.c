@@ -141,6 +141,9 @@ seq_len(L *l, const KnInstr *seq)
         return kn_lower_str_field(l, v, KN_STR_LENGTH);
     case KN_TY_LIST:
         return kn_lower_list_len(l, v);
+    case KN_TY_DICT:
+    case KN_TY_SET:
+        return kn_lower_dict_len(l, v);
     default: /* KN_TY_RANGE */
         return kn_lower_range_len(l, v);
     }
@@ -198,6 +201,8 @@ seq_item(L *l, KnInstr *it, LLVMValueRef k)
         kn_lower_incref(l, v, it->type->dtype);
         return v;
     }
+    if (it->args[0]->type->kind == KN_TY_DICT || it->args[0]->type->kind == KN_TY_SET)
+        return kn_lower_dict_iter_item(l, it, k); /* by position in the table: lower/dict.c */
     KnInstr idx = {.op = KN_OP_LOAD, .id = it->id, .type = &kn_type_int64, .span = it->span};
     KnInstr *args[2] = {it->args[0], &idx};
     KnInstr get = {.op = KN_OP_GETITEM,
@@ -280,6 +285,7 @@ kn_lower_iternext(L *l, KnInstr *in)
     LLVMValueRef kp = field(l, state, 0);
     LLVMValueRef k = LLVMBuildLoad2(l->b, l->i64, kp, "k");
     LLVMValueRef len = live_len(l, it);
+    kn_lower_dict_iter_guard(l, it, NULL); /* dicts and sets: the same size? (dict.c) */
     LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "next");
     LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, k, len, ""), next,
                     l->blocks[in->targets[1]->id]);

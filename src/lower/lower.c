@@ -325,6 +325,9 @@ makes_reference(const KnInstr *in)
         return 1; /* an item holding arrays: views of the first axis (iter.c) */
     case KN_OP_BUILD_LIST:
         return 1; /* a new list (list.c) */
+    case KN_OP_BUILD_DICT:
+    case KN_OP_BUILD_SET:
+        return 1;
     default:
         return 0;
     }
@@ -453,6 +456,10 @@ lower_instr(L *l, KnInstr *in)
         break;
     case KN_OP_BUILD_LIST:
         v = kn_lower_build_list(l, in);
+        break;
+    case KN_OP_BUILD_DICT:
+    case KN_OP_BUILD_SET:
+        v = kn_lower_build_dict(l, in); /* lower/dict.c */
         break;
     case KN_OP_ITERNEXT:
         kn_lower_release_due(l, 1);

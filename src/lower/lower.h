@@ -20,5 +20,10 @@ LLVMModuleRef kn_lower_function(KnCompilation *c, LLVMContextRef ctx);
  * list's items: runtime/list.h), appended to off[0..n) at `base`: the new count, or -1 when
  * more than KN_LIST_MAX_REFS (lower/list.c). */
 int kn_lower_list_ref_offsets(const KnType *item, int32_t *off, int base, int n);
+/* The entry layout of a dict or set type t (runtime/dict.h: struct KnDictLayout, which lay points
+ * to): 0, or -1 when a table cannot hold its keys or values (lower/dict.c; also used to unbox
+ * sets in dispatch/). */
+struct KnDictLayout;
+int kn_lower_dict_layout(const KnType *t, struct KnDictLayout *lay);
 
 #endif

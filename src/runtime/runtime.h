@@ -87,6 +87,11 @@ enum {
     KN_EXC_INT_LITERAL,             /* int('x'): the text comes from kn_rt_str_error */
     KN_EXC_FLOAT_LITERAL,           /* float('x') */
     KN_EXC_STR_INT_RANGE,           /* int('9' * 30): beyond int64 */
+    KN_EXC_KEY_ERROR,     /* d[k] of a missing key: KeyError(k) (dispatch/box_dict.c rebuilds k) */
+    KN_EXC_DICT_CHANGED,  /* dictionary changed size during iteration */
+    KN_EXC_SET_CHANGED,   /* Set changed size during iteration */
+    KN_EXC_POPITEM_EMPTY, /* {}.popitem() */
+    KN_EXC_SET_POP_EMPTY, /* set().pop() */
     KN_EXC__FIXED
 };
 
@@ -103,6 +108,7 @@ enum {
     KN_PRINT_NONE,
     KN_PRINT_TUPLE_BEGIN,
     KN_PRINT_TUPLE_END,
+    KN_PRINT_BOXED, /* {KnType *t, value}: a dict or set, printed as its Python object */
 };
 
 int64_t kn_rt_ipow(int64_t base, uint64_t exp);

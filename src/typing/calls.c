@@ -360,6 +360,8 @@ kn_type_rule_builtin(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
         return 0;
     }
     case KN_BI_LEN:
+        if (n == 1 && kn_lib_find(kn_kind_name(a[0]->kind), "__len__") >= 0) /* "dict.__len__" */
+            return kn_typing_entry(c, in, kn_lib_find(kn_kind_name(a[0]->kind), "__len__"), a, n);
         if (n != 1 || (a[0]->kind != KN_TY_TUPLE && a[0]->kind != KN_TY_RANGE))
             return n == 1 ? kn_typing_err(c, in->span, "object of type %s has no len()", a[0]->name)
                           : bad_args(c, in, id, a, n);

@@ -56,6 +56,11 @@ KnType *kn_typing_refine(KnCompilation *c, KnInstr *v, KnType *t);
 int kn_typing_take_refined(KnCompilation *c); /* a refinement happened since the last call */
 /* str.c: len(s), hash(s), int(s), float(s) of a str, typed by the str family; -2: not one */
 int kn_typing_str_builtin(KnCompilation *c, KnInstr *in, int id, KnType **a, int n);
+/* dict.c: dicts and sets (displays, the item type of iterating over one, and the error of an
+ * empty display whose types nothing tells: 1 when `in` is one, after the diagnostic) */
+int kn_typing_build_dict(KnCompilation *c, KnInstr *in);
+KnType *kn_typing_dict_iter_item(KnCompilation *c, const KnType *t);
+int kn_typing_dict_untyped(KnCompilation *c, KnInstr *in);
 /* iter.c: the iterator protocol */
 int kn_typing_getiter(KnCompilation *c, KnInstr *in);
 int kn_typing_iternext(KnCompilation *c, KnInstr *in);

@@ -34,6 +34,9 @@ seq_item(KnCompilation *c, KnInstr *in, KnType *t)
                           t->name);
         return u;
     }
+    case KN_TY_DICT:
+    case KN_TY_SET:
+        return kn_typing_dict_iter_item(c, t); /* typing/dict.c */
     case KN_TY_ARRAY:
         if (!t->ndim) {
             kn_diag_error(&c->diags, KN_DIAG_TYPING, in->span,

@@ -702,6 +702,9 @@ type_instr(KnCompilation *c, KnInstr *in, int *changed)
         return 0;
     case KN_OP_RET:
         return type_ret(c, in, changed);
+    case KN_OP_BUILD_DICT:
+    case KN_OP_BUILD_SET:
+        return kn_typing_build_dict(c, in); /* typing/dict.c */
     default:
         if (kn_kir_op_not_yet_compiled(in->op)) {
             kn_diag_error(&c->diags, KN_DIAG_LOWERING, in->span,
@@ -771,6 +774,8 @@ report_untyped(KnCompilation *c, KnInstr *in)
                       in->args[0]->type->name);
         return -1;
     }
+    if (kn_typing_dict_untyped(c, in)) /* an empty {} or set() (typing/dict.c) */
+        return -1;
     if (in->op == KN_OP_LOAD) {
         kn_diag_error(&c->diags, KN_DIAG_TYPING, in->span,
                       "variable '%s' is used before any value is assigned to it",

@@ -469,9 +469,10 @@ def test_new_ops_are_printed_and_read_back():
     assert [op for _, op, _, _ in got][2:5] == ["build_list", "build_dict", "build_set"]
 
 
-# build_list compiles since issue 9 (lists): test_typing_types_build_list below
+# build_list, build_dict and build_set compile since issue 9 (lists, dicts and sets): see
+# test_typing_types_build_dict_and_set below
 @pytest.mark.parametrize(
-    "op", ["build_dict", "build_set", "make_closure", "exc_match", "reraise"]
+    "op", ["make_closure", "exc_match", "reraise"]
 )
 def test_typing_rejects_ops_that_kiln_does_not_compile_yet(op):
     bodies = {
@@ -506,6 +507,19 @@ def test_typing_types_build_list():
     """)
     out = _core._run_pass(text, "typing", (I64,))
     assert "list(int64)" in out
+
+
+def test_typing_types_build_dict_and_set():
+    text = program("""
+        function f(a)
+          b0:
+            %0 = arg 0
+            %1 = build_dict %0, %0
+            %2 = build_set %0
+            ret %1
+    """)
+    out = _core._run_pass(text, "typing", (I64,))
+    assert "DictType[int64,int64]" in out and "set(int64)" in out
 
 
 # ---- bad input ----
