@@ -39,6 +39,7 @@ typedef struct Reader {
     KN_VEC(int) unwind_ids; /* by block: -1 or the unwind block id */
     KN_VEC(int) unwind_lines;
     int typed; /* the header had a `->` or typed parameters */
+    int failed_container; /* read_container_type saw list(, set( or DictType[ but no type */
 } Reader;
 
 static KnFunction *bad(Reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -179,6 +180,33 @@ read_array_type(Reader *r, int readonly)
     return kn_type_array(r->types, dtype, ndim, layout, readonly);
 }
 
+/* list(T) (list(undefined): an empty display's list before typing knows its items), set(T),
+ * DictType[K,V] and the views dict_keys[K,V], dict_values[K,V], dict_items[K,V] (their printed
+ * names: types/model_list.c, model_dict.c); NULL when the text is none of them (or, with
+ * r->failed_container set, a bad one) */
+static KnType *
+read_container_type(Reader *r)
+{
+    static const char *const dicts[] = {"DictType[", "dict_keys[", "dict_values[",
+                                        "dict_items["}; /* KnDictView */
+    for (int v = 0; v < 4; v++)
+        if (eat(r, dicts[v])) {
+            KnType *k = read_type(r), *t = k && eat(r, ",") ? read_type(r) : NULL;
+            if (t && eat(r, "]"))
+                return kn_type_dict(r->types, k, t, (KnDictView)v);
+            r->failed_container = 1;
+            return NULL;
+        }
+    int is_list = eat(r, "list(");
+    if (!is_list && !eat(r, "set("))
+        return NULL;
+    KnType *item = is_list && eat(r, "undefined") ? NULL : read_type(r);
+    if ((item || is_list) && eat(r, ")"))
+        return is_list ? kn_type_list(r->types, item) : kn_type_set(r->types, item);
+    r->failed_container = 1;
+    return NULL;
+}
+
 static KnType *
 read_type(Reader *r)
 {
@@ -205,6 +233,9 @@ read_type(Reader *r)
             return NULL;
         return kn_type_tuple(r->types, items, n);
     }
+    KnType *container = read_container_type(r);
+    if (container || r->failed_container)
+        return container;
     static const char *const iters[] = {"iter", "enumerate", "zip", "range_iter"}; /* KnIterKind */
     for (int k = 0; k < 4; k++) {
         size_t len = strlen(iters[k]);

@@ -96,14 +96,14 @@ KnType *kn_type_module(KnTypeTable *t, int id, const char *name);
 KnType *kn_type_class(KnTypeTable *t, int id, void *ref, const char *name);
 KnType *kn_type_bound(KnTypeTable *t, KnType *self, const char *method);
 KnType *kn_type_iter(KnTypeTable *t, KnIterKind kind, KnType **items, int n, KnType *item);
-KnType *kn_type_by_name(const char *name);
+KnType *kn_type_by_name(const char *name); /* primitives by key name, NULL if none */
 /* list(item): item NULL for a list whose item type is not known yet (`[]`) (model_list.c) */
-KnType *kn_type_list(KnTypeTable *t, KnType *item); /* primitives by key name, NULL if none */
+KnType *kn_type_list(KnTypeTable *t, KnType *item);
 /* dicts and sets (model_dict.c): a dict of key k and value v, or one of its views (d.keys(),
  * d.values(), d.items(): the same table, iterated otherwise); a set of key k */
 typedef enum KnDictView { KN_DICT_SELF, KN_DICT_KEYS, KN_DICT_VALUES, KN_DICT_ITEMS } KnDictView;
 KnType *kn_type_dict(KnTypeTable *t, KnType *k, KnType *v, KnDictView view);
-KnType *kn_type_set(KnTypeTable *t, KnType *k); /* primitives by key name, NULL if none */
+KnType *kn_type_set(KnTypeTable *t, KnType *k);
 KnType *kn_type_array(KnTypeTable *t, KnType *dtype, int ndim, char layout, int readonly);
 /* NumPy's promotion of two array dtypes (int8 + int8 is int8, unlike Numba's scalars). */
 KnType *kn_type_numpy_promote(KnType *a, KnType *b);
