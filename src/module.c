@@ -11,6 +11,7 @@
 #include "dispatch/dispatch.h"
 #include "jit/jit.h"
 #include "runtime/runtime.h"
+#include "runtime/str_methods.h"
 
 #ifndef KN_LLVM_LINKAGE
 #define KN_LLVM_LINKAGE "unknown"

@@ -172,7 +172,7 @@ emit_number(KnStr *out, const Layout *lo, const KnFormatSpec *sp)
                              : 0;
     int64_t ndig;
     char *gbuf = NULL;
-    if (gsize || min_width > lo->ndigits) {
+    if (lo->ndigits && (gsize || min_width > lo->ndigits)) {
         if (!gsize)
             gsize = (int)(min_width + 1); /* one group: zeros only */
         ndig = group(NULL, lo->digits, lo->ndigits, gsize, (char)sp->grouping, min_width);
@@ -187,8 +187,8 @@ emit_number(KnStr *out, const Layout *lo, const KnFormatSpec *sp)
     int64_t lpad = align == '>' ? pad : align == '^' ? pad / 2 : 0;
     int64_t mpad = align == '=' ? pad : 0;
     int64_t rpad = pad - lpad - mpad;
-    int k = slib_kind_for(fill);
-    if (slib_alloc(out, body + pad, k, fill < 128)) {
+    int k = pad ? slib_kind_for(fill) : 1;
+    if (slib_alloc(out, body + pad, k, !pad || fill < 128)) {
         free(gbuf);
         return -1;
     }
@@ -234,14 +234,16 @@ static int
 format_magnitude(KnStr *out, int neg, uint64_t mag, const KnFormatSpec *sp)
 {
     int t = sp->type ? sp->type : 'd';
+    if (t == 'n' && sp->grouping)
+        return -3; /* Cannot specify ',' with 'n'. */
     if (t == 'n')
         t = 'd';
     if (t == 'e' || t == 'E' || t == 'f' || t == 'F' || t == 'g' || t == 'G' || t == '%') {
         double v = (double)mag;
         return kn_rt_format_float(out, neg ? -v : v, sp);
     }
-    if (sp->precision >= 0)
-        return -3; /* Precision not allowed in integer format specifier */
+    if (sp->precision >= 0 || sp->no_neg_0)
+        return -3; /* Precision (or z) not allowed in integer format specifier */
     if (sp->grouping == ',' && t != 'd')
         return -3; /* Cannot specify ',' with 'x'. */
     if (t == 'c') {
@@ -255,7 +257,7 @@ format_magnitude(KnStr *out, int neg, uint64_t mag, const KnFormatSpec *sp)
         slib_write(ck, (void *)ch.data, 0, c);
         KnFormatSpec s2 = *sp;
         s2.type = 's';
-        if (s2.align == 0x100 || !s2.align)
+        if (s2.align == 0x100 || !s2.align || s2.align == '=')
             s2.align = '>';
         int rc = kn_rt_format_str(out, &ch, &s2);
         slib_release(&ch);
@@ -313,29 +315,70 @@ kn_rt_format_bool(KnStr *out, int32_t v, const KnFormatSpec *sp)
 }
 
 /* ---- floats ---- */
+/* v ~ D * 10^E with D of n digits (%.*e at n digits, correctly rounded) */
+static void
+decimal_of(double v, int n, uint64_t *D, int *E)
+{
+    char buf[40];
+    snprintf(buf, sizeof buf, "%.*e", n - 1, v);
+    uint64_t d = 0;
+    const char *p = buf;
+    for (; *p && *p != 'e'; p++)
+        if (*p >= '0' && *p <= '9')
+            d = d * 10 + (uint64_t)(*p - '0');
+    *D = d;
+    *E = atoi(p + 1) - (n - 1);
+}
+
+static int
+reads_back(uint64_t D, int E, double v)
+{
+    char buf[48];
+    snprintf(buf, sizeof buf, "%llue%d", (unsigned long long)D, E);
+    return strtod(buf, NULL) == v;
+}
+
 int
 kn_rt_float_shortest(double v, char *digits, int *exp10)
 {
-    char buf[40];
+    v = fabs(v);
     int lo = 1, hi = 17;
-    while (lo < hi) { /* the least precision that reads back (monotone in the precision) */
+    uint64_t D;
+    int E;
+    while (lo < hi) { /* the least precision whose correctly rounded digits read back */
         int mid = (lo + hi) / 2;
-        snprintf(buf, sizeof buf, "%.*e", mid - 1, v);
-        if (strtod(buf, NULL) == v)
+        decimal_of(v, mid, &D, &E);
+        if (reads_back(D, E, v))
             hi = mid;
         else
             lo = mid + 1;
     }
-    snprintf(buf, sizeof buf, "%.*e", lo - 1, v);
-    const char *p = buf + (buf[0] == '-');
-    int n = 0;
-    for (; *p && *p != 'e'; p++)
-        if (*p >= '0' && *p <= '9')
-            digits[n++] = *p;
-    while (n > 1 && digits[n - 1] == '0')
-        n--;
-    *exp10 = atoi(p + 1) + 1;
-    return n;
+    decimal_of(v, lo, &D, &E);
+    /* A shorter string may still read back when the nearest one of that length does not (the
+     * interval of decimals that round to v is not centred on the nearest): try its neighbours. */
+    for (int n = lo; n > 1; n--) {
+        uint64_t d;
+        int e;
+        decimal_of(v, n - 1, &d, &e);
+        int up = reads_back(d + 1, e, v), down = d > 0 && reads_back(d - 1, e, v);
+        if (!up && !down)
+            break;
+        if (up && down) { /* the closer one, as the shortest-repr rule says */
+            long double x = (long double)v, su = ((long double)(d + 1)), sd = (long double)(d - 1);
+            long double scale = powl(10.0L, (long double)e);
+            up = fabsl(su * scale - x) <= fabsl(x - sd * scale);
+        }
+        D = up ? d + 1 : d - 1;
+        E = e;
+    }
+    char buf[24];
+    int m = snprintf(buf, sizeof buf, "%llu", (unsigned long long)D);
+    int k = m;
+    while (k > 1 && buf[k - 1] == '0')
+        k--;
+    memcpy(digits, buf, (size_t)k);
+    *exp10 = m + E;
+    return k;
 }
 
 /* digits d[0..n) with the point after decpt digits, in CPython's repr layout (exponent when
@@ -428,8 +471,6 @@ general_digits(double v, int64_t prec, int alt, int no_type, int64_t *len)
         if (*p != '.' && nd < (int64_t)sizeof digits)
             digits[nd++] = *p;
     int use_exp = x < -4 || x >= (no_type ? prec - 1 : prec);
-    if (no_type && v == 0)
-        use_exp = 0;
     if (!alt)
         while (nd > 1 && digits[nd - 1] == '0')
             nd--;
@@ -474,6 +515,8 @@ int
 kn_rt_format_float(KnStr *out, double v, const KnFormatSpec *sp)
 {
     int t = sp->type;
+    if (t == 'n' && sp->grouping)
+        return -3;
     if (t == 'n')
         t = 'g';
     if (t && !strchr("eEfFgG%", t))
@@ -562,8 +605,8 @@ kn_rt_format_str(KnStr *out, const KnStr *s, const KnFormatSpec *sp)
         return -1;
     int align = sp->align == 0x100 || !sp->align ? '<' : sp->align;
     int64_t pad = width - n, left = align == '>' ? pad : align == '^' ? pad / 2 : 0;
-    int fk = slib_kind_for(sp->fill), k = part.kind > fk ? part.kind : fk;
-    int rc = slib_alloc(out, width, k, part.ascii && sp->fill < 128);
+    int fk = pad ? slib_kind_for(sp->fill) : 1, k = part.kind > fk ? part.kind : fk;
+    int rc = slib_alloc(out, width, k, part.ascii && (!pad || sp->fill < 128));
     if (!rc) {
         char *d = (char *)out->data;
         for (int64_t i = 0; i < left; i++)
