@@ -11,6 +11,7 @@
 #include "dispatch/dispatch.h"
 #include "jit/jit.h"
 #include "runtime/runtime.h"
+#include "runtime/str.h"
 #include "runtime/str_methods.h"
 
 #ifndef KN_LLVM_LINKAGE
@@ -39,6 +40,8 @@ fixed_exceptions(PyObject *table)
         [KN_EXC_RANGE_STEP_ZERO] = "range(0, 1, 0)",
         [KN_EXC_TUPLE_INDEX] = "(1,)[5]",
         [KN_EXC_RANGE_INDEX] = "range(1)[5]",
+        [KN_EXC_STR_INDEX] = "'a'[5]",
+        [KN_EXC_CHR_RANGE] = "chr(-1)",
         [KN_EXC_POW_MOD_ZERO] = "pow(1, 2, 0)",
         [KN_EXC_ISQRT_NEG] = "__import__('math').isqrt(-1)",
         [KN_EXC_FLOAT_DIVMOD_ZERO] = "divmod(1.0, 0.0)",
@@ -134,6 +137,14 @@ fixed_exceptions(PyObject *table)
                  "autodetected range of the data is not finite"},
                 {KN_EXC_HIST_EDGES, PyExc_ValueError,
                  "`bins` must increase monotonically, when an array"},
+                /* str (lower/str.c); the literal's repr is put in by the dispatcher */
+                {KN_EXC_ORD_LENGTH, PyExc_TypeError,
+                 "ord() expected a character, but string of length {} found"},
+                {KN_EXC_INT_LITERAL, PyExc_ValueError,
+                 "invalid literal for int() with base 10: {}"},
+                {KN_EXC_FLOAT_LITERAL, PyExc_ValueError, "could not convert string to float: {}"},
+                {KN_EXC_STR_INT_RANGE, PyExc_OverflowError,
+                 "int() of a str: the value does not fit in a 64-bit integer"},
                 /* CPython's text; kiln's limit is the thread's stack (docs/internals.md) */
                 {KN_EXC_RECURSION, PyExc_RecursionError, "maximum recursion depth exceeded"},
                 /* only used when Python's SIGINT handler itself raised nothing */
@@ -272,6 +283,7 @@ state_init(void)
     }
     s->jit_error = err;
     kn_interrupt_install();
+    kn_box_str_init();
     kn_state = s;
     return 0;
 }

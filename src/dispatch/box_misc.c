@@ -1,6 +1,6 @@
 /* box_misc.c - the boxing models of none (typeof None; one zero byte), range (typeof an exact
  * range; {start, stop, step} of int64 both ways) and of the kinds that never cross into or out
- * of compiled code as values (constant strings, slices, functions, modules, classes, bound
+ * of compiled code as values (slices, functions, modules, classes, bound
  * methods: unbox and box are TypeErrors, the key is the type's name). */
 #include "dispatch/box_model.h"
 
@@ -97,7 +97,6 @@ const KnBoxModel kn_box_model_range = {.pytype = range_pytype,
 
 /* ---- compile-time values and the rest: never passed or returned ---- */
 
-const KnBoxModel kn_box_model_str = {0};
 const KnBoxModel kn_box_model_slice = {0};
 const KnBoxModel kn_box_model_func = {0};
 const KnBoxModel kn_box_model_module = {0};

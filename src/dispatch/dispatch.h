@@ -56,7 +56,13 @@ int kn_box_type_num(const KnType *t); /* NumPy type number of a scalar type */
 KnType *kn_box_typeof(KnState *s, PyObject *o);      /* NULL with TypeError set */
 int kn_box_unbox(KnType *t, PyObject *o, char *dst); /* convert to t's C layout at dst */
 PyObject *kn_box_box(KnType *t, const char *src);
-PyObject *kn_box_key(KnType *t);                    /* the type key (docs/core-api.md) */
+PyObject *kn_box_key(KnType *t); /* the type key (docs/core-api.md) */
+/* box_str.c: install CPython's hash for the runtime; a new str object of a KnStr's
+ * characters; the text of the last bad int()/float() literal of this thread */
+void kn_box_str_init(void);
+struct KnStr;
+PyObject *kn_box_str_new(const struct KnStr *s);
+PyObject *kn_box_str_error_text(void);
 KnType *kn_box_from_key(KnState *s, PyObject *key); /* NULL with an error set */
 
 /* the runtime's Python-side helpers (print.c) */

@@ -679,8 +679,21 @@ raise_from_table(KnExcInfo *exc)
         return NULL;
     }
     PyObject *args = PyTuple_GET_ITEM(entry, 1), *formatted = NULL;
-    if (exc->nargs > 0 && PyTuple_GET_SIZE(args) == 1 &&
-        PyUnicode_Check(PyTuple_GET_ITEM(args, 0))) {
+    if (exc->index == KN_EXC_INT_LITERAL || exc->index == KN_EXC_FLOAT_LITERAL) {
+        /* the bad literal's repr (runtime/str.c kept its text) */
+        PyObject *text = kn_box_str_error_text();
+        PyObject *r = text ? PyObject_Repr(text) : NULL;
+        PyObject *fmt = PyTuple_GET_ITEM(args, 0);
+        PyObject *msg = r ? PyObject_CallMethod(fmt, "format", "O", r) : NULL;
+        formatted = msg ? PyTuple_Pack(1, msg) : NULL;
+        Py_XDECREF(msg);
+        Py_XDECREF(r);
+        Py_XDECREF(text);
+        if (!formatted)
+            return NULL;
+        args = formatted;
+    } else if (exc->nargs > 0 && PyTuple_GET_SIZE(args) == 1 &&
+               PyUnicode_Check(PyTuple_GET_ITEM(args, 0))) {
         /* a message with run-time values: str.format them in */
         PyObject *vals = PyTuple_New(exc->nargs);
         for (int64_t i = 0; vals && i < exc->nargs && i < 4; i++)

@@ -4,7 +4,7 @@
  * capture included). It takes the GIL itself, so it is safe from any thread. */
 #include "dispatch/dispatch.h"
 
-#include "runtime/runtime.h"
+#include "runtime/str.h"
 
 static PyObject *
 print_value(int kind, void *p)
@@ -25,7 +25,7 @@ print_value(int kind, void *p)
     case KN_PRINT_C64:
         return PyComplex_FromDoubles(((float *)p)[0], ((float *)p)[1]);
     case KN_PRINT_STR:
-        return PyUnicode_FromString(*(const char **)p);
+        return kn_box_str_new((const KnStr *)p);
     default:
         Py_RETURN_NONE;
     }

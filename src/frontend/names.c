@@ -243,6 +243,15 @@ kn_fe_frozen(FE *fe, PyObject *node, PyObject *o, const char *what)
         return in;
     }
     if (PyUnicode_Check(o)) {
+        /* the literal travels as UTF-8 text (imm.str): no NUL, no lone surrogate */
+        Py_ssize_t nul = PyUnicode_FindChar(o, 0, 0, PyUnicode_GET_LENGTH(o), 1);
+        if (nul != -1 || !PyUnicode_AsUTF8(o)) {
+            PyErr_Clear();
+            return UNSUPPORTED(fe, node,
+                               "%s: a str holding a NUL character or a lone surrogate is not "
+                               "supported as a constant yet",
+                               what);
+        }
         Val in = kn_kir_emit(&fe->b, KN_OP_CONST, sp, 0, NULL);
         in->type = &kn_type_str;
         in->imm.str = kn_fe_str_of(fe, o);

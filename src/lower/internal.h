@@ -114,6 +114,24 @@ LLVMValueRef kn_lower_getitem(L *l, KnInstr *in); /* GETITEM (lower.c) */
 LLVMValueRef kn_lower_getiter(L *l, KnInstr *in);
 LLVMValueRef kn_lower_iternext(L *l, KnInstr *in); /* leaves the builder in the item's block */
 
+/* str (model_str.c): the KnStr struct, its fields (runtime/str.h's order), a literal constant,
+ * a value copied to an alloca (for the runtime's KnStr * parameters) */
+enum {
+    KN_STR_MI,
+    KN_STR_DATA,
+    KN_STR_LENGTH,
+    KN_STR_KIND,
+    KN_STR_ASCII,
+    KN_STR_HASH,
+    KN_STR_PARENT
+};
+LLVMTypeRef kn_lower_str_type(L *l);
+LLVMValueRef kn_lower_str_field(L *l, LLVMValueRef s, int field);
+LLVMValueRef kn_lower_str_const(L *l, const char *utf8);
+LLVMValueRef kn_lower_str_spill(L *l, LLVMValueRef v);
+/* str.c: s[k] for 0 <= k < len(s) (a new reference; a kind-1 character is static) */
+LLVMValueRef kn_lower_str_item(L *l, LLVMValueRef s, LLVMValueRef k);
+
 /* arrays (array.c) */
 LLVMTypeRef kn_lower_array_type(L *l, const KnType *t);
 LLVMValueRef kn_lower_array_shape(L *l, LLVMValueRef a, int k);

@@ -42,6 +42,8 @@ seq_len(L *l, const KnInstr *seq)
         return LLVMConstInt(l->i64, (unsigned long long)t->n, 0);
     case KN_TY_ARRAY:
         return kn_lower_array_shape(l, v, 0);
+    case KN_TY_STR:
+        return kn_lower_str_field(l, v, KN_STR_LENGTH);
     default: /* KN_TY_RANGE */
         return kn_lower_range_len(l, v);
     }
@@ -77,6 +79,8 @@ kn_lower_getiter(L *l, KnInstr *in)
 static LLVMValueRef
 seq_item(L *l, KnInstr *it, LLVMValueRef k)
 {
+    if (it->args[0]->type->kind == KN_TY_STR) /* s[k], its own reference (lower/str.c) */
+        return kn_lower_str_item(l, l->vals[it->args[0]->id], k);
     KnInstr idx = {.op = KN_OP_LOAD, .id = it->id, .type = &kn_type_int64, .span = it->span};
     KnInstr *args[2] = {it->args[0], &idx};
     KnInstr get = {.op = KN_OP_GETITEM,

@@ -174,7 +174,7 @@ lower_const(L *l, KnInstr *in)
         return LLVMConstNamedStruct(kn_lower_type(l, t), parts, 2);
     }
     case KN_TY_STR:
-        return LLVMBuildGlobalStringPtr(l->b, in->imm.str, "str");
+        return kn_lower_str_const(l, in->imm.str);
     default:
         return LLVMConstInt(l->i8, 0, 0);
     }

@@ -1,8 +1,7 @@
 /* model_misc.c - the lowering models of the kinds with little to say: none (a placeholder
- * byte), a constant str (a pointer; true, as only non-empty ones reach a truth test), range and
- * slice ({start, stop, step} of i64; a range is true when not empty), and the compile-time
- * values (a placeholder byte), of which a bound `a.flags` carries its array (its shape and
- * strides). None of them holds references. */
+ * byte), range and slice ({start, stop, step} of i64; a range is true when not empty), and the
+ * compile-time values (a placeholder byte), of which a bound `a.flags` carries its array (its shape
+ * and strides). None of them holds references. */
 #include "lower/internal.h"
 
 static LLVMTypeRef
@@ -22,21 +21,6 @@ range_truth(L *l, LLVMValueRef v, const KnType *t)
 }
 
 static LLVMTypeRef
-str_type(L *l, const KnType *t)
-{
-    KN_UNUSED(t);
-    return l->ptr;
-}
-
-static LLVMValueRef
-str_truth(L *l, LLVMValueRef v, const KnType *t)
-{
-    KN_UNUSED(v);
-    KN_UNUSED(t);
-    return LLVMConstInt(l->i1, 1, 0);
-}
-
-static LLVMTypeRef
 bound_type(L *l, const KnType *t)
 {
     if (!strcmp(t->name, "flags"))
@@ -45,7 +29,6 @@ bound_type(L *l, const KnType *t)
 }
 
 const KnLowerModel kn_lower_model_none = {0};
-const KnLowerModel kn_lower_model_str = {.type = str_type, .truth = str_truth};
 const KnLowerModel kn_lower_model_range = {.type = triple_type, .truth = range_truth};
 const KnLowerModel kn_lower_model_slice = {.type = triple_type};
 const KnLowerModel kn_lower_model_func = {0};

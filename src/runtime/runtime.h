@@ -71,6 +71,12 @@ enum {
     KN_EXC_HIST_RANGE_FINITE,       /* np.histogram(a, range=(0, inf)) */
     KN_EXC_HIST_AUTO_FINITE,        /* np.histogram of data holding nan or inf, no range= */
     KN_EXC_HIST_EDGES,              /* np.histogram(a, bins=[1, 0]) */
+    KN_EXC_STR_INDEX,               /* 'ab'[5]: string index out of range (lower/str.c) */
+    KN_EXC_CHR_RANGE,               /* chr(-1) */
+    KN_EXC_ORD_LENGTH,              /* ord('ab') */
+    KN_EXC_INT_LITERAL,             /* int('x'): the text comes from kn_rt_str_error */
+    KN_EXC_FLOAT_LITERAL,           /* float('x') */
+    KN_EXC_STR_INT_RANGE,           /* int('9' * 30): beyond int64 */
     KN_EXC__FIXED
 };
 

@@ -32,4 +32,38 @@ typedef struct KnStr {
     void *parent;     /* the PyObject * a borrowed str came from; NULL otherwise */
 } KnStr;
 
+/* ---- routines (str.c). Results are written to *out with a reference of their own (owned, or
+ * borrowed static memory); operands are borrowed. Those returning int give 0, or -1 when out of
+ * memory (or, where said, a bad value). ---- */
+
+/* the canonical str of n code points of kind `kind` at p: copied into owned memory of the
+ * narrowest kind that holds them (the kind-1 one-character strings are static, borrowed) */
+int kn_rt_str_make(KnStr *out, const void *p, int64_t n, int32_t kind);
+int kn_rt_str_concat(KnStr *out, const KnStr *a, const KnStr *b);
+/* a += b: appends in place (geometric growth) when a owns its characters alone, else concat */
+int kn_rt_str_iadd(KnStr *out, const KnStr *a, const KnStr *b);
+int kn_rt_str_repeat(KnStr *out, const KnStr *a, int64_t n);
+int kn_rt_str_char(KnStr *out, const KnStr *a, int64_t i); /* a[i], 0 <= i < length */
+/* a[start:stop:step], Python's slice rules (INT64_MIN: a missing bound; step != 0) */
+int kn_rt_str_slice(KnStr *out, const KnStr *a, int64_t start, int64_t stop, int64_t step);
+int kn_rt_str_chr(KnStr *out, int64_t cp);             /* -1: out of memory; cp was checked */
+int32_t kn_rt_str_code(const KnStr *a, int64_t i);     /* the code point a[i] */
+int32_t kn_rt_str_cmp(const KnStr *a, const KnStr *b); /* <0, 0, >0 in code point order */
+int32_t kn_rt_str_eq(const KnStr *a, const KnStr *b);
+int32_t kn_rt_str_contains(const KnStr *hay, const KnStr *needle);
+int64_t kn_rt_str_hash(const KnStr *a); /* CPython's hash(a) (kn_rt_str_hash_bytes) */
+/* CPython's hash of bytes (_Py_HashBytes), installed by the dispatcher: the runtime does not
+ * link Python */
+extern int64_t (*kn_rt_str_hash_bytes)(const void *p, int64_t n);
+int kn_rt_str_from_int(KnStr *out, int64_t v);
+int kn_rt_str_from_uint(KnStr *out, uint64_t v);
+int kn_rt_str_from_float(KnStr *out, double v); /* repr(v): shortest round-trip digits */
+/* int(a) and float(a) as CPython parses them: 0, -1 out of memory, -2 not a literal (the text
+ * is kept for the message: kn_rt_str_error), -3 (int) past int64 */
+int kn_rt_str_to_int(const KnStr *a, int64_t *out);
+int kn_rt_str_to_float(const KnStr *a, double *out);
+/* the text of the last bad literal of this thread: kind, length and characters (valid until
+ * the next call on the thread) */
+const void *kn_rt_str_error(int32_t *kind, int64_t *length);
+
 #endif

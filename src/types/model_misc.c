@@ -1,8 +1,7 @@
-/* model_misc.c - the type models of the kinds with little to say: none (one byte), str (a
- * constant string: a pointer), range and slice (three int64), and the compile-time values
- * (functions, modules, classes, bound methods), which carry a dummy 8-byte slot and are
- * interned by id and ref (modules and bound methods also by name, functions and classes with no
- * object by name), and for loops' iterators. Their constructors. */
+/* model_misc.c - the type models of the kinds with little to say: none (one byte), range and slice
+ * (three int64), and the compile-time values (functions, modules, classes, bound methods), which
+ * carry a dummy 8-byte slot and are interned by id and ref (modules and bound methods also by name,
+ * functions and classes with no object by name), and for loops' iterators. Their constructors. */
 #include "types/model.h"
 
 static size_t
@@ -39,7 +38,6 @@ hash_name(const KnType *k, uint64_t h)
 }
 
 const KnTypeModel kn_type_model_none = {.size = size_one};
-const KnTypeModel kn_type_model_str = {0}; /* a pointer: 8 bytes */
 const KnTypeModel kn_type_model_range = {.size = size_triple, .align = align_8};
 const KnTypeModel kn_type_model_slice = {.size = size_triple, .align = align_8};
 /* callables and classes with no object behind them (builtins, and what the KIR reader makes from

@@ -129,6 +129,8 @@ matches_class(const KnType *t, const KnType *k)
         return t->kind == KN_TY_TUPLE;
     case KN_BI_RANGE:
         return t->kind == KN_TY_RANGE;
+    case KN_BI_STR:
+        return t->kind == KN_TY_STR;
     default: {
         KnType *s = kn_typing_np_scalar(k->id);
         return s ? s == t : -1;
@@ -244,6 +246,9 @@ kn_type_rule_math(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
 int
 kn_type_rule_conversion(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
 {
+    int str_rc = kn_typing_str_builtin(c, in, id, a, n); /* int(s), float(s): str.c */
+    if (str_rc != -2)
+        return str_rc;
     KnCallImpl *impl = kn_typing_impl_kind(c, in, KN_CALL_BUILTIN);
     switch (id) {
     case KN_BI_INT:
@@ -281,6 +286,9 @@ kn_type_rule_conversion(KnCompilation *c, KnInstr *in, int id, KnType **a, int n
 int
 kn_type_rule_builtin(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
 {
+    int str_rc = kn_typing_str_builtin(c, in, id, a, n); /* len(s), hash(s): str.c */
+    if (str_rc != -2)
+        return str_rc;
     KnCallImpl *impl = kn_typing_impl_kind(c, in, KN_CALL_BUILTIN);
     if (id == KN_BI_LEN && n == 1 && a[0]->kind == KN_TY_ARRAY) {
         if (a[0]->ndim == 0)

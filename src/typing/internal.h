@@ -42,6 +42,8 @@ int kn_typing_entry(KnCompilation *c, KnInstr *in, int id, KnType **a, int n);
 int kn_typing_overload(KnCompilation *c, KnInstr *in, KnType *fn, KnType *bound, KnType **a, int n);
 int kn_typing_overload_attr(KnCompilation *c, KnInstr *in, KnType *self); /* 1: none */
 int kn_typing_has_overload_method(KnCompilation *c, KnType *self, const char *name, KnSpan span);
+/* str.c: len(s), hash(s), int(s), float(s) of a str, typed by the str family; -2: not one */
+int kn_typing_str_builtin(KnCompilation *c, KnInstr *in, int id, KnType **a, int n);
 /* iter.c: the iterator protocol */
 int kn_typing_getiter(KnCompilation *c, KnInstr *in);
 int kn_typing_iternext(KnCompilation *c, KnInstr *in);

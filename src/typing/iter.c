@@ -20,6 +20,8 @@ seq_item(KnCompilation *c, KnInstr *in, KnType *t)
     switch (t->kind) {
     case KN_TY_RANGE:
         return &kn_type_int64;
+    case KN_TY_STR: /* one-character strings (lower/str.c: kn_lower_str_item) */
+        return &kn_type_str;
     case KN_TY_TUPLE: {
         KnType *u = t->n ? t->items[0] : NULL;
         for (int j = 1; u && j < t->n; j++)
@@ -40,7 +42,7 @@ seq_item(KnCompilation *c, KnInstr *in, KnType *t)
         return kn_typing_index_result(c, in->span, t, &kn_type_int64);
     default:
         kn_diag_error(&c->diags, KN_DIAG_TYPING, in->span,
-                      "cannot iterate over %s: kiln iterates over ranges, tuples, arrays, "
+                      "cannot iterate over %s: kiln iterates over ranges, tuples, arrays, str, "
                       "enumerate() and zip()",
                       t->name);
         return NULL;

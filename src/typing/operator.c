@@ -91,6 +91,7 @@ operator_entry(const KnInstr *in)
                    ? entry_of(in->args[0]->type, unop_names[in->aux])
                    : -1;
     case KN_OP_GETITEM:
+    case KN_OP_SLICE: /* constant bounds (imm.ptr, a KnSlice) */
         return entry_of(in->args[0]->type, "__getitem__");
     case KN_OP_SETITEM:
         return entry_of(in->args[0]->type, "__setitem__");
