@@ -26,6 +26,15 @@ from .types import (  # the scalar types Numba exports at top level (numba.types
 __version__ = "0.1.0"
 
 
+def __getattr__(name):
+    """``kiln.typed`` on first use (it imports the compiler's extension)."""
+    if name == "typed":
+        import importlib
+
+        return importlib.import_module(".typed", __name__)
+    raise AttributeError(f"module 'kiln' has no attribute {name!r}")
+
+
 def typeof(value, purpose=None):
     """The kiln type of ``value`` as a compiled function's argument (ValueError if it has none)."""
     from . import _core

@@ -557,3 +557,58 @@ def render_types(func, entries, file=None, signature=None):
         out.append("=" * 80)
     text = "\n".join(out) + "\n"
     (file or sys.stdout).write(text)
+
+
+def listcomp_loop(node, result, serial):
+    """``[elt for t in it if c ...]`` as the statement the frontend compiles instead
+    (src/frontend/comprehension.c): ``for t' in it: if c': result.append(elt')``, nested per
+    ``for`` clause. The targets are renamed (``t$lc3``) so that they do not leak into the
+    function's scope, as in Python 3; the first iterable stays in the enclosing scope. Returns
+    (the For node, the new local names)."""
+    import ast
+
+    names = {}
+
+    class _Rename(ast.NodeTransformer):
+        def visit_Name(self, n):
+            if n.id in names:
+                return ast.copy_location(ast.Name(id=names[n.id], ctx=n.ctx), n)
+            return n
+
+    gens = node.generators
+    for g in gens:
+        if g.is_async:
+            raise SyntaxError("async comprehensions are not supported")
+        for n in ast.walk(g.target):
+            if isinstance(n, ast.Name):
+                names[n.id] = f"{n.id}$lc{serial}"
+    call = ast.Call(func=ast.Attribute(value=ast.Name(id=result, ctx=ast.Load()),
+                                       attr="append", ctx=ast.Load()),
+                    args=[node.elt], keywords=[])
+    for n in (call, call.func, call.func.value):
+        ast.copy_location(n, node.elt)
+    body = ast.copy_location(ast.Expr(value=call), node.elt)
+    for g in reversed(gens):
+        for cond in reversed(g.ifs):
+            body = ast.copy_location(ast.If(test=cond, body=[body], orelse=[]), cond)
+        body = ast.copy_location(
+            ast.For(target=g.target, iter=g.iter, body=[body], orelse=[], type_comment=None),
+            g.target)
+    renamer = _Rename()
+
+    def walk(n, outer):
+        if isinstance(n, ast.For):
+            if not outer:
+                n.iter = renamer.visit(n.iter)
+            n.target = renamer.visit(n.target)
+            n.body = [walk(s, False) for s in n.body]
+        elif isinstance(n, ast.If):
+            n.test = renamer.visit(n.test)
+            n.body = [walk(s, False) for s in n.body]
+        else:
+            n = renamer.visit(n)
+        return n
+
+    loop = walk(body, True)
+    ast.fix_missing_locations(loop)
+    return loop, sorted(names.values())

@@ -179,6 +179,21 @@ class Array(Type):
                          ("array", dtype.key, ndim, layout, readonly))
 
 
+class ListType(Type):
+    """A list of items of one type (Numba's ``types.ListType(item)``): the compiled ``[]``, a
+    reflected list argument and ``kiln.typed.List`` are this one type. ``List`` is the same
+    (Numba's reflected-list spelling)."""
+
+    def __init__(self, item_type, reflected=False):
+        _check_type(item_type, "ListType")
+        self.item_type = self.dtype = item_type
+        self.reflected = reflected
+        super().__init__(f"ListType[{item_type}]", ("list", item_type.key))
+
+
+List = ListType
+
+
 def _check_type(t, where):
     if not isinstance(t, Type):
         raise TypeError(f"{where} expects kiln types, got {t!r}")
@@ -284,6 +299,8 @@ def from_key(key):
             return Tuple([from_key(k) for k in key[1:]])
         if key[0] == "literal" and len(key) == 3 and key[1] == "str":
             return StringLiteral(key[2])
+        if key[0] == "list" and len(key) == 2 and key[1] != "undefined":
+            return ListType(from_key(key[1]))
         if key[0] == "array" and len(key) == 5:
             return Array(from_key(key[1]), key[2], key[3], bool(key[4]))
     raise ValueError(f"unknown kiln type key: {key!r}")

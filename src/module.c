@@ -10,6 +10,7 @@
 
 #include "dispatch/dispatch.h"
 #include "jit/jit.h"
+#include "runtime/list.h"
 #include "runtime/runtime.h"
 #include "runtime/str.h"
 #include "runtime/str_methods.h"
@@ -78,6 +79,13 @@ fixed_exceptions(PyObject *table)
         [KN_EXC_ROUND_OVERFLOW] = "round(1.7976931348623157e308, -308)",
         [KN_EXC_ARANGE_BOOL] = "__import__('numpy').arange(3, dtype=bool)",
         [KN_EXC_QUANTILE_EMPTY] = "__import__('numpy').zeros(0)[-1]",
+        [KN_EXC_LIST_INDEX] = "[][0]",
+        [KN_EXC_LIST_ASSIGN_INDEX] = "[].__setitem__(0, 0)",
+        [KN_EXC_LIST_POP_EMPTY] = "[].pop()",
+        [KN_EXC_LIST_POP_INDEX] = "[1].pop(5)",
+        [KN_EXC_LIST_REMOVE] = "[].remove(0)",
+        [KN_EXC_LIST_MIN_EMPTY] = "min([])",
+        [KN_EXC_LIST_MAX_EMPTY] = "max([])",
     };
     PyObject *globals = PyDict_New();
     if (!globals)
@@ -137,6 +145,11 @@ fixed_exceptions(PyObject *table)
                  "autodetected range of the data is not finite"},
                 {KN_EXC_HIST_EDGES, PyExc_ValueError,
                  "`bins` must increase monotonically, when an array"},
+                /* lists (lower/list.c): CPython's text, the value when it is an int */
+                {KN_EXC_LIST_NOT_IN, PyExc_ValueError, "{} is not in list"},
+                {KN_EXC_LIST_NOT_IN_VALUE, PyExc_ValueError, "value is not in list"},
+                {KN_EXC_LIST_SLICE_SIZE, PyExc_ValueError,
+                 "attempt to assign sequence of size {} to extended slice of size {}"},
                 /* str (lower/str.c); the literal's repr is put in by the dispatcher */
                 {KN_EXC_ORD_LENGTH, PyExc_TypeError,
                  "ord() expected a character, but string of length {} found"},
@@ -294,13 +307,15 @@ PyInit__core(void)
     import_array();
     if (!kn_state && state_init() < 0)
         return NULL;
-    if (PyType_Ready(&KnDispatcher_Type) < 0 || PyType_Ready(&KnMemInfoOwner_Type) < 0)
+    if (PyType_Ready(&KnDispatcher_Type) < 0 || PyType_Ready(&KnMemInfoOwner_Type) < 0 ||
+        PyType_Ready(&KnTypedList_Type) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&core_module);
     if (!m)
         return NULL;
     Py_INCREF(&KnDispatcher_Type);
     if (PyModule_AddObject(m, "Dispatcher", (PyObject *)&KnDispatcher_Type) < 0 ||
+        PyModule_AddObjectRef(m, "List", (PyObject *)&KnTypedList_Type) < 0 ||
         PyModule_AddStringConstant(m, "llvm_linkage", KN_LLVM_LINKAGE) < 0) {
         Py_DECREF(m);
         return NULL;

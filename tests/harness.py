@@ -164,6 +164,11 @@ def same(got, want, approx=False, path="result"):
         assert len(got) == len(want), f"{path}: expected {len(want)} items, got {got!r}"
         for i, (g, w) in enumerate(zip(got, want)):
             same(g, w, approx, f"{path}[{i}]")
+    elif isinstance(want, list):
+        assert type(got) is list, f"{path}: expected a list, got {type(got).__name__} {got!r}"
+        assert len(got) == len(want), f"{path}: expected {len(want)} items, got {got!r}"
+        for i, (g, w) in enumerate(zip(got, want)):
+            same(g, w, approx, f"{path}[{i}]")
     elif want is None:
         assert got is None, f"{path}: expected None, got {got!r}"
     elif isinstance(want, range):

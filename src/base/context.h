@@ -89,6 +89,7 @@ typedef enum KnSideKey {
     KN_SIDE_DEFERRED,  /* KnDeferrals (passes/passes.h): divisions checked at the loop exit */
     KN_SIDE_NONZERO,   /* KnNonzero (passes/passes.h): divisions whose divisor is nonzero */
     KN_SIDE_RECURSION, /* KnRecursionSeen (below): what a recursive call saw */
+    KN_SIDE_REFINED,   /* typing/rules.c: a variable's type was refined (kn_typing_refine) */
     KN_SIDE_COUNT
 } KnSideKey;
 

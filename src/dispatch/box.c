@@ -92,12 +92,16 @@ typeof_init(void)
         const KnBoxModel *m = models[k];
         if (!m->pytype || !m->typeof)
             continue;
-        PyTypeObject *tp = m->pytype();
-        unsigned i = typeof_slot(tp);
-        while (typeof_table[i].tp && typeof_table[i].tp != tp)
-            i = (i + 1) & (TYPEOF_SLOTS - 1);
-        typeof_table[i].tp = tp;
-        typeof_table[i].fn = m->typeof;
+        for (int second = 0; second < 2; second++) {
+            PyTypeObject *tp = second ? (m->pytype2 ? m->pytype2() : NULL) : m->pytype();
+            if (!tp)
+                continue;
+            unsigned i = typeof_slot(tp);
+            while (typeof_table[i].tp && typeof_table[i].tp != tp)
+                i = (i + 1) & (TYPEOF_SLOTS - 1);
+            typeof_table[i].tp = tp;
+            typeof_table[i].fn = m->typeof;
+        }
     }
     typeof_ready = 1;
 }
@@ -150,6 +154,14 @@ kn_box_unbox(KnType *t, PyObject *o, char *dst)
         return -1;
     }
     return m->unbox(t, o, dst);
+}
+
+void
+kn_box_release(KnType *t, char *src)
+{
+    const KnBoxModel *m = models[t->kind];
+    if (m->release)
+        m->release(t, src);
 }
 
 PyObject *

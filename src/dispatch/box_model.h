@@ -23,6 +23,10 @@ typedef struct KnBoxModel {
      * error set); NULL: the kind's keys are names (kn_type_by_name) */
     const char *tag;
     KnType *(*from_key)(KnState *s, PyObject *key);
+    /* a second exact Python type that `typeof` types (kiln.typed.List beside list); NULL: none */
+    PyTypeObject *(*pytype2)(void);
+    /* after a call: drop the references that unbox made at src; NULL: unbox makes none */
+    void (*release)(KnType *t, char *src);
 } KnBoxModel;
 
 #define X(kind, name, tm, lm, bm, flags) extern const KnBoxModel kn_box_model_##bm;
@@ -37,5 +41,13 @@ int kn_box_check_subclass(PyObject *o);
 KnType *kn_box_typeof_array(KnState *s, PyObject *o);
 /* box_number.c: typeof of a Python int (int64, or uint64 past int64's range) */
 KnType *kn_box_typeof_int(KnState *s, PyObject *o);
+
+/* lists (box_list.c, typed_list.c): a new list of type t from n Python items (NULL with an
+ * error set); a kiln.typed.List's type and meminfo; a typed.List wrapping mi (taking over its
+ * reference) */
+KnMemInfo *kn_box_list_from_items(KnType *t, PyObject *const *items, Py_ssize_t n);
+KnType *kn_typed_list_type(PyObject *o);
+KnMemInfo *kn_typed_list_mi(PyObject *o);
+PyObject *kn_typed_list_wrap(KnMemInfo *mi, KnType *t);
 
 #endif

@@ -53,6 +53,13 @@ tuple_box(KnType *t, const char *src)
     return r;
 }
 
+static void
+tuple_release(KnType *t, char *src)
+{
+    for (int i = 0; i < t->n; i++)
+        kn_box_release(t->items[i], src + kn_type_tuple_offset(t, i));
+}
+
 static PyObject *
 tuple_key(KnType *t)
 {
@@ -92,4 +99,5 @@ const KnBoxModel kn_box_model_tuple = {.pytype = tuple_pytype,
                                        .box = tuple_box,
                                        .key = tuple_key,
                                        .tag = "tuple",
-                                       .from_key = tuple_from_key};
+                                       .from_key = tuple_from_key,
+                                       .release = tuple_release};

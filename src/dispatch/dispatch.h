@@ -56,7 +56,14 @@ int kn_box_type_num(const KnType *t); /* NumPy type number of a scalar type */
 KnType *kn_box_typeof(KnState *s, PyObject *o);      /* NULL with TypeError set */
 int kn_box_unbox(KnType *t, PyObject *o, char *dst); /* convert to t's C layout at dst */
 PyObject *kn_box_box(KnType *t, const char *src);
-PyObject *kn_box_key(KnType *t); /* the type key (docs/core-api.md) */
+void kn_box_release(KnType *t, char *src); /* after the call: what unbox made (a list) */
+/* Reflected lists (box_list.c): a Python list argument unboxed into a native list is written
+ * back after the call when compiled code changed it. kn_box_reflect_mark before unboxing, then
+ * kn_box_reflect_done(mark) after the call (and after boxing its result). */
+int kn_box_reflect_mark(void);
+void kn_box_reflect_done(int mark);
+extern PyTypeObject KnTypedList_Type; /* kiln._core.List (typed_list.c) */
+PyObject *kn_box_key(KnType *t);      /* the type key (docs/core-api.md) */
 /* box_str.c: install CPython's hash for the runtime; a new str object of a KnStr's
  * characters; the text of the last bad int()/float() literal of this thread */
 void kn_box_str_init(void);

@@ -764,8 +764,9 @@ invoke(Overload *ov, PyObject *const *args, int nogil)
     char *ret =
         ret_size <= sizeof small_ret ? small_ret : aligned_alloc(16, (ret_size + 15) / 16 * 16);
     PyObject *result = NULL;
-    for (int i = 0; i < ov->nargs; i++)
-        if (kn_box_unbox(ov->args[i], args[i], buf + ov->offsets[i]) < 0)
+    int unboxed = 0, mark = kn_box_reflect_mark();
+    for (; unboxed < ov->nargs; unboxed++)
+        if (kn_box_unbox(ov->args[unboxed], args[unboxed], buf + ov->offsets[unboxed]) < 0)
             goto done;
     if (link_entry(ov) < 0)
         goto done;
@@ -790,6 +791,9 @@ invoke(Overload *ov, PyObject *const *args, int nogil)
     else
         result = kn_box_box(ov->ret, ret);
 done:
+    kn_box_reflect_done(mark); /* lists: mutations written back to the caller's lists */
+    for (int i = 0; i < unboxed; i++)
+        kn_box_release(ov->args[i], buf + ov->offsets[i]);
     if (buf != small)
         free(buf);
     if (ret != small_ret)

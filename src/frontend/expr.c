@@ -644,6 +644,12 @@ kn_fe_expr(FE *fe, PyObject *node)
         if (!strcmp(k, "IfExp"))
             return ifexp(fe, node);
         break;
+    case 'L':
+        if (!strcmp(k, "List"))
+            return kn_fe_list_display(fe, node); /* comprehension.c */
+        if (!strcmp(k, "ListComp"))
+            return kn_fe_listcomp(fe, node);
+        break;
     case 'N':
         if (!strcmp(k, "Name"))
             return kn_fe_name_load(fe, node);

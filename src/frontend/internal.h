@@ -127,6 +127,10 @@ int kn_fe_assign_to(FE *fe, PyObject *target, Val v);
 int kn_fe_branch(FE *fe, PyObject *test, KnSpan sp, KnBlock *t, KnBlock *f);
 int kn_fe_stmts(FE *fe, PyObject *body);
 
+/* comprehension.c */
+Val kn_fe_list_display(FE *fe, PyObject *node);
+Val kn_fe_listcomp(FE *fe, PyObject *node);
+
 /* loops.c */
 int kn_fe_while_stmt(FE *fe, PyObject *node);
 int kn_fe_for_stmt(FE *fe, PyObject *node);

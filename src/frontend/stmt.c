@@ -276,6 +276,37 @@ assert_stmt(FE *fe, PyObject *node)
     return rc;
 }
 
+/* del v[i], del v[a:b]: a call of the container's __delitem__ method (lib/list.def) */
+static int
+del_stmt(FE *fe, PyObject *node)
+{
+    PyObject *targets = A(node, "targets");
+    for (Py_ssize_t i = 0; targets && i < PyList_GET_SIZE(targets); i++) {
+        PyObject *t = PyList_GET_ITEM(targets, i);
+        if (!is(t, "Subscript")) {
+            UNSUPPORTED(fe, node, "del of a %s is not supported (only del x[i] and del x[a:b])",
+                        is(t, "Name") ? "variable" : kind(t));
+            return -1;
+        }
+        KnSpan sp = span_of(fe, t);
+        Val v = kn_fe_expr(fe, A(t, "value"));
+        if (!v)
+            return -1;
+        Val idx = kn_fe_index_expr(fe, A(t, "slice"));
+        if (!idx)
+            return -1;
+        Val m = kn_kir_emit1(&fe->b, KN_OP_GETATTR, sp, v);
+        m->imm.str = "__delitem__";
+        Val *args = kn_arena_alloc(&fe->c->arena, sizeof(Val) * 2);
+        args[0] = m;
+        args[1] = idx;
+        Val call = kn_kir_emit(&fe->b, KN_OP_CALL, sp, 2, args);
+        call->aux = 0;
+        call->imm.ptr = kn_arena_alloc(&fe->c->arena, sizeof(char *));
+    }
+    return 0;
+}
+
 static int
 stmt(FE *fe, PyObject *node)
 {
@@ -323,6 +354,8 @@ stmt(FE *fe, PyObject *node)
     }
     if (!strcmp(k, "Raise"))
         return raise_stmt(fe, node);
+    if (!strcmp(k, "Delete"))
+        return del_stmt(fe, node);
     if (!strcmp(k, "Assert"))
         return assert_stmt(fe, node);
     static const struct {
@@ -338,7 +371,6 @@ stmt(FE *fe, PyObject *node)
         {"AsyncFor", "async for"},
         {"Global", "the global statement"},
         {"Nonlocal", "the nonlocal statement"},
-        {"Delete", "del"},
         {"Import", "import inside jitted functions"},
         {"ImportFrom", "import inside jitted functions"},
         {"Match", "match statements"},

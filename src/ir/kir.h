@@ -181,8 +181,8 @@ KnOp kn_kir_op_by_name(const char *text, size_t n);
 static inline int
 kn_kir_op_not_yet_compiled(KnOp op)
 {
-    return op == KN_OP_BUILD_LIST || op == KN_OP_BUILD_DICT || op == KN_OP_BUILD_SET ||
-           op == KN_OP_MAKE_CLOSURE || op == KN_OP_EXC_MATCH || op == KN_OP_RERAISE;
+    return op == KN_OP_BUILD_DICT || op == KN_OP_BUILD_SET || op == KN_OP_MAKE_CLOSURE ||
+           op == KN_OP_EXC_MATCH || op == KN_OP_RERAISE;
 }
 const char *kn_kir_binop_symbol(KnBinop op);
 const char *kn_kir_cmp_symbol(KnCmp op);

@@ -3,6 +3,7 @@
  * writes with Python's own print), and calls to other jitted functions (by symbol, checking the
  * status so an exception raised below propagates). */
 #include "lower/internal.h"
+#include "lower/list.h"
 
 #include <stdio.h>
 
@@ -574,6 +575,9 @@ kn_lower_rule_builtin(L *l, KnInstr *in, int id)
     KnCallImpl *impl = in->impl;
     int n = in->nargs - 1;
     const KnType *op = impl->operand;
+    if (n >= 1 && argt(in, 0)->kind == KN_TY_LIST &&
+        (id == KN_BI_LEN || id == KN_BI_MIN || id == KN_BI_MAX || id == KN_BI_SUM))
+        return kn_lower_list_builtin(l, in, id); /* lower/list.c */
     switch (id) {
     case KN_BI_ABS:
         return lower_abs(l, in, op);

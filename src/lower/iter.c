@@ -16,7 +16,7 @@
  * generator) would keep its own state and be asked for each item in item_at instead: that is
  * the one place to add it. Invariant: the iterable outlives the loop because the frontend keeps
  * it in a $seq variable; the iterator itself holds no reference. */
-#include "lower/internal.h"
+#include "lower/list.h"
 
 static LLVMTypeRef
 state_type(L *l)
@@ -44,9 +44,24 @@ seq_len(L *l, const KnInstr *seq)
         return kn_lower_array_shape(l, v, 0);
     case KN_TY_STR:
         return kn_lower_str_field(l, v, KN_STR_LENGTH);
+    case KN_TY_LIST:
+        return kn_lower_list_len(l, v);
     default: /* KN_TY_RANGE */
         return kn_lower_range_len(l, v);
     }
+}
+
+/* the iterator goes over a list (at any depth of enumerate and zip) */
+static int
+iter_has_list(const KnInstr *it)
+{
+    if (it->aux == KN_ITER_SEQ)
+        return it->args[0]->type->kind == KN_TY_LIST;
+    int n = it->aux == KN_ITER_ENUMERATE ? 1 : it->nargs;
+    for (int i = 0; i < n; i++)
+        if (iter_has_list(it->args[i]))
+            return 1;
+    return 0;
 }
 
 static LLVMValueRef
@@ -81,6 +96,11 @@ seq_item(L *l, KnInstr *it, LLVMValueRef k)
 {
     if (it->args[0]->type->kind == KN_TY_STR) /* s[k], its own reference (lower/str.c) */
         return kn_lower_str_item(l, l->vals[it->args[0]->id], k);
+    if (it->args[0]->type->kind == KN_TY_LIST) { /* an item of its own (list.c) */
+        LLVMValueRef v = kn_lower_list_item(l, l->vals[it->args[0]->id], k, it->type->dtype);
+        kn_lower_incref(l, v, it->type->dtype);
+        return v;
+    }
     KnInstr idx = {.op = KN_OP_LOAD, .id = it->id, .type = &kn_type_int64, .span = it->span};
     KnInstr *args[2] = {it->args[0], &idx};
     KnInstr get = {.op = KN_OP_GETITEM,
@@ -130,6 +150,27 @@ item_at(L *l, KnInstr *it, LLVMValueRef k)
     return v;
 }
 
+/* The length an iterator is checked against at each step: a list's current length (CPython's
+ * list iterator: a list that shrinks or grows in the loop ends it early or late), else the
+ * length GETITER stored. */
+static LLVMValueRef
+live_len(L *l, const KnInstr *it)
+{
+    if (it->aux == KN_ITER_SEQ && it->args[0]->type->kind == KN_TY_LIST)
+        return kn_lower_list_len(l, l->vals[it->args[0]->id]);
+    if (it->aux == KN_ITER_SEQ || !iter_has_list(it))
+        return LLVMBuildLoad2(l->b, l->i64, field(l, l->vals[it->id], 1), "len");
+    LLVMValueRef len = NULL;
+    int n = it->aux == KN_ITER_ENUMERATE ? 1 : it->nargs;
+    for (int i = 0; i < n; i++) {
+        LLVMValueRef li = live_len(l, it->args[i]);
+        len =
+            !len ? li
+                 : LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, li, len, ""), li, len, "");
+    }
+    return len;
+}
+
 LLVMValueRef
 kn_lower_iternext(L *l, KnInstr *in)
 {
@@ -137,7 +178,7 @@ kn_lower_iternext(L *l, KnInstr *in)
     LLVMValueRef state = l->vals[it->id];
     LLVMValueRef kp = field(l, state, 0);
     LLVMValueRef k = LLVMBuildLoad2(l->b, l->i64, kp, "k");
-    LLVMValueRef len = LLVMBuildLoad2(l->b, l->i64, field(l, state, 1), "len");
+    LLVMValueRef len = live_len(l, it);
     LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "next");
     LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, k, len, ""), next,
                     l->blocks[in->targets[1]->id]);

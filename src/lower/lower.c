@@ -14,6 +14,7 @@
  * theirs; returns and raises release everything. Only reachable blocks are emitted. Operators
  * and builtins live in scalar.c and calls.c, arrays in array.c, index.c, elementwise.c,
  * create.c and reduce.c. */
+#include "lower/list.h"
 #include "lower/internal.h"
 
 #include <llvm-c/Analysis.h>
@@ -322,6 +323,8 @@ makes_reference(const KnInstr *in)
         return in->args[0]->type->kind == KN_TY_ARRAY; /* views (a[1:], a.T) */
     case KN_OP_ITERNEXT:
         return 1; /* an item holding arrays: views of the first axis (iter.c) */
+    case KN_OP_BUILD_LIST:
+        return 1; /* a new list (list.c) */
     default:
         return 0;
     }
@@ -447,6 +450,9 @@ lower_instr(L *l, KnInstr *in)
         break;
     case KN_OP_GETITER:
         v = kn_lower_getiter(l, in);
+        break;
+    case KN_OP_BUILD_LIST:
+        v = kn_lower_build_list(l, in);
         break;
     case KN_OP_ITERNEXT:
         kn_lower_release_due(l, 1);

@@ -16,4 +16,9 @@
  * entry ABI: targets/target.h). NULL with a diagnostic on failure. */
 LLVMModuleRef kn_lower_function(KnCompilation *c, LLVMContextRef ctx);
 
+/* The byte offsets of the KnMemInfo pointers a value of type `item` holds in its C layout (a
+ * list's items: runtime/list.h), appended to off[0..n) at `base`: the new count, or -1 when
+ * more than KN_LIST_MAX_REFS (lower/list.c). */
+int kn_lower_list_ref_offsets(const KnType *item, int32_t *off, int base, int n);
+
 #endif

@@ -65,6 +65,9 @@ call_raises(const KnCompilation *c, const KnInstr *in)
         unsigned flags = kn_lib_flags(impl->builtin);
         if (flags & KN_CF_RAISES)
             return 1;
+        if ((impl->builtin == KN_BI_MIN || impl->builtin == KN_BI_MAX) && in->nargs == 2 &&
+            in->args[1]->type && in->args[1]->type->kind == KN_TY_LIST)
+            return 1; /* min([]): ValueError (lower/list.c) */
         /* round(float, n): "rounded value too large to represent" */
         if ((flags & KN_CF_FLOAT_TO_INT) && in->nargs == 3 && in->type &&
             in->type->kind == KN_TY_FLOAT)

@@ -71,6 +71,16 @@ enum {
     KN_EXC_HIST_RANGE_FINITE,       /* np.histogram(a, range=(0, inf)) */
     KN_EXC_HIST_AUTO_FINITE,        /* np.histogram of data holding nan or inf, no range= */
     KN_EXC_HIST_EDGES,              /* np.histogram(a, bins=[1, 0]) */
+    KN_EXC_LIST_INDEX,              /* [][0]: list index out of range (lower/list.c) */
+    KN_EXC_LIST_ASSIGN_INDEX,       /* list assignment index out of range */
+    KN_EXC_LIST_POP_EMPTY,          /* [].pop() */
+    KN_EXC_LIST_POP_INDEX,          /* [1].pop(5) */
+    KN_EXC_LIST_REMOVE,             /* [].remove(1): list.remove(x): x not in list */
+    KN_EXC_LIST_NOT_IN,             /* [].index(1): "{} is not in list" */
+    KN_EXC_LIST_NOT_IN_VALUE,       /* the same for a non-integer item: "value is not in list" */
+    KN_EXC_LIST_SLICE_SIZE,         /* l[::2] = [] of another length */
+    KN_EXC_LIST_MIN_EMPTY,          /* min([]) */
+    KN_EXC_LIST_MAX_EMPTY,          /* max([]) */
     KN_EXC_STR_INDEX,               /* 'ab'[5]: string index out of range (lower/str.c) */
     KN_EXC_CHR_RANGE,               /* chr(-1) */
     KN_EXC_ORD_LENGTH,              /* ord('ab') */

@@ -64,7 +64,7 @@ struct KnType {
     const char *name; /* printed name (interned types own it) */
     uint64_t hash;
     KnType *chain; /* next interned type with the same hash */
-    KnType *dtype; /* ARRAY: element type */
+    KnType *dtype; /* ARRAY: element type; LIST: item type */
     int ndim;      /* ARRAY */
     char layout;   /* ARRAY: 'C', 'F' or 'A' (any strides) */
     int readonly;  /* ARRAY: writing is a compile-time error */
@@ -92,7 +92,9 @@ KnType *kn_type_module(KnTypeTable *t, int id, const char *name);
 KnType *kn_type_class(KnTypeTable *t, int id, void *ref, const char *name);
 KnType *kn_type_bound(KnTypeTable *t, KnType *self, const char *method);
 KnType *kn_type_iter(KnTypeTable *t, KnIterKind kind, KnType **items, int n, KnType *item);
-KnType *kn_type_by_name(const char *name); /* primitives by key name, NULL if none */
+KnType *kn_type_by_name(const char *name);
+/* list(item): item NULL for a list whose item type is not known yet (`[]`) (model_list.c) */
+KnType *kn_type_list(KnTypeTable *t, KnType *item); /* primitives by key name, NULL if none */
 KnType *kn_type_array(KnTypeTable *t, KnType *dtype, int ndim, char layout, int readonly);
 /* NumPy's promotion of two array dtypes (int8 + int8 is int8, unlike Numba's scalars). */
 KnType *kn_type_numpy_promote(KnType *a, KnType *b);

@@ -290,6 +290,13 @@ kn_type_rule_builtin(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
     if (str_rc != -2)
         return str_rc;
     KnCallImpl *impl = kn_typing_impl_kind(c, in, KN_CALL_BUILTIN);
+    if (n >= 1 && a[0]->kind == KN_TY_LIST &&
+        (id == KN_BI_LEN || id == KN_BI_MIN || id == KN_BI_MAX || id == KN_BI_SUM)) {
+        if (id != KN_BI_LEN) /* typing/list.c */
+            return kn_typing_list_reduce(c, in, id, a, n);
+        in->type = &kn_type_int64;
+        return 0;
+    }
     if (id == KN_BI_LEN && n == 1 && a[0]->kind == KN_TY_ARRAY) {
         if (a[0]->ndim == 0)
             return kn_typing_err(c, in->span, "len() of a 0-d array");
@@ -426,7 +433,9 @@ int
 kn_typing_method_entry(const KnType *bound)
 {
     const KnType *self = bound->items[0];
-    const char *owner = self->kind == KN_TY_ARRAY ? "array" : "number";
+    const char *owner = self->kind == KN_TY_ARRAY ? "array"
+                        : kn_type_is_number(self) ? "number"
+                                                  : kn_kind_name(self->kind);
     int id = kn_lib_find(owner, bound->name);
     return id >= 0 && (kn_lib_flags(id) & KN_CF_METHOD) ? id : -1;
 }

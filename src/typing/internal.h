@@ -42,6 +42,15 @@ int kn_typing_entry(KnCompilation *c, KnInstr *in, int id, KnType **a, int n);
 int kn_typing_overload(KnCompilation *c, KnInstr *in, KnType *fn, KnType *bound, KnType **a, int n);
 int kn_typing_overload_attr(KnCompilation *c, KnInstr *in, KnType *self); /* 1: none */
 int kn_typing_has_overload_method(KnCompilation *c, KnType *self, const char *name, KnSpan span);
+/* list.c: list displays, min/max/sum of a list (calls.c sends them) */
+int kn_typing_build_list(KnCompilation *c, KnInstr *in);
+int kn_typing_list_reduce(KnCompilation *c, KnInstr *in, int id, KnType **a, int n);
+/* rules.c: a container read from a variable (v a LOAD) is stored into in a way that tells
+ * more of its type (`l = []` then `l.append(1)`): the variable's type becomes the unification
+ * of its type and t, and typing goes on for another round. Returns the variable's type (v's
+ * new type), or NULL when v is not a variable's load or the types do not unify. */
+KnType *kn_typing_refine(KnCompilation *c, KnInstr *v, KnType *t);
+int kn_typing_take_refined(KnCompilation *c); /* a refinement happened since the last call */
 /* str.c: len(s), hash(s), int(s), float(s) of a str, typed by the str family; -2: not one */
 int kn_typing_str_builtin(KnCompilation *c, KnInstr *in, int id, KnType **a, int n);
 /* iter.c: the iterator protocol */

@@ -40,6 +40,8 @@ seq_item(KnCompilation *c, KnInstr *in, KnType *t)
             return NULL;
         }
         return kn_typing_index_result(c, in->span, t, &kn_type_int64);
+    case KN_TY_LIST: /* an item type not known yet: a later round (typing/list.c) */
+        return t->dtype;
     default:
         kn_diag_error(&c->diags, KN_DIAG_TYPING, in->span,
                       "cannot iterate over %s: kiln iterates over ranges, tuples, arrays, str, "
@@ -89,7 +91,7 @@ kn_typing_getiter(KnCompilation *c, KnInstr *in)
         item = NULL;
     }
     if (!item)
-        return -1;
+        return c->diags.items.len ? -1 : 0; /* no diagnostic: a list not known yet */
     in->type = kn_type_iter(c->types, (KnIterKind)in->aux, types, in->nargs, item);
     return 0;
 }

@@ -123,3 +123,36 @@ kn_typing_check_keywords_of(KnCompilation *c, KnInstr *in, const char *name,
     }
     return 0;
 }
+
+/* A variable refined by a store into the container it holds (kn_typing_refine): the fixpoint
+ * runs another round (kn_typing_take_refined). */
+typedef struct KnRefined {
+    int changed;
+} KnRefined;
+
+KnType *
+kn_typing_refine(KnCompilation *c, KnInstr *v, KnType *t)
+{
+    if (v->op != KN_OP_LOAD)
+        return NULL;
+    KnVar *var = &c->fn->vars.items[v->aux];
+    KnType *u = kn_type_unify(c->types, var->type, t);
+    if (!u)
+        return NULL;
+    if (u != var->type) {
+        var->type = u;
+        ((KnRefined *)kn_ctx_need(c, KN_SIDE_REFINED, sizeof(KnRefined)))->changed = 1;
+    }
+    v->type = u;
+    return u;
+}
+
+int
+kn_typing_take_refined(KnCompilation *c)
+{
+    KnRefined *r = kn_ctx_get(c, KN_SIDE_REFINED);
+    int changed = r && r->changed;
+    if (r)
+        r->changed = 0;
+    return changed;
+}

@@ -180,7 +180,8 @@ int
 kn_typing_truth_ok(KnCompilation *c, KnInstr *in, KnType *t)
 {
     if (kn_type_is_number(t) || t->kind == KN_TY_NONE || t->kind == KN_TY_TUPLE ||
-        t->kind == KN_TY_RANGE || t->kind == KN_TY_STR)
+        t->kind == KN_TY_RANGE || t->kind == KN_TY_STR ||
+        kn_lib_find(kn_kind_name(t->kind), "__bool__") >= 0) /* a kind's own (list.__bool__) */
         return 0;
     kn_diag_error(&c->diags, KN_DIAG_TYPING, in->span, "cannot use %s as a truth value", t->name);
     return -1;
@@ -450,7 +451,7 @@ type_getattr(KnCompilation *c, KnInstr *in)
     const char *owner = t->kind == KN_TY_BOUND && !strcmp(t->name, "flags") ? "flags"
                         : t->kind == KN_TY_RANGE                            ? "range"
                         : kn_type_is_number(t)                              ? "number"
-                                                                            : NULL;
+                                                                            : kn_kind_name(t->kind);
     int id = owner ? kn_lib_find(owner, a) : -1;
     if (id >= 0 && (kn_lib_flags(id) & KN_CF_ATTR))
         return kn_typing_entry(c, in, id, NULL, 0);
@@ -696,6 +697,8 @@ type_instr(KnCompilation *c, KnInstr *in, int *changed)
         return type_cast(c, in);
     case KN_OP_GETITER:
         return kn_typing_getiter(c, in);
+    case KN_OP_BUILD_LIST:
+        return kn_typing_build_list(c, in); /* typing/list.c */
     case KN_OP_ITERNEXT:
         return kn_typing_iternext(c, in);
     case KN_OP_CBR:
@@ -797,6 +800,7 @@ kn_typing_infer(KnCompilation *c, KnType **argtypes)
             for (int i = 0; i < blk->instrs.len; i++)
                 KN_TRY(type_instr(c, blk->instrs.items[i], &changed));
         }
+        changed |= kn_typing_take_refined(c);
         if (!changed)
             break;
     }

@@ -1,0 +1,23 @@
+/* list.h - what the list files of lower/ (model_list.c, list.c) give the rest of lower/: the
+ * fields of a list value (runtime/list.h's KnList behind the meminfo), a new list, item access
+ * and BUILD_LIST. lower.c and iter.c include it for their one case each. */
+#ifndef KN_LOWER_LIST_H
+#define KN_LOWER_LIST_H
+
+#include "lower/internal.h"
+
+/* the KnList * of a list value (its meminfo's data) */
+LLVMValueRef kn_lower_list_hdr(L *l, LLVMValueRef mi);
+LLVMValueRef kn_lower_list_len(L *l, LLVMValueRef mi);
+/* a pointer to item k (in the item type's C layout), k in range */
+LLVMValueRef kn_lower_list_item_ptr(L *l, LLVMValueRef mi, LLVMValueRef k, const KnType *item);
+/* item k, borrowed (the list keeps its reference) */
+LLVMValueRef kn_lower_list_item(L *l, LLVMValueRef mi, LLVMValueRef k, const KnType *item);
+/* a new empty list of type t with room for cap items (raises MemoryError) */
+LLVMValueRef kn_lower_list_new(L *l, const KnType *t, LLVMValueRef cap);
+/* kn_lower_list_ref_offsets (lower.h): the references an item holds, as byte offsets */
+LLVMValueRef kn_lower_build_list(L *l, KnInstr *in); /* BUILD_LIST */
+/* len, min, max, sum of a list (calls.c sends them) */
+LLVMValueRef kn_lower_list_builtin(L *l, KnInstr *in, int id);
+
+#endif
