@@ -87,6 +87,12 @@ enum {
     KN_EXC_INT_LITERAL,             /* int('x'): the text comes from kn_rt_str_error */
     KN_EXC_FLOAT_LITERAL,           /* float('x') */
     KN_EXC_STR_INT_RANGE,           /* int('9' * 30): beyond int64 */
+    KN_EXC_STR_NOT_FOUND,           /* 'a'.index('b') (lower/str_methods.c) */
+    KN_EXC_STR_EMPTY_SEP,           /* 'a'.split('') */
+    KN_EXC_STR_FILL,                /* 'a'.center(5, 'ab') */
+    KN_EXC_FORMAT_SPEC,             /* format(1, '.x') */
+    KN_EXC_FORMAT_CODE,             /* format(1.5, 'd') */
+    KN_EXC_FORMAT_OPTION,           /* format(1, '.2'), format('a', '+') */
     KN_EXC__FIXED
 };
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/list.h"
 #include "runtime/str_methods.h"
 #include "runtime/str_util.h"
 
@@ -398,4 +399,53 @@ kn_rt_str_join(KnStr *out, const KnStr *sep, const KnStr *items, int64_t n)
         d += items[i].length * k;
     }
     return 0;
+}
+
+/* ---- the list forms (lists of str as runtime/list.h lays them out: KnStr items, one
+ * reference each at offset 0) ---- */
+static KnMemInfo *
+list_of_vec(KnStrVec *v)
+{
+    static const int32_t refoff[1] = {0};
+    KnMemInfo *mi = kn_rt_list_new((int64_t)sizeof(KnStr), 1, refoff, v->len ? v->len : 1);
+    if (!mi) {
+        kn_rt_str_vec_free(v);
+        return NULL;
+    }
+    KnList *l = kn_rt_list_of(mi);
+    if (v->len)
+        memcpy(l->items, v->items, (size_t)v->len * sizeof(KnStr));
+    l->len = v->len;
+    free(v->items); /* the references moved into the list */
+    v->items = NULL;
+    v->len = v->cap = 0;
+    return mi;
+}
+
+int
+kn_rt_str_split_list(KnMemInfo **out, const KnStr *s, const KnStr *sep, int64_t maxsplit,
+                     int32_t reverse)
+{
+    if (sep && sep->length == 0)
+        return -2;
+    KnStrVec v;
+    if (kn_rt_str_split(&v, s, sep, maxsplit, reverse))
+        return -1;
+    return (*out = list_of_vec(&v)) ? 0 : -1;
+}
+
+int
+kn_rt_str_splitlines_list(KnMemInfo **out, const KnStr *s, int32_t keepends)
+{
+    KnStrVec v;
+    if (kn_rt_str_splitlines(&v, s, keepends))
+        return -1;
+    return (*out = list_of_vec(&v)) ? 0 : -1;
+}
+
+int
+kn_rt_str_join_list(KnStr *out, const KnStr *sep, KnMemInfo *list)
+{
+    KnList *l = kn_rt_list_of(list);
+    return kn_rt_str_join(out, sep, (const KnStr *)l->items, l->len);
 }

@@ -74,6 +74,12 @@ int kn_rt_str_split(KnStrVec *out, const KnStr *s, const KnStr *sep, int64_t max
 int kn_rt_str_splitlines(KnStrVec *out, const KnStr *s, int32_t keepends);
 /* sep.join(items[0:n]) */
 int kn_rt_str_join(KnStr *out, const KnStr *sep, const KnStr *items, int64_t n);
+/* The same producing and taking lists of str (runtime/list.h; KnMemInfo * of a KnList of KnStr
+ * items): 0, -1 out of memory, -2 an empty separator (split: the caller raises ValueError). */
+int kn_rt_str_split_list(KnMemInfo **out, const KnStr *s, const KnStr *sep, int64_t maxsplit,
+                         int32_t reverse);
+int kn_rt_str_splitlines_list(KnMemInfo **out, const KnStr *s, int32_t keepends);
+int kn_rt_str_join_list(KnStr *out, const KnStr *sep, KnMemInfo *list);
 
 /* ---- formatting (str_format.c) ----
  * A format spec, parsed once (at compile time when it is a constant, else at run time):
