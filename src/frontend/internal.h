@@ -131,6 +131,11 @@ int kn_fe_stmts(FE *fe, PyObject *body);
 Val kn_fe_list_display(FE *fe, PyObject *node);
 Val kn_fe_listcomp(FE *fe, PyObject *node);
 
+/* fstring.c */
+Val kn_fe_fstring(FE *fe, PyObject *node); /* JoinedStr */
+/* 'literal'.format(...): *handled 0 when node is another call */
+Val kn_fe_str_format(FE *fe, PyObject *node, int *handled);
+
 /* loops.c */
 int kn_fe_while_stmt(FE *fe, PyObject *node);
 int kn_fe_for_stmt(FE *fe, PyObject *node);
