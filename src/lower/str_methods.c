@@ -270,8 +270,11 @@ lower_format(L *l, KnInstr *in, int id)
         case KN_TY_STR:
             if (is_repr)
                 return make1(l, "kn_rt_str_repr", v);
+            /* a new reference of the same str, as a distinct value (the owned-temporary list
+             * would merge two releases of one LLVM value into one) */
             kn_lower_incref(l, v, x->type);
-            return v;
+            return LLVMBuildInsertValue(l->b, v, kn_lower_str_field(l, v, KN_STR_MI), KN_STR_MI,
+                                        "strref");
         case KN_TY_BOOL:
             return LLVMBuildSelect(l->b, v, kn_lower_str_const(l, "True"),
                                    kn_lower_str_const(l, "False"), "");
