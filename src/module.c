@@ -308,6 +308,7 @@ state_init(void)
     s->jit_error = err;
     kn_interrupt_install();
     kn_box_str_init();
+    kn_box_str_format_init();
     kn_state = s;
     return 0;
 }

@@ -428,3 +428,9 @@ def str_of_temporary(s):
 def test_str_of_a_temporary_balances():
     """str()/format() of a str that is itself a temporary: a new reference, released once"""
     check(str_of_temporary, "héllo")
+
+
+@pytest.mark.parametrize("x", FLOATS)
+def test_format_float_without_the_gil(x):
+    """nogil=True: the runtime's own digits (CPython's repr needs the GIL), the same text"""
+    check(format_float, x, cfunc=kiln.njit(nogil=True)(format_float))

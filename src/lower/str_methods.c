@@ -283,16 +283,15 @@ lower_format(L *l, KnInstr *in, int id)
             LLVMTypeRef t = l->f64;
             return make(l, "kn_rt_float_repr", &d, &t, 1);
         }
-        default: {
-            int wide_unsigned = !x->type->is_signed && x->type->bits == 64;
-            LLVMValueRef d = wide_unsigned ? v : kn_lower_convert(l, v, x->type, &kn_type_int64);
-            LLVMTypeRef t = l->i64;
-            return make(l, wide_unsigned ? "kn_rt_str_from_uint" : "kn_rt_str_from_int", &d, &t,
-                        1);
-        }
+        default:
+            if (!x->type->is_signed && x->type->bits == 64) {
+                LLVMTypeRef t = l->i64;
+                return make(l, "kn_rt_str_from_uint", &v, &t, 1);
+            }
+            break; /* format_int with the empty spec: the runtime's fast integer layout */
         }
     }
-    LLVMValueRef sp = spill(l, l->vals[spec->id]);
+    LLVMValueRef sp = spec ? spill(l, l->vals[spec->id]) : spill(l, kn_lower_str_const(l, ""));
     const char *name;
     LLVMValueRef d;
     LLVMTypeRef t;

@@ -421,11 +421,18 @@ repr_layout(char *buf, const char *d, int n, int decpt)
     return k + n - decpt;
 }
 
+int (*kn_rt_float_repr_hook)(double v, int code, int prec, int alt, char *buf, int size);
+
 /* repr(v) without its sign into buf (>= 32 bytes); returns the length */
 static int
 repr_abs(char *buf, double v)
 {
     v = fabs(v);
+    if (kn_rt_float_repr_hook) {
+        int n = kn_rt_float_repr_hook(v, 'r', 0, 0, buf, 32);
+        if (n > 0)
+            return n;
+    }
     if (isinf(v))
         return (int)(memcpy(buf, "inf", 3), 3);
     if (isnan(v))
@@ -548,14 +555,23 @@ kn_rt_format_float(KnStr *out, double v, const KnFormatSpec *sp)
         double x = t == '%' ? a * 100 : a;
         char fmt[8];
         snprintf(fmt, sizeof fmt, "%%%s.*%c", sp->alt ? "#" : "", t == '%' ? 'f' : (t | 0x20));
-        int need = snprintf(NULL, 0, fmt, (int)prec, x);
-        s = malloc((size_t)need + 2);
-        if (!s)
-            return -1;
-        snprintf(s, (size_t)need + 1, fmt, (int)prec, x);
-        n = need;
+        int need = kn_rt_float_repr_hook ? kn_rt_float_repr_hook(x, t == 'e' || t == 'E' ? 'e' : 'f',
+                                                                 (int)prec, sp->alt, small,
+                                                                 (int)sizeof small - 1)
+                                         : -1;
+        if (need < 0)
+            need = snprintf(small, sizeof small - 1, fmt, (int)prec, x);
+        if (need < (int)sizeof small - 1) /* the common case: one call into the stack */
+            n = need;
+        else {
+            s = malloc((size_t)need + 2);
+            if (!s)
+                return -1;
+            snprintf(s, (size_t)need + 1, fmt, (int)prec, x);
+            n = need;
+        }
         if (t == '%')
-            s[n++] = '%';
+            (s ? s : small)[n++] = '%';
     } else {
         s = general_digits(a, prec, sp->alt, !t, &n);
         if (!s)

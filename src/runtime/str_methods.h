@@ -113,6 +113,10 @@ int kn_rt_format_str_s(KnStr *out, const KnStr *s, const KnStr *spec);
 /* repr(v) of a float (CPython's shortest round-trip digits) and of a str (quotes, escapes of
  * non-printable characters as CPython) */
 int kn_rt_float_repr(KnStr *out, double v);
+/* the digits of v >= 0 by CPython itself: code 'r' (repr), 'e' or 'f' at precision prec, alt
+ * for '#', into buf[size] (installed by the dispatcher; NULL, or -1 returned when it cannot
+ * answer, e.g. without the GIL): the length written */
+extern int (*kn_rt_float_repr_hook)(double v, int code, int prec, int alt, char *buf, int size);
 int kn_rt_str_repr(KnStr *out, const KnStr *s);
 /* the shortest round-trip digits of finite v != 0 into digits (no dot, no sign, <= 17) with
  * the decimal exponent: v = 0.d1d2... * 10^exp10; returns the digit count */
