@@ -49,7 +49,7 @@ lower_at(const KnStr *s, int64_t i, uint32_t c, uint32_t *m)
 }
 
 /* the mapping of s[i] == c under op; *cased carries title()'s "previous is cased" */
-static int
+INLINE int
 map_at(int op, const KnStr *s, int64_t i, uint32_t c, int *cased, uint32_t *m)
 {
     switch (op) {
@@ -115,28 +115,73 @@ ascii_case(KnStr *out, const KnStr *s, int op)
     return 0;
 }
 
-/* ---- the same kind and length: -1 out of memory, 1 does not fit, 0 done ---- */
+/* ---- the same kind and length: -1 out of memory, 1 does not fit, 0 done ----
+ * op and kind are constants in each instantiation (case_op's switch), so the per-character
+ * work is an ASCII test or one table lookup */
+INLINE uint32_t
+ascii_map(int op, uint32_t c)
+{
+    int up = c - 'A' < 26u, lo = c - 'a' < 26u;
+    switch (op) {
+    case OP_UPPER:
+        return lo ? c - 32 : c;
+    case OP_SWAP:
+        return up ? c + 32 : lo ? c - 32 : c;
+    default: /* lower, casefold */
+        return up ? c + 32 : c;
+    }
+}
+
 INLINE int
-same_shape(KnStr *out, const KnStr *s, int op, const int kind)
+same_shape(KnStr *out, const KnStr *s, const int op, const int kind)
 {
     uint32_t limit = kind == 1 ? 0xFF : kind == 2 ? 0xFFFF : 0x10FFFF;
     if (slib_alloc(out, s->length, kind, 0))
         return -1;
     void *d = (void *)out->data;
-    int cased = 0;
-    uint32_t any = 0, m[3];
+    int cased = 0, simple = op == OP_UPPER || op == OP_LOWER || op == OP_FOLD || op == OP_SWAP;
+    uint32_t maxc = 0, m[3];
     for (int64_t i = 0; i < s->length; i++) {
-        uint32_t c = slib_read(kind, s->data, i);
-        int n = map_at(op, s, i, c, &cased, m);
-        if (n != 1 || m[0] > limit) {
-            slib_release(out);
-            return 1;
+        uint32_t c = slib_read(kind, s->data, i), r;
+        if (simple && c < 128)
+            r = ascii_map(op, c);
+        else {
+            int n = map_at(op, s, i, c, &cased, m);
+            if (n != 1 || m[0] > limit) {
+                slib_release(out);
+                return 1;
+            }
+            r = m[0];
         }
-        any |= m[0];
-        slib_write(kind, d, i, m[0]);
+        maxc = r > maxc ? r : maxc;
+        slib_write(kind, d, i, r);
     }
-    (void)any;
-    return slib_finish(out);
+    out->ascii = maxc < 128;
+    return slib_kind_for(maxc) == kind ? 0 : slib_finish(out);
+}
+
+#define SAME_SHAPE_KINDS(OP)                                                                       \
+    (s->kind == 1 ? same_shape(out, s, OP, 1)                                                      \
+     : s->kind == 2 ? same_shape(out, s, OP, 2)                                                    \
+                    : same_shape(out, s, OP, 4))
+
+static int
+same_shape_any(KnStr *out, const KnStr *s, int op)
+{
+    switch (op) {
+    case OP_UPPER:
+        return SAME_SHAPE_KINDS(OP_UPPER);
+    case OP_LOWER:
+        return SAME_SHAPE_KINDS(OP_LOWER);
+    case OP_FOLD:
+        return SAME_SHAPE_KINDS(OP_FOLD);
+    case OP_SWAP:
+        return SAME_SHAPE_KINDS(OP_SWAP);
+    case OP_TITLE:
+        return SAME_SHAPE_KINDS(OP_TITLE);
+    default:
+        return SAME_SHAPE_KINDS(OP_CAPITALIZE);
+    }
 }
 
 static int
@@ -173,9 +218,7 @@ case_op(KnStr *out, const KnStr *s, int op)
     }
     if (s->ascii)
         return ascii_case(out, s, op);
-    int rc = s->kind == 1 ? same_shape(out, s, op, 1)
-             : s->kind == 2 ? same_shape(out, s, op, 2)
-                            : same_shape(out, s, op, 4);
+    int rc = same_shape_any(out, s, op);
     return rc == 1 ? general(out, s, op) : rc;
 }
 

@@ -3,6 +3,7 @@
  * kind holds a code point the haystack cannot); then one same-kind search runs (str_util.c:
  * memchr/memmem). replace counts the matches first, allocates the result once and copies the
  * runs between them; a result whose wide characters were all replaced is narrowed. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "runtime/str_methods.h"
@@ -158,22 +159,30 @@ replace_empty(KnStr *out, const KnStr *s, const KnStr *new_, int64_t count)
     return 0;
 }
 
-/* kind 1, one character for one: copy and patch with memchr */
-static int
-replace_byte(KnStr *out, const KnStr *s, uint8_t a, uint8_t b, int64_t count, int ascii)
+/* the positions of the first max (< 0: all) non-overlapping matches, malloc'd into *pos; their
+ * count, or -1 when out of memory */
+static int64_t
+match_positions(const KnStr *s, const void *nd, int64_t m, int64_t max, int64_t **pos)
 {
-    if (slib_alloc(out, s->length, 1, ascii))
-        return -1;
-    uint8_t *d = (uint8_t *)out->data;
-    memcpy(d, s->data, (size_t)s->length);
-    uint8_t *p = d, *end = d + s->length;
-    for (int64_t n = 0; count < 0 || n < count; n++) {
-        p = memchr(p, a, (size_t)(end - p));
-        if (!p)
+    int64_t n = 0, cap = 0, *p = NULL;
+    for (int64_t i = 0; max < 0 || n < max; n++) {
+        i = slib_search(s->data, s->length, nd, m, s->kind, i);
+        if (i < 0)
             break;
-        *p++ = b;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 64;
+            int64_t *q = realloc(p, (size_t)cap * sizeof *q);
+            if (!q) {
+                free(p);
+                return -1;
+            }
+            p = q;
+        }
+        p[n] = i;
+        i += m;
     }
-    return 0;
+    *pos = p;
+    return n;
 }
 
 int
@@ -193,27 +202,30 @@ kn_rt_str_replace(KnStr *out, const KnStr *s, const KnStr *old, const KnStr *new
         slib_same(out, s);
         return 0;
     }
-    int64_t m = nd.n, n = count_runs(s->data, 0, s->length, nd.p, m, s->kind, count);
-    if (n == 0) {
-        slib_needle_done(&nd);
+    int64_t m = nd.n, *pos = NULL;
+    int64_t n = match_positions(s, nd.p, m, count, &pos);
+    slib_needle_done(&nd);
+    if (n <= 0) {
+        free(pos);
+        if (n < 0)
+            return -1;
         slib_same(out, s);
         return 0;
     }
-    int rc;
-    if (s->kind == 1 && new_->kind == 1 && m == 1 && new_->length == 1) {
-        int ascii = s->ascii && new_->ascii;
-        rc = replace_byte(out, s, *(const uint8_t *)nd.p, *(const uint8_t *)new_->data, n, ascii);
-        if (!rc && !ascii && !s->ascii)
-            rc = slib_finish(out);
-    } else {
-        int k = s->kind > new_->kind ? s->kind : new_->kind;
-        int64_t len = s->length + n * (new_->length - m);
-        rc = slib_alloc(out, len, k, s->ascii && new_->ascii);
-        if (!rc) {
-            char *d = (char *)out->data;
+    int k = s->kind > new_->kind ? s->kind : new_->kind;
+    int64_t len = s->length + n * (new_->length - m);
+    int rc = slib_alloc(out, len, k, s->ascii && new_->ascii);
+    if (!rc) {
+        char *d = (char *)out->data;
+        if (m == new_->length && k == s->kind) {
+            /* the same length: copy everything once, then overwrite each match */
+            memcpy(d, s->data, (size_t)(s->length * k));
+            for (int64_t j = 0; j < n; j++)
+                slib_convert(d + pos[j] * k, k, new_->data, new_->kind, m);
+        } else {
             int64_t i = 0;
             for (int64_t j = 0; j < n; j++) {
-                int64_t at = slib_search(s->data, s->length, nd.p, m, s->kind, i);
+                int64_t at = pos[j];
                 slib_convert(d, k, slib_ptr(s, i), s->kind, at - i);
                 d += (at - i) * k;
                 slib_convert(d, k, new_->data, new_->kind, new_->length);
@@ -221,10 +233,10 @@ kn_rt_str_replace(KnStr *out, const KnStr *s, const KnStr *old, const KnStr *new
                 i = at + m;
             }
             slib_convert(d, k, slib_ptr(s, i), s->kind, s->length - i);
-            if (!(s->ascii && new_->ascii) && (new_->kind < s->kind || k == 1))
-                rc = slib_finish(out);
         }
+        if (!(s->ascii && new_->ascii) && (new_->kind < s->kind || k == 1))
+            rc = slib_finish(out);
     }
-    slib_needle_done(&nd);
+    free(pos);
     return rc;
 }
