@@ -1,9 +1,9 @@
 /* str_format_hook.c - gives the string runtime CPython's own float digits (PyOS_double_to_string:
  * David Gay's shortest repr, and 'e'/'f' at a precision; exact, and faster than the runtime's
- * search over printf precisions and than glibc's printf). The runtime cannot link Python, so module init installs a function
- * pointer (kn_rt_float_repr_hook); it answers only while the calling thread holds the GIL
- * (PyOS_double_to_string allocates with PyMem_Malloc), else the runtime's own routine runs:
- * code compiled with nogil=True gets the same digits, more slowly. */
+ * search over printf precisions and than glibc's printf). The runtime cannot link Python, so module
+ * init installs a function pointer (kn_rt_float_repr_hook); it answers only while the calling
+ * thread holds the GIL (PyOS_double_to_string allocates with PyMem_Malloc), else the runtime's own
+ * routine runs: code compiled with nogil=True gets the same digits, more slowly. */
 #include <Python.h>
 
 #include "dispatch/dispatch.h"

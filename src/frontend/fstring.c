@@ -168,8 +168,9 @@ kn_fe_str_format(FE *fe, PyObject *node, int *handled)
         Val v = NULL;
         if (!nm[0]) {
             if (manual) {
-                TYPING(fe, node, "cannot switch from manual field specification to automatic "
-                                 "field numbering");
+                TYPING(fe, node,
+                       "cannot switch from manual field specification to automatic "
+                       "field numbering");
                 goto done;
             }
             if (auto_next >= npos) {
@@ -182,8 +183,9 @@ kn_fe_str_format(FE *fe, PyObject *node, int *handled)
             long idx = atol(nm);
             manual = 1;
             if (auto_next) {
-                TYPING(fe, node, "cannot switch from automatic field numbering to manual field "
-                                 "specification");
+                TYPING(fe, node,
+                       "cannot switch from automatic field numbering to manual field "
+                       "specification");
                 goto done;
             }
             if (idx >= npos) {
@@ -193,8 +195,9 @@ kn_fe_str_format(FE *fe, PyObject *node, int *handled)
             }
             v = pos[idx];
         } else if (strpbrk(nm, ".[")) {
-            UNSUPPORTED(fe, node, "str.format: field '%s' (attribute or index access) is not "
-                                  "supported",
+            UNSUPPORTED(fe, node,
+                        "str.format: field '%s' (attribute or index access) is not "
+                        "supported",
                         nm);
             goto done;
         } else {
@@ -206,7 +209,8 @@ kn_fe_str_format(FE *fe, PyObject *node, int *handled)
                 goto done;
             }
         }
-        if (spec != Py_None && PyUnicode_FindChar(spec, '{', 0, PyUnicode_GET_LENGTH(spec), 1) >= 0) {
+        if (spec != Py_None &&
+            PyUnicode_FindChar(spec, '{', 0, PyUnicode_GET_LENGTH(spec), 1) >= 0) {
             UNSUPPORTED(fe, node, "str.format: nested fields in a format spec are not supported");
             goto done;
         }

@@ -118,9 +118,8 @@ lower_affix(L *l, KnInstr *in, int id)
     int n = what->type->kind == KN_TY_TUPLE ? what->type->n : 1;
     LLVMValueRef any = LLVMConstInt(l->i1, 0, 0);
     for (int i = 0; i < n; i++) {
-        LLVMValueRef item = what->type->kind == KN_TY_TUPLE
-                                ? LLVMBuildExtractValue(l->b, v, (unsigned)i, "")
-                                : v;
+        LLVMValueRef item =
+            what->type->kind == KN_TY_TUPLE ? LLVMBuildExtractValue(l->b, v, (unsigned)i, "") : v;
         LLVMValueRef args[4] = {s, spill(l, item), start, end};
         LLVMValueRef r = kn_lower_extern(l, name, l->i32, ts, 4, args);
         any = LLVMBuildOr(l->b, any, LLVMBuildICmp(l->b, LLVMIntNE, r, i32c(l, 0), ""), "");
@@ -131,10 +130,10 @@ lower_affix(L *l, KnInstr *in, int id)
 static LLVMValueRef
 lower_is(L *l, KnInstr *in, int id)
 {
-    static const int which[] = {KN_STR_ISDIGIT,   KN_STR_ISALPHA,   KN_STR_ISALNUM,
-                                KN_STR_ISSPACE,   KN_STR_ISUPPER,   KN_STR_ISLOWER,
-                                KN_STR_ISTITLE,   KN_STR_ISDECIMAL, KN_STR_ISNUMERIC,
-                                KN_STR_ISIDENTIFIER, KN_STR_ISASCII, KN_STR_ISPRINTABLE};
+    static const int which[] = {KN_STR_ISDIGIT,      KN_STR_ISALPHA,   KN_STR_ISALNUM,
+                                KN_STR_ISSPACE,      KN_STR_ISUPPER,   KN_STR_ISLOWER,
+                                KN_STR_ISTITLE,      KN_STR_ISDECIMAL, KN_STR_ISNUMERIC,
+                                KN_STR_ISIDENTIFIER, KN_STR_ISASCII,   KN_STR_ISPRINTABLE};
     int w = which[id - KN_BI_STR_ISDIGIT];
     if (w == KN_STR_ISASCII) /* the flag every str carries */
         return LLVMBuildICmp(l->b, LLVMIntNE, kn_lower_str_field(l, self_val(l, in), KN_STR_ASCII),
@@ -173,10 +172,9 @@ lower_partition(L *l, KnInstr *in, int id)
 {
     KnInstr *sep = arg(in, 0, NULL);
     LLVMValueRef sv = l->vals[sep->id];
-    kn_lower_raise_if(l,
-                      LLVMBuildICmp(l->b, LLVMIntEQ, kn_lower_str_field(l, sv, KN_STR_LENGTH),
-                                    i64c(l, 0), ""),
-                      KN_EXC_STR_EMPTY_SEP);
+    kn_lower_raise_if(
+        l, LLVMBuildICmp(l->b, LLVMIntEQ, kn_lower_str_field(l, sv, KN_STR_LENGTH), i64c(l, 0), ""),
+        KN_EXC_STR_EMPTY_SEP);
     LLVMTypeRef st = kn_lower_str_type(l);
     LLVMValueRef out = kn_lower_entry_alloca(l, LLVMArrayType(st, 3), "parts");
     LLVMValueRef args[4] = {out, spill(l, self_val(l, in)), spill(l, sv),
@@ -209,8 +207,7 @@ lower_split(L *l, KnInstr *in, int id)
         rc = kn_lower_extern(l, "kn_rt_str_splitlines_list", l->i32, ts, 3, args);
     } else {
         LLVMValueRef args[5] = {out, spill(l, self_val(l, in)), str_arg(l, in, 0, "sep"),
-                                int_arg(l, in, 1, "maxsplit", -1),
-                                i32c(l, id == KN_BI_STR_RSPLIT)};
+                                int_arg(l, in, 1, "maxsplit", -1), i32c(l, id == KN_BI_STR_RSPLIT)};
         LLVMTypeRef ts[5] = {l->ptr, l->ptr, l->ptr, l->i64, l->i32};
         rc = kn_lower_extern(l, "kn_rt_str_split_list", l->i32, ts, 5, args);
         raise_rc(l, rc, -2, KN_EXC_STR_EMPTY_SEP);
@@ -357,8 +354,7 @@ kn_lower_rule_str_method(L *l, KnInstr *in, int id)
     case KN_BI_STR_LSTRIP:
     case KN_BI_STR_RSTRIP: {
         int which = id == KN_BI_STR_STRIP ? 3 : id == KN_BI_STR_LSTRIP ? 1 : 2;
-        LLVMValueRef args[3] = {spill(l, self_val(l, in)), str_arg(l, in, 0, NULL),
-                                i32c(l, which)};
+        LLVMValueRef args[3] = {spill(l, self_val(l, in)), str_arg(l, in, 0, NULL), i32c(l, which)};
         LLVMTypeRef ts[3] = {l->ptr, l->ptr, l->i32};
         return make(l, "kn_rt_str_strip", args, ts, 3);
     }

@@ -161,7 +161,7 @@ same_shape(KnStr *out, const KnStr *s, const int op, const int kind)
 }
 
 #define SAME_SHAPE_KINDS(OP)                                                                       \
-    (s->kind == 1 ? same_shape(out, s, OP, 1)                                                      \
+    (s->kind == 1   ? same_shape(out, s, OP, 1)                                                    \
      : s->kind == 2 ? same_shape(out, s, OP, 2)                                                    \
                     : same_shape(out, s, OP, 4))
 

@@ -108,13 +108,13 @@ kn_rt_format_parse(KnFormatSpec *sp, const KnStr *text)
 
 /* ---- output of an ASCII layout with an arbitrary fill ---- */
 typedef struct Layout {
-    char sign;         /* 0 or one character */
+    char sign; /* 0 or one character */
     const char *prefix;
     const char *digits; /* integer part, ungrouped */
     int64_t ndigits;
-    const char *rest;   /* point, fraction, exponent, '%' */
+    const char *rest; /* point, fraction, exponent, '%' */
     int64_t nrest;
-    int upper;          /* digits and prefix upper-cased (X, E, G, F) */
+    int upper; /* digits and prefix upper-cased (X, E, G, F) */
 } Layout;
 
 /* grouped digits written backwards from end; returns how many characters (CPython's loop,
@@ -165,11 +165,10 @@ emit_number(KnStr *out, const Layout *lo, const KnFormatSpec *sp)
     int64_t min_width = 0;
     if (fill == '0' && align == '=' && sp->width > 0)
         min_width = sp->width - left_side - lo->nrest;
-    int gsize = sp->grouping ? ((sp->type == 'x' || sp->type == 'X' || sp->type == 'o' ||
-                                 sp->type == 'b')
-                                    ? 4
-                                    : 3)
-                             : 0;
+    int gsize =
+        sp->grouping
+            ? ((sp->type == 'x' || sp->type == 'X' || sp->type == 'o' || sp->type == 'b') ? 4 : 3)
+            : 0;
     int64_t ndig;
     char *gbuf = NULL;
     if (lo->ndigits && (gsize || min_width > lo->ndigits)) {
@@ -273,7 +272,10 @@ format_magnitude(KnStr *out, int neg, uint64_t mag, const KnFormatSpec *sp)
     } while (mag);
     Layout lo = {sign_char(neg, sp), "", p, buf + sizeof buf - p, "", 0, t == 'X'};
     if (sp->alt)
-        lo.prefix = base == 16 ? (t == 'X' ? "0X" : "0x") : base == 8 ? "0o" : base == 2 ? "0b" : "";
+        lo.prefix = base == 16  ? (t == 'X' ? "0X" : "0x")
+                    : base == 8 ? "0o"
+                    : base == 2 ? "0b"
+                                : "";
     return emit_number(out, &lo, sp);
 }
 
@@ -555,10 +557,10 @@ kn_rt_format_float(KnStr *out, double v, const KnFormatSpec *sp)
         double x = t == '%' ? a * 100 : a;
         char fmt[8];
         snprintf(fmt, sizeof fmt, "%%%s.*%c", sp->alt ? "#" : "", t == '%' ? 'f' : (t | 0x20));
-        int need = kn_rt_float_repr_hook ? kn_rt_float_repr_hook(x, t == 'e' || t == 'E' ? 'e' : 'f',
-                                                                 (int)prec, sp->alt, small,
-                                                                 (int)sizeof small - 1)
-                                         : -1;
+        int need = kn_rt_float_repr_hook
+                       ? kn_rt_float_repr_hook(x, t == 'e' || t == 'E' ? 'e' : 'f', (int)prec,
+                                               sp->alt, small, (int)sizeof small - 1)
+                       : -1;
         if (need < 0)
             need = snprintf(small, sizeof small - 1, fmt, (int)prec, x);
         if (need < (int)sizeof small - 1) /* the common case: one call into the stack */

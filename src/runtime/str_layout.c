@@ -126,8 +126,8 @@ kn_rt_str_zfill(KnStr *out, const KnStr *s, int64_t width)
 int
 kn_rt_str_partition(KnStr *out, const KnStr *s, const KnStr *sep, int32_t reverse)
 {
-    int64_t at = reverse ? kn_rt_str_rfind(s, sep, 0, INT64_MAX)
-                         : kn_rt_str_find(s, sep, 0, INT64_MAX);
+    int64_t at =
+        reverse ? kn_rt_str_rfind(s, sep, 0, INT64_MAX) : kn_rt_str_find(s, sep, 0, INT64_MAX);
     if (at < 0) {
         slib_empty(&out[0]);
         slib_empty(&out[1]);
@@ -306,8 +306,7 @@ rsplit_sep(KnStrVec *v, const KnStr *s, const void *nd, int64_t m, int64_t max)
 }
 
 int
-kn_rt_str_split(KnStrVec *out, const KnStr *s, const KnStr *sep, int64_t maxsplit,
-                int32_t reverse)
+kn_rt_str_split(KnStrVec *out, const KnStr *s, const KnStr *sep, int64_t maxsplit, int32_t reverse)
 {
     out->items = NULL;
     out->len = out->cap = 0;

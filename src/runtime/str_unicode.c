@@ -20,7 +20,8 @@ kn_uni_record(uint32_t cp)
     if (cp >= 0x110000)
         return &kn_uni_records[0];
     uint32_t block = kn_uni_index1[cp >> KN_UNI_SHIFT];
-    return &kn_uni_records[kn_uni_blocks[(block << KN_UNI_SHIFT) + (cp & ((1u << KN_UNI_SHIFT) - 1))]];
+    return &kn_uni_records[kn_uni_blocks[(block << KN_UNI_SHIFT) +
+                                         (cp & ((1u << KN_UNI_SHIFT) - 1))]];
 }
 
 int

@@ -12,10 +12,10 @@
  * at run time), b bool or int, T str or tuple of strs, L list or tuple of strs. */
 typedef struct MethodSig {
     int id;
-    const char *args; /* one code per parameter */
-    int min;          /* required positional arguments */
+    const char *args;  /* one code per parameter */
+    int min;           /* required positional arguments */
     const char *kw[3]; /* keyword names CPython accepts (in parameter order), or NULL */
-    char result;      /* 'i' int64, 'b' bool, 's' str, 'p' 3-tuple of str, 'l' list of str */
+    char result;       /* 'i' int64, 'b' bool, 's' str, 'p' 3-tuple of str, 'l' list of str */
 } MethodSig;
 
 static const MethodSig sigs[] = {
@@ -207,8 +207,7 @@ type_format(KnCompilation *c, KnInstr *in, int bid, KnType **a, int n)
     if (!(is_str(v) || v->kind == KN_TY_BOOL || v->kind == KN_TY_INT || v->kind == KN_TY_FLOAT))
         return kn_typing_err(c, in->span, "%s() of %s is not supported in kiln yet", fn, v->name);
     if (n == 2 && !is_str(a[1]))
-        return kn_typing_err(c, in->span, "format() argument 2 must be str, not %s",
-                             py_name(a[1]));
+        return kn_typing_err(c, in->span, "format() argument 2 must be str, not %s", py_name(a[1]));
     in->type = &kn_type_str;
     return 0;
 }

@@ -187,8 +187,8 @@ test_case(void)
     CHECK_OUT(kn_rt_str_title(OUT, &t), "ǅemal");
     CHECK_OUT(kn_rt_str_capitalize(OUT, &t), "ǅemal");
     KnStr y = S("ÿ"), k = S("K"), emo = S("a😀b"), dot = S("İ");
-    CHECK_OUT(kn_rt_str_upper(OUT, &y), "Ÿ");  /* kind 1 -> 2 */
-    CHECK_OUT(kn_rt_str_lower(OUT, &k), "k");  /* Kelvin sign: kind 2 -> 1 */
+    CHECK_OUT(kn_rt_str_upper(OUT, &y), "Ÿ"); /* kind 1 -> 2 */
+    CHECK_OUT(kn_rt_str_lower(OUT, &k), "k"); /* Kelvin sign: kind 2 -> 1 */
     CHECK_OUT(kn_rt_str_upper(OUT, &emo), "A😀B");
     CHECK_OUT(kn_rt_str_lower(OUT, &dot), "i̇");
     KnStr empty = S("");
