@@ -109,6 +109,9 @@ CTEST_SANITIZE ?= address,undefined
 CT_DIR   := build/ctest
 CT_TESTS := $(sort $(wildcard tests/c/test_*.c))
 CT_LIB   := $(sort $(wildcard src/base/*.c src/types/*.c src/lib/*.c) src/runtime/sort.c src/runtime/select.c src/runtime/search.c src/runtime/memory.c)
+# the string method routines and their character database, generated as the build generates it
+CT_LIB   += $(sort $(wildcard src/runtime/str_*.c)) src/runtime/list.c
+CT_UNIDB := $(CT_DIR)/gen/str_unicode_db.h
 CT_LIBOBJ := $(patsubst src/%.c,$(CT_DIR)/obj/src/%.o,$(CT_LIB))
 CT_BINS  := $(patsubst tests/c/%.c,$(CT_DIR)/%,$(CT_TESTS))
 CT_SAN   := $(if $(CTEST_SANITIZE),-fsanitize=$(CTEST_SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer,)
@@ -155,6 +158,12 @@ $(CT_DIR)/obj/%.o: %.c Makefile $(CT_DIR)/config | $(DEPS_STAMP)
 $(CT_DIR)/test_%: $(CT_DIR)/obj/tests/c/test_%.o $(CT_LIBOBJ)
 	@$(if $(V),,echo "  LINK    $@")
 	$(Q)$(CC) $(CT_LDFLAGS) $^ $(CT_LDLIBS) -lm -lpthread -o $@
+
+CT_CFLAGS += -I$(CT_DIR)/gen
+$(CT_UNIDB): tools/gen_unicode_db.py | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(Q)$(VPY) tools/gen_unicode_db.py $@
+$(CT_DIR)/obj/src/runtime/str_unicode.o: $(CT_UNIDB)
 
 .SECONDARY: $(CT_LIBOBJ) $(CT_TESTOBJ)
 -include $(CT_LIBOBJ:.o=.d) $(CT_TESTOBJ:.o=.d)

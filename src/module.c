@@ -14,6 +14,7 @@
 #include "runtime/dict.h"
 #include "runtime/runtime.h"
 #include "runtime/str.h"
+#include "runtime/str_methods.h"
 
 #ifndef KN_LLVM_LINKAGE
 #define KN_LLVM_LINKAGE "unknown"
@@ -160,6 +161,17 @@ fixed_exceptions(PyObject *table)
                 {KN_EXC_FLOAT_LITERAL, PyExc_ValueError, "could not convert string to float: {}"},
                 {KN_EXC_STR_INT_RANGE, PyExc_OverflowError,
                  "int() of a str: the value does not fit in a 64-bit integer"},
+                /* str methods and formatting (lower/str_methods.c) */
+                {KN_EXC_STR_NOT_FOUND, PyExc_ValueError, "substring not found"},
+                {KN_EXC_STR_EMPTY_SEP, PyExc_ValueError, "empty separator"},
+                {KN_EXC_STR_FILL, PyExc_TypeError,
+                 "The fill character must be exactly one character long"},
+                {KN_EXC_FORMAT_SPEC, PyExc_ValueError, "Invalid format specifier"},
+                {KN_EXC_FORMAT_CODE, PyExc_ValueError,
+                 "Unknown format code for this type of value"},
+                {KN_EXC_FORMAT_OPTION, PyExc_ValueError,
+                 "format spec option not allowed for this type of value (sign, '=', '#', "
+                 "grouping or precision)"},
                 /* CPython's text; kiln's limit is the thread's stack (docs/internals.md) */
                 {KN_EXC_RECURSION, PyExc_RecursionError, "maximum recursion depth exceeded"},
                 /* only used when Python's SIGINT handler itself raised nothing */
@@ -304,6 +316,7 @@ state_init(void)
     s->jit_error = err;
     kn_interrupt_install();
     kn_box_str_init();
+    kn_box_str_format_init();
     kn_state = s;
     return 0;
 }

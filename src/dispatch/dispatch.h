@@ -68,6 +68,7 @@ PyObject *kn_box_key(KnType *t);      /* the type key (docs/core-api.md) */
 /* box_str.c: install CPython's hash for the runtime; a new str object of a KnStr's
  * characters; the text of the last bad int()/float() literal of this thread */
 void kn_box_str_init(void);
+void kn_box_str_format_init(void); /* str_format_hook.c: CPython's float repr for the runtime */
 struct KnStr;
 PyObject *kn_box_str_new(const struct KnStr *s);
 PyObject *kn_box_str_error_text(void);

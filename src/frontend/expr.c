@@ -391,6 +391,10 @@ done:
 static Val
 call(FE *fe, PyObject *node)
 {
+    int handled;
+    Val fmt = kn_fe_str_format(fe, node, &handled); /* 'literal'.format(...): fstring.c */
+    if (handled)
+        return fmt;
     PyObject *fnode = A(node, "func");
     Val callee = kn_fe_expr(fe, fnode);
     if (!callee)
@@ -651,6 +655,10 @@ kn_fe_expr(FE *fe, PyObject *node)
     case 'I':
         if (!strcmp(k, "IfExp"))
             return ifexp(fe, node);
+        break;
+    case 'J':
+        if (!strcmp(k, "JoinedStr"))
+            return kn_fe_fstring(fe, node); /* fstring.c */
         break;
     case 'L':
         if (!strcmp(k, "Lambda"))

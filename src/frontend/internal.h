@@ -135,6 +135,11 @@ Val kn_fe_lambda(FE *fe, PyObject *node); /* a lambda as a value: a jitted funct
 Val kn_fe_dict_display(FE *fe, PyObject *node);
 Val kn_fe_set_of(FE *fe, PyObject *call); /* set(iterable) */
 
+/* fstring.c */
+Val kn_fe_fstring(FE *fe, PyObject *node); /* JoinedStr */
+/* 'literal'.format(...): *handled 0 when node is another call */
+Val kn_fe_str_format(FE *fe, PyObject *node, int *handled);
+
 /* loops.c */
 int kn_fe_while_stmt(FE *fe, PyObject *node);
 int kn_fe_for_stmt(FE *fe, PyObject *node);

@@ -38,7 +38,7 @@ typedef struct Reader {
     KN_VEC(Pending) pending;
     KN_VEC(int) unwind_ids; /* by block: -1 or the unwind block id */
     KN_VEC(int) unwind_lines;
-    int typed; /* the header had a `->` or typed parameters */
+    int typed;            /* the header had a `->` or typed parameters */
     int failed_container; /* read_container_type saw list(, set( or DictType[ but no type */
 } Reader;
 
@@ -297,15 +297,16 @@ find_var(Reader *r, const char *name, size_t n)
     return -1;
 }
 
-/* The end of a type or parameter that runs to the next top-level comma or `)`. */
+/* The end of a type or parameter that runs to the next top-level comma or `)` (brackets nest
+ * too: DictType[int64,float64]). */
 static const char *
 top_level_end(const char *s, const char *e)
 {
     int depth = 0;
     for (; s < e; s++) {
-        if (*s == '(')
+        if (*s == '(' || *s == '[')
             depth++;
-        else if (*s == ')' && depth-- == 0)
+        else if ((*s == ')' || *s == ']') && depth-- == 0)
             return s;
         else if (*s == ',' && depth == 0)
             return s;

@@ -284,9 +284,9 @@ lower_str_of(L *l, KnInstr *in)
     KnInstr *x = operand(in, 0);
     LLVMValueRef v = val(l, in, 0);
     switch (x->type->kind) {
-    case KN_TY_STR:
+    case KN_TY_STR: /* a distinct value: the owned list would merge it with its operand */
         kn_lower_incref(l, v, x->type);
-        return v;
+        return LLVMBuildInsertValue(l->b, v, field(l, v, KN_STR_MI), KN_STR_MI, "strref");
     case KN_TY_BOOL: {
         LLVMValueRef t = kn_lower_str_const(l, "True"), f = kn_lower_str_const(l, "False");
         return LLVMBuildSelect(l->b, v, t, f, "");

@@ -92,6 +92,12 @@ enum {
     KN_EXC_SET_CHANGED,   /* Set changed size during iteration */
     KN_EXC_POPITEM_EMPTY, /* {}.popitem() */
     KN_EXC_SET_POP_EMPTY, /* set().pop() */
+    KN_EXC_STR_NOT_FOUND, /* 'a'.index('b') (lower/str_methods.c) */
+    KN_EXC_STR_EMPTY_SEP, /* 'a'.split('') */
+    KN_EXC_STR_FILL,      /* 'a'.center(5, 'ab') */
+    KN_EXC_FORMAT_SPEC,   /* format(1, '.x') */
+    KN_EXC_FORMAT_CODE,   /* format(1.5, 'd') */
+    KN_EXC_FORMAT_OPTION, /* format(1, '.2'), format('a', '+') */
     KN_EXC__FIXED
 };
 

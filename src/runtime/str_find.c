@@ -1,0 +1,242 @@
+/* str_find.c - find, rfind, count, startswith, endswith, `in` and replace (str_methods.h).
+ * The needle is brought to the haystack's kind once (or found impossible: a needle of a wider
+ * kind holds a code point the haystack cannot); then one same-kind search runs (str_util.c:
+ * memchr/memmem). replace counts the matches first, allocates the result once and copies the
+ * runs between them; a result whose wide characters were all replaced is narrowed. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/str_methods.h"
+#include "runtime/str_util.h"
+
+int64_t
+kn_rt_str_find(const KnStr *s, const KnStr *sub, int64_t start, int64_t end)
+{
+    slib_adjust(&start, &end, s->length);
+    if (end - start < sub->length)
+        return -1;
+    SlibNeedle nd;
+    int oom;
+    if (!slib_needle(&nd, sub, s->kind, &oom))
+        return -1;
+    int64_t r = slib_search(s->data, end, nd.p, nd.n, s->kind, start);
+    slib_needle_done(&nd);
+    return r;
+}
+
+int64_t
+kn_rt_str_rfind(const KnStr *s, const KnStr *sub, int64_t start, int64_t end)
+{
+    slib_adjust(&start, &end, s->length);
+    if (end - start < sub->length)
+        return -1;
+    SlibNeedle nd;
+    int oom;
+    if (!slib_needle(&nd, sub, s->kind, &oom))
+        return -1;
+    int64_t r = slib_rsearch(s->data, end, nd.p, nd.n, s->kind, start);
+    slib_needle_done(&nd);
+    return r;
+}
+
+static int64_t
+count_char(const KnStr *s, uint32_t c, int64_t start, int64_t end)
+{
+    int64_t n = 0;
+    if (s->kind == 1) {
+        const uint8_t *a = s->data;
+        for (int64_t i = start; i < end; i++)
+            n += a[i] == c;
+    } else if (s->kind == 2) {
+        const uint16_t *a = s->data;
+        for (int64_t i = start; i < end; i++)
+            n += a[i] == c;
+    } else {
+        const uint32_t *a = s->data;
+        for (int64_t i = start; i < end; i++)
+            n += a[i] == c;
+    }
+    return n;
+}
+
+/* non-overlapping matches of a same-kind needle in h[start:end], at most max (< 0: all) */
+static int64_t
+count_runs(const void *h, int64_t start, int64_t end, const void *nd, int64_t m, int kind,
+           int64_t max)
+{
+    int64_t n = 0;
+    for (int64_t i = start; max < 0 || n < max; n++) {
+        i = slib_search(h, end, nd, m, kind, i);
+        if (i < 0)
+            break;
+        i += m;
+    }
+    return n;
+}
+
+int64_t
+kn_rt_str_count(const KnStr *s, const KnStr *sub, int64_t start, int64_t end)
+{
+    slib_adjust(&start, &end, s->length);
+    if (end - start < sub->length)
+        return 0;
+    if (sub->length == 0)
+        return end - start + 1;
+    if (sub->kind > s->kind)
+        return 0;
+    if (sub->length == 1)
+        return count_char(s, slib_read(sub->kind, sub->data, 0), start, end);
+    SlibNeedle nd;
+    int oom;
+    if (!slib_needle(&nd, sub, s->kind, &oom))
+        return 0;
+    int64_t n = count_runs(s->data, start, end, nd.p, nd.n, s->kind, -1);
+    slib_needle_done(&nd);
+    return n;
+}
+
+/* s[at:at+len(t)] == t, kinds possibly different */
+static int
+match_at(const KnStr *s, int64_t at, const KnStr *t)
+{
+    if (t->kind == s->kind)
+        return memcmp(slib_ptr(s, at), t->data, (size_t)(t->length * t->kind)) == 0;
+    if (t->kind > s->kind)
+        return 0;
+    for (int64_t i = 0; i < t->length; i++)
+        if (slib_read(s->kind, s->data, at + i) != slib_read(t->kind, t->data, i))
+            return 0;
+    return 1;
+}
+
+int32_t
+kn_rt_str_startswith(const KnStr *s, const KnStr *prefix, int64_t start, int64_t end)
+{
+    slib_adjust(&start, &end, s->length);
+    if (end - prefix->length < start)
+        return 0;
+    return match_at(s, start, prefix);
+}
+
+int32_t
+kn_rt_str_endswith(const KnStr *s, const KnStr *suffix, int64_t start, int64_t end)
+{
+    slib_adjust(&start, &end, s->length);
+    if (end - suffix->length < start)
+        return 0;
+    return match_at(s, end - suffix->length, suffix);
+}
+
+int32_t
+kn_rt_str_in(const KnStr *sub, const KnStr *s)
+{
+    return kn_rt_str_find(s, sub, 0, INT64_MAX) >= 0;
+}
+
+/* old == "": new before every character and at the end, count times at most */
+static int
+replace_empty(KnStr *out, const KnStr *s, const KnStr *new_, int64_t count)
+{
+    int64_t slots = s->length + 1;
+    if (count < 0 || count > slots)
+        count = slots;
+    int k = s->kind > new_->kind ? s->kind : new_->kind;
+    if (new_->length && count > (INT64_MAX / 8 - s->length) / new_->length)
+        return -1;
+    if (slib_alloc(out, s->length + count * new_->length, k, s->ascii && new_->ascii))
+        return -1;
+    char *d = (char *)out->data;
+    for (int64_t i = 0; i < s->length; i++) {
+        if (i < count) {
+            slib_convert(d, k, new_->data, new_->kind, new_->length);
+            d += new_->length * k;
+        }
+        slib_write(k, d, 0, slib_read(s->kind, s->data, i));
+        d += k;
+    }
+    if (count == slots)
+        slib_convert(d, k, new_->data, new_->kind, new_->length);
+    return 0;
+}
+
+/* the positions of the first max (< 0: all) non-overlapping matches, malloc'd into *pos; their
+ * count, or -1 when out of memory */
+static int64_t
+match_positions(const KnStr *s, const void *nd, int64_t m, int64_t max, int64_t **pos)
+{
+    int64_t n = 0, cap = 0, *p = NULL;
+    for (int64_t i = 0; max < 0 || n < max; n++) {
+        i = slib_search(s->data, s->length, nd, m, s->kind, i);
+        if (i < 0)
+            break;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 64;
+            int64_t *q = realloc(p, (size_t)cap * sizeof *q);
+            if (!q) {
+                free(p);
+                return -1;
+            }
+            p = q;
+        }
+        p[n] = i;
+        i += m;
+    }
+    *pos = p;
+    return n;
+}
+
+int
+kn_rt_str_replace(KnStr *out, const KnStr *s, const KnStr *old, const KnStr *new_, int64_t count)
+{
+    if (count == 0) {
+        slib_same(out, s);
+        return 0;
+    }
+    if (old->length == 0)
+        return replace_empty(out, s, new_, count);
+    SlibNeedle nd;
+    int oom;
+    if (!slib_needle(&nd, old, s->kind, &oom)) {
+        if (oom)
+            return -1;
+        slib_same(out, s);
+        return 0;
+    }
+    int64_t m = nd.n, *pos = NULL;
+    int64_t n = match_positions(s, nd.p, m, count, &pos);
+    slib_needle_done(&nd);
+    if (n <= 0) {
+        free(pos);
+        if (n < 0)
+            return -1;
+        slib_same(out, s);
+        return 0;
+    }
+    int k = s->kind > new_->kind ? s->kind : new_->kind;
+    int64_t len = s->length + n * (new_->length - m);
+    int rc = slib_alloc(out, len, k, s->ascii && new_->ascii);
+    if (!rc) {
+        char *d = (char *)out->data;
+        if (m == new_->length && k == s->kind) {
+            /* the same length: copy everything once, then overwrite each match */
+            memcpy(d, s->data, (size_t)(s->length * k));
+            for (int64_t j = 0; j < n; j++)
+                slib_convert(d + pos[j] * k, k, new_->data, new_->kind, m);
+        } else {
+            int64_t i = 0;
+            for (int64_t j = 0; j < n; j++) {
+                int64_t at = pos[j];
+                slib_convert(d, k, slib_ptr(s, i), s->kind, at - i);
+                d += (at - i) * k;
+                slib_convert(d, k, new_->data, new_->kind, new_->length);
+                d += new_->length * k;
+                i = at + m;
+            }
+            slib_convert(d, k, slib_ptr(s, i), s->kind, s->length - i);
+        }
+        if (!(s->ascii && new_->ascii) && (new_->kind < s->kind || k == 1))
+            rc = slib_finish(out);
+    }
+    free(pos);
+    return rc;
+}
