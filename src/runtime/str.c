@@ -592,9 +592,8 @@ ascii_str(KnStr *out, const char *text, int64_t n)
     return 0;
 }
 
-/* the decimal digits of v, written backwards from end; their start */
-static char *
-utoa(char *end, uint64_t v)
+char *
+kn_rt_dec_digits(char *end, uint64_t v)
 {
     do {
         *--end = (char)('0' + v % 10);
@@ -607,7 +606,7 @@ int
 kn_rt_str_from_int(KnStr *out, int64_t v)
 {
     char buf[24], *end = buf + sizeof buf;
-    char *p = utoa(end, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
+    char *p = kn_rt_dec_digits(end, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
     if (v < 0)
         *--p = '-';
     return ascii_str(out, p, end - p);
@@ -617,7 +616,7 @@ int
 kn_rt_str_from_uint(KnStr *out, uint64_t v)
 {
     char buf[24], *end = buf + sizeof buf;
-    char *p = utoa(end, v);
+    char *p = kn_rt_dec_digits(end, v);
     return ascii_str(out, p, end - p);
 }
 

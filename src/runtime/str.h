@@ -59,6 +59,9 @@ int64_t kn_rt_str_hash(const KnStr *a); /* CPython's hash(a) (kn_rt_str_hash_byt
 /* CPython's hash of bytes (_Py_HashBytes), installed by the dispatcher: the runtime does not
  * link Python */
 extern int64_t (*kn_rt_str_hash_bytes)(const void *p, int64_t n);
+/* the runtime's one integer-to-decimal routine: the digits of v written backwards, ending just
+ * before end (at most 20 bytes); their start. str(int), format() and f-strings all use it. */
+char *kn_rt_dec_digits(char *end, uint64_t v);
 int kn_rt_str_from_int(KnStr *out, int64_t v);
 int kn_rt_str_from_uint(KnStr *out, uint64_t v);
 int kn_rt_str_from_float(KnStr *out, double v); /* repr(v): shortest round-trip digits */
