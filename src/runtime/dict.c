@@ -283,14 +283,8 @@ kn_rt_dict_own_strs(KnMemInfo *mi, int64_t ix, int32_t part)
     int n = part == 1 ? d->lay.nkf : d->lay.nvf;
     char *base = entry(d, ix) + (part == 1 ? d->lay.koff : d->lay.voff);
     for (int i = 0; i < n; i++) {
-        KnStr *s = (KnStr *)(base + f[i].offset);
-        if (f[i].kind != KN_DF_STR || s->mi || !s->parent)
-            continue;
-        KnStr copy;
-        if (kn_rt_str_make(&copy, s->data, s->length, s->kind) < 0)
+        if (f[i].kind == KN_DF_STR && kn_rt_str_own_in_place((KnStr *)(base + f[i].offset)) < 0)
             return -1;
-        copy.hash = s->hash;
-        *s = copy;
     }
     return 0;
 }

@@ -43,6 +43,10 @@ int kn_rt_str_make(KnStr *out, const void *p, int64_t n, int32_t kind);
  * object (mi NULL, parent set) is copied into owned memory; any other is *a, its mi increfed.
  * 0, or -1 when out of memory. */
 int kn_rt_str_own(KnStr *out, const KnStr *a);
+/* the same for a str already stored without a reference of its own (an entry's field): a
+ * borrowed one is replaced by its owned copy, any other left as is (no incref). 0, or -1 when
+ * out of memory (*s unchanged). */
+int kn_rt_str_own_in_place(KnStr *s);
 int kn_rt_str_concat(KnStr *out, const KnStr *a, const KnStr *b);
 /* a += b: appends in place (geometric growth) when a owns its characters alone, else concat */
 int kn_rt_str_iadd(KnStr *out, const KnStr *a, const KnStr *b);
