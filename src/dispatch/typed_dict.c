@@ -161,26 +161,6 @@ ready(TypedDict *self)
     return 0;
 }
 
-static void
-take_refs(KnDict *d, char *e, int from, int to)
-{
-    for (int i = from; i < to; i++) {
-        KnMemInfo *r;
-        memcpy(&r, e + d->lay.refs[i], sizeof r);
-        kn_rt_incref(r);
-    }
-}
-
-static void
-drop_refs(KnDict *d, char *e, int from, int to)
-{
-    for (int i = from; i < to; i++) {
-        KnMemInfo *r;
-        memcpy(&r, e + d->lay.refs[i], sizeof r);
-        kn_rt_decref(r);
-    }
-}
-
 static char *
 entry(KnDict *d, int64_t ix)
 {
@@ -220,18 +200,16 @@ static PyObject *
 value_at(TypedDict *self, int64_t ix)
 {
     KnDict *d = table(self->mi);
-    char *e = entry(d, ix);
-    take_refs(d, e, d->lay.key_refs, d->lay.nrefs);
-    return box_one(self->t->items[1], e + d->lay.voff);
+    kn_rt_dict_take_refs(self->mi, ix, 2);
+    return box_one(self->t->items[1], entry(d, ix) + d->lay.voff);
 }
 
 static PyObject *
 key_at(TypedDict *self, int64_t ix)
 {
     KnDict *d = table(self->mi);
-    char *e = entry(d, ix);
-    take_refs(d, e, 0, d->lay.key_refs);
-    return box_one(self->t->items[0], e + d->lay.koff);
+    kn_rt_dict_take_refs(self->mi, ix, 1);
+    return box_one(self->t->items[0], entry(d, ix) + d->lay.koff);
 }
 
 static int
@@ -255,29 +233,13 @@ store(TypedDict *self, PyObject *k, PyObject *v)
     memset(val, 0, (size_t)d->lay.vsize);
     if (unbox_one(self->t->items[1], v, val) < 0)
         return -1;
-    int32_t added;
-    int64_t ix = kn_rt_dict_insert(self->mi, key, h, &added);
-    if (ix < 0) {
+    int64_t ix = kn_rt_dict_store(self->mi, key, h, val);
+    if (ix < 0 || kn_rt_dict_own_strs(self->mi, ix, 1) < 0 ||
+        kn_rt_dict_own_strs(self->mi, ix, 2) < 0) {
         PyErr_NoMemory();
         return -1;
     }
-    d = table(self->mi);
-    char *e = entry(d, ix);
-    if (added) {
-        take_refs(d, e, 0, d->lay.key_refs);
-        if (kn_rt_dict_own_strs(self->mi, ix, 1) < 0)
-            goto nomem;
-    } else {
-        drop_refs(d, e, d->lay.key_refs, d->lay.nrefs);
-    }
-    memcpy(e + d->lay.voff, val, (size_t)d->lay.vsize);
-    take_refs(d, e, d->lay.key_refs, d->lay.nrefs);
-    if (kn_rt_dict_own_strs(self->mi, ix, 2) < 0)
-        goto nomem;
     return 0;
-nomem:
-    PyErr_NoMemory();
-    return -1;
 }
 
 /* ---- the type ---- */
