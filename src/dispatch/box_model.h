@@ -54,6 +54,14 @@ KnMemInfo *kn_box_list_from_items(KnType *t, PyObject *const *items, Py_ssize_t 
 KnType *kn_typed_dict_type(PyObject *o);
 KnMemInfo *kn_typed_dict_mi(PyObject *o);
 PyObject *kn_typed_dict_wrap(KnMemInfo *mi, KnType *t);
+/* typed_common.c, for both: typeof o for an item of a container that outlives the call (an
+ * array is a TypeError with message `refusal`); t as a kiln.types object (None for NULL);
+ * ==/!= of self (a typed container) with other: builtin's instances and self's type compare
+ * through as_py (a Python copy of the items), others are NotImplemented */
+KnType *kn_typed_item_type(PyObject *o, const char *refusal);
+PyObject *kn_typed_type_object(KnType *t);
+PyObject *kn_typed_richcompare(PyObject *self, PyObject *other, int op, PyTypeObject *builtin,
+                               PyObject *(*as_py)(PyObject *));
 KnType *kn_typed_list_type(PyObject *o);
 KnMemInfo *kn_typed_list_mi(PyObject *o);
 PyObject *kn_typed_list_wrap(KnMemInfo *mi, KnType *t);

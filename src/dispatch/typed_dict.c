@@ -75,14 +75,8 @@ set_types(TypedDict *self, KnType *k, KnType *v)
 static KnType *
 type_of(PyObject *o)
 {
-    KnType *t = kn_box_typeof(kn_state, o);
-    if (t && t->kind == KN_TY_ARRAY) {
-        PyErr_SetString(PyExc_TypeError,
-                        "kiln.typed.Dict cannot hold NumPy arrays given from the interpreter yet "
-                        "(fill the dict in compiled code)");
-        return NULL;
-    }
-    return t;
+    return kn_typed_item_type(o, "kiln.typed.Dict cannot hold NumPy arrays given from the "
+                                 "interpreter yet (fill the dict in compiled code)");
 }
 
 static KnType *
@@ -460,33 +454,21 @@ td_repr(TypedDict *self)
 }
 
 static PyObject *
+as_pydict_obj(PyObject *self)
+{
+    return as_pydict((TypedDict *)self);
+}
+
+static PyObject *
 td_richcompare(TypedDict *self, PyObject *other, int op)
 {
-    if ((op != Py_EQ && op != Py_NE) ||
-        !(PyDict_Check(other) || Py_TYPE(other) == &KnTypedDict_Type))
-        Py_RETURN_NOTIMPLEMENTED;
-    PyObject *a = as_pydict(self);
-    PyObject *b =
-        Py_TYPE(other) == &KnTypedDict_Type ? as_pydict((TypedDict *)other) : Py_NewRef(other);
-    PyObject *r = a && b ? PyObject_RichCompare(a, b, op) : NULL;
-    Py_XDECREF(a);
-    Py_XDECREF(b);
-    return r;
+    return kn_typed_richcompare((PyObject *)self, other, op, &PyDict_Type, as_pydict_obj);
 }
 
 static PyObject *
 td_type_of(TypedDict *self, int which)
 {
-    if (!self->t)
-        Py_RETURN_NONE;
-    PyObject *key = kn_box_key(self->t->items[which]);
-    if (!key)
-        return NULL;
-    PyObject *types = PyImport_ImportModule("kiln.types");
-    PyObject *r = types ? PyObject_CallMethod(types, "from_key", "O", key) : NULL;
-    Py_XDECREF(types);
-    Py_DECREF(key);
-    return r;
+    return kn_typed_type_object(self->t ? self->t->items[which] : NULL);
 }
 
 static PyObject *
