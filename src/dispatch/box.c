@@ -164,6 +164,15 @@ kn_box_release(KnType *t, char *src)
         m->release(t, src);
 }
 
+void
+kn_box_release_meminfo(KnType *t, char *src)
+{
+    KN_UNUSED(t);
+    KnMemInfo *mi;
+    memcpy(&mi, src, sizeof mi);
+    kn_rt_decref(mi);
+}
+
 int
 kn_box_reflect(KnType *t, PyObject *o, char *src)
 {

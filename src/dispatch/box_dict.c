@@ -19,16 +19,6 @@ table(KnMemInfo *mi)
     return (KnDict *)mi->data;
 }
 
-static void
-take_entry_refs(KnDict *d, char *e)
-{
-    for (int i = 0; i < d->lay.nrefs; i++) {
-        KnMemInfo *r;
-        memcpy(&r, e + d->lay.refs[i], sizeof r);
-        kn_rt_incref(r);
-    }
-}
-
 /* the Python dict or set of the table mi (its references kept: each item boxed gets its own) */
 static PyObject *
 to_python(KnType *t, KnMemInfo *mi)
@@ -42,7 +32,8 @@ to_python(KnType *t, KnMemInfo *mi)
         memcpy(&h, e, 8);
         if (h == -1)
             continue;
-        take_entry_refs(d, e);
+        kn_rt_dict_take_refs(mi, ix, 1);
+        kn_rt_dict_take_refs(mi, ix, 2);
         PyObject *k = kn_box_box(t->items[0], e + d->lay.koff);
         PyObject *v = is_set || !k ? NULL : kn_box_box(t->items[1], e + d->lay.voff);
         int rc = !k || (!is_set && !v) ? -1 : is_set ? PySet_Add(r, k) : PyDict_SetItem(r, k, v);
@@ -142,7 +133,7 @@ dict_typeof(KnState *s, PyObject *o)
     return NULL;
 }
 
-/* a kiln.typed.Dict: its table, shared (a reference for the call, dropped by dict_release) */
+/* a kiln.typed.Dict: its table, shared (a reference for the call, dropped by kn_box_release_meminfo) */
 static int
 dict_unbox(KnType *t, PyObject *o, char *dst)
 {
@@ -156,21 +147,12 @@ dict_unbox(KnType *t, PyObject *o, char *dst)
     return 0;
 }
 
-static void
-dict_release(KnType *t, char *src)
-{
-    KN_UNUSED(t);
-    KnMemInfo *mi;
-    memcpy(&mi, src, sizeof mi);
-    kn_rt_decref(mi);
-}
-
 const KnBoxModel kn_box_model_dict = {
     .pytype = dict_pytype,
     .pytype2 = typed_dict_pytype,
     .typeof = dict_typeof,
     .unbox = dict_unbox,
-    .release = dict_release,
+    .release = kn_box_release_meminfo,
     .box = dict_box,
     .key = dict_key,
     .tag = "dict",

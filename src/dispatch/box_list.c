@@ -239,15 +239,6 @@ list_unbox(KnType *t, PyObject *o, char *dst)
     return 0;
 }
 
-static void
-list_release(KnType *t, char *src)
-{
-    KN_UNUSED(t);
-    KnMemInfo *mi;
-    memcpy(&mi, src, sizeof mi);
-    kn_rt_decref(mi);
-}
-
 /* takes over the reference at src */
 static PyObject *
 list_box(KnType *t, const char *src)
@@ -296,4 +287,4 @@ const KnBoxModel kn_box_model_list = {.pytype = list_pytype,
                                       .tag = "list",
                                       .from_key = list_from_key,
                                       .pytype2 = typed_list_pytype,
-                                      .release = list_release};
+                                      .release = kn_box_release_meminfo};

@@ -36,6 +36,9 @@ typedef struct KnBoxModel {
 #include "types/kinds.def"
 #undef X
 
+/* box.c: the `release` of a kind whose value is one counted pointer (lists, dicts): its
+ * reference dropped */
+void kn_box_release_meminfo(KnType *t, char *src);
 /* box.c: the kiln type of a dtype by its kind character and size (types/dtypes.def), or NULL */
 KnType *kn_box_dtype_by_kind(char kind, int size);
 /* box_array.c: 0 if compiled code may take ndarray (sub)class instance o, else -1 with a
