@@ -133,7 +133,8 @@ dict_typeof(KnState *s, PyObject *o)
     return NULL;
 }
 
-/* a kiln.typed.Dict: its table, shared (a reference for the call, dropped by kn_box_release_meminfo) */
+/* a kiln.typed.Dict: its table, shared (a reference for the call, dropped by
+ * kn_box_release_meminfo) */
 static int
 dict_unbox(KnType *t, PyObject *o, char *dst)
 {
