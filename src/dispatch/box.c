@@ -173,13 +173,6 @@ kn_box_release_meminfo(KnType *t, char *src)
     kn_rt_decref(mi);
 }
 
-int
-kn_box_reflect(KnType *t, PyObject *o, char *src)
-{
-    const KnBoxModel *m = models[t->kind];
-    return m->reflect ? m->reflect(t, o, src) : 0;
-}
-
 PyObject *
 kn_box_box(KnType *t, const char *src)
 {

@@ -6,8 +6,9 @@
  * be seen by the caller without copying back every value); a kiln.typed.Dict (typed_dict.c)
  * shares its table, and a typed.Dict's table returned comes back as that kind of object. A Python
  * set is reflected like a list: typeof unifies its items' types, unbox copies it into a new table
- * (hashes from PyObject_Hash, which equals what compiled code computes for numbers and tuples), and
- * after the call `reflect` writes the table's keys back into the set and releases the table. */
+ * (hashes from PyObject_Hash, which equals what compiled code computes for numbers and tuples),
+ * recorded for reflection as lists are (box_list.c: also inside tuples and lists), and after the
+ * call kn_box_reflect_done writes the table's keys back into the set. */
 #include "dispatch/box_model.h"
 
 #include "lower/lower.h"
@@ -238,18 +239,20 @@ set_unbox(KnType *t, PyObject *o, char *dst)
         kn_rt_decref(mi);
         return -1;
     }
+    if (kn_box_reflect_record(mi, t, o) < 0) { /* written back after the call */
+        kn_rt_decref(mi);
+        return -1;
+    }
     memcpy(dst, &mi, sizeof mi);
     return 0;
 }
 
-/* after the call: the set gets the table's keys (the function may have changed them) */
-static int
-set_reflect(KnType *t, PyObject *o, char *src)
+/* after the call (kn_box_reflect_done): the set gets the table's keys (the function may have
+ * changed them); the table's references stay with the caller */
+int
+kn_box_set_write_back(KnType *t, KnMemInfo *mi, PyObject *o)
 {
-    KnMemInfo *mi;
-    memcpy(&mi, src, sizeof mi);
     PyObject *now = to_python(t, mi);
-    kn_rt_decref(mi);
     if (!now)
         return -1;
     int rc = PySet_Clear(o);
@@ -268,7 +271,7 @@ const KnBoxModel kn_box_model_set = {
     .pytype = set_pytype,
     .typeof = set_typeof,
     .unbox = set_unbox,
-    .reflect = set_reflect,
+    .release = kn_box_release_meminfo,
     .box = dict_box,
     .key = dict_key,
     .tag = "set",

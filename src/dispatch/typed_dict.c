@@ -112,7 +112,7 @@ unbox_one(KnType *t, PyObject *o, char *dst)
     }
     int mark = kn_box_reflect_mark();
     int rc = kn_box_unbox(t, o, dst);
-    kn_box_reflect_done(mark);
+    kn_box_reflect_drop(mark);
     return rc;
 }
 

@@ -110,7 +110,7 @@ append_one(TypedList *self, PyObject *v)
     }
     int mark = kn_box_reflect_mark(); /* lists inside the item are not reflected */
     int rc = kn_box_unbox(self->t->dtype, v, l->items + l->len * l->itemsize);
-    kn_box_reflect_done(mark);
+    kn_box_reflect_drop(mark);
     if (rc < 0)
         return -1;
     l->len++;
@@ -131,7 +131,7 @@ extend_from(TypedList *self, PyObject *iterable)
         int mark = kn_box_reflect_mark();
         KnMemInfo *mi = kn_box_list_from_items(self->t, PySequence_Fast_ITEMS(iterable),
                                                PyList_GET_SIZE(iterable));
-        kn_box_reflect_done(mark);
+        kn_box_reflect_drop(mark);
         if (!mi)
             return -1;
         kn_rt_list_of(mi)->typed = 1;
@@ -261,7 +261,7 @@ tl_ass_item(TypedList *self, Py_ssize_t i, PyObject *v)
     }
     int mark = kn_box_reflect_mark();
     int rc = kn_box_unbox(self->t->dtype, v, tmp);
-    kn_box_reflect_done(mark);
+    kn_box_reflect_drop(mark);
     if (rc < 0)
         return -1;
     char *p = l->items + i * l->itemsize;
