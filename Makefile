@@ -109,8 +109,9 @@ CTEST_SANITIZE ?= address,undefined
 CT_DIR   := build/ctest
 CT_TESTS := $(sort $(wildcard tests/c/test_*.c))
 CT_LIB   := $(sort $(wildcard src/base/*.c src/types/*.c src/lib/*.c) src/runtime/sort.c src/runtime/select.c src/runtime/search.c src/runtime/memory.c)
-# the string method routines and their character database, generated as the build generates it
-CT_LIB   += $(sort $(wildcard src/runtime/str_*.c)) src/runtime/list.c
+# the str routines (str.c: str(int) and format share kn_rt_dec_digits) and methods, and their
+# character database, generated as the build generates it
+CT_LIB   += $(sort $(wildcard src/runtime/str_*.c)) src/runtime/str.c src/runtime/list.c
 CT_UNIDB := $(CT_DIR)/gen/str_unicode_db.h
 CT_LIBOBJ := $(patsubst src/%.c,$(CT_DIR)/obj/src/%.o,$(CT_LIB))
 CT_BINS  := $(patsubst tests/c/%.c,$(CT_DIR)/%,$(CT_TESTS))

@@ -286,6 +286,26 @@ def test_format_and_repr_str(s):
     check(format_str, s)
 
 
+def int_text(x):
+    return str(x), f"{x}", format(x), format(x, ""), "{}".format(x), f"<{x}>{-x // 3}"
+
+
+@pytest.mark.parametrize("x", INTS[:-2] + [9, 10, 99, 100, -9, -10, 10**18, -10**18, 10**19 // 2])
+def test_int_empty_spec_is_str(x):
+    # str(int), format(int) and f"{int}" share one integer-to-decimal routine
+    check(int_text, x)
+
+
+def uint_text(x):
+    return str(x), f"{x}", format(x), f"{x:>22}"
+
+
+@pytest.mark.parametrize("x", [0, 7, 10, 2**63, 2**64 - 1])
+def test_uint64_empty_spec_is_str(x):
+    np = pytest.importorskip("numpy")
+    check(uint_text, np.uint64(x))
+
+
 def format_bool(b):
     return format(b), format(b, ">6"), format(b, "d"), repr(b), f"{b}", f"{b:^7}"
 

@@ -164,11 +164,13 @@ kn_box_release(KnType *t, char *src)
         m->release(t, src);
 }
 
-int
-kn_box_reflect(KnType *t, PyObject *o, char *src)
+void
+kn_box_release_meminfo(KnType *t, char *src)
 {
-    const KnBoxModel *m = models[t->kind];
-    return m->reflect ? m->reflect(t, o, src) : 0;
+    KN_UNUSED(t);
+    KnMemInfo *mi;
+    memcpy(&mi, src, sizeof mi);
+    kn_rt_decref(mi);
 }
 
 PyObject *

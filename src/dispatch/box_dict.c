@@ -6,8 +6,9 @@
  * be seen by the caller without copying back every value); a kiln.typed.Dict (typed_dict.c)
  * shares its table, and a typed.Dict's table returned comes back as that kind of object. A Python
  * set is reflected like a list: typeof unifies its items' types, unbox copies it into a new table
- * (hashes from PyObject_Hash, which equals what compiled code computes for numbers and tuples), and
- * after the call `reflect` writes the table's keys back into the set and releases the table. */
+ * (hashes from PyObject_Hash, which equals what compiled code computes for numbers and tuples),
+ * recorded for reflection as lists are (box_list.c: also inside tuples and lists), and after the
+ * call kn_box_reflect_done writes the table's keys back into the set. */
 #include "dispatch/box_model.h"
 
 #include "lower/lower.h"
@@ -17,16 +18,6 @@ static KnDict *
 table(KnMemInfo *mi)
 {
     return (KnDict *)mi->data;
-}
-
-static void
-take_entry_refs(KnDict *d, char *e)
-{
-    for (int i = 0; i < d->lay.nrefs; i++) {
-        KnMemInfo *r;
-        memcpy(&r, e + d->lay.refs[i], sizeof r);
-        kn_rt_incref(r);
-    }
 }
 
 /* the Python dict or set of the table mi (its references kept: each item boxed gets its own) */
@@ -42,7 +33,8 @@ to_python(KnType *t, KnMemInfo *mi)
         memcpy(&h, e, 8);
         if (h == -1)
             continue;
-        take_entry_refs(d, e);
+        kn_rt_dict_take_refs(mi, ix, 1);
+        kn_rt_dict_take_refs(mi, ix, 2);
         PyObject *k = kn_box_box(t->items[0], e + d->lay.koff);
         PyObject *v = is_set || !k ? NULL : kn_box_box(t->items[1], e + d->lay.voff);
         int rc = !k || (!is_set && !v) ? -1 : is_set ? PySet_Add(r, k) : PyDict_SetItem(r, k, v);
@@ -142,7 +134,8 @@ dict_typeof(KnState *s, PyObject *o)
     return NULL;
 }
 
-/* a kiln.typed.Dict: its table, shared (a reference for the call, dropped by dict_release) */
+/* a kiln.typed.Dict: its table, shared (a reference for the call, dropped by
+ * kn_box_release_meminfo) */
 static int
 dict_unbox(KnType *t, PyObject *o, char *dst)
 {
@@ -156,21 +149,12 @@ dict_unbox(KnType *t, PyObject *o, char *dst)
     return 0;
 }
 
-static void
-dict_release(KnType *t, char *src)
-{
-    KN_UNUSED(t);
-    KnMemInfo *mi;
-    memcpy(&mi, src, sizeof mi);
-    kn_rt_decref(mi);
-}
-
 const KnBoxModel kn_box_model_dict = {
     .pytype = dict_pytype,
     .pytype2 = typed_dict_pytype,
     .typeof = dict_typeof,
     .unbox = dict_unbox,
-    .release = dict_release,
+    .release = kn_box_release_meminfo,
     .box = dict_box,
     .key = dict_key,
     .tag = "dict",
@@ -255,18 +239,20 @@ set_unbox(KnType *t, PyObject *o, char *dst)
         kn_rt_decref(mi);
         return -1;
     }
+    if (kn_box_reflect_record(mi, t, o) < 0) { /* written back after the call */
+        kn_rt_decref(mi);
+        return -1;
+    }
     memcpy(dst, &mi, sizeof mi);
     return 0;
 }
 
-/* after the call: the set gets the table's keys (the function may have changed them) */
-static int
-set_reflect(KnType *t, PyObject *o, char *src)
+/* after the call (kn_box_reflect_done): the set gets the table's keys (the function may have
+ * changed them); the table's references stay with the caller */
+int
+kn_box_set_write_back(KnType *t, KnMemInfo *mi, PyObject *o)
 {
-    KnMemInfo *mi;
-    memcpy(&mi, src, sizeof mi);
     PyObject *now = to_python(t, mi);
-    kn_rt_decref(mi);
     if (!now)
         return -1;
     int rc = PySet_Clear(o);
@@ -285,7 +271,7 @@ const KnBoxModel kn_box_model_set = {
     .pytype = set_pytype,
     .typeof = set_typeof,
     .unbox = set_unbox,
-    .reflect = set_reflect,
+    .release = kn_box_release_meminfo,
     .box = dict_box,
     .key = dict_key,
     .tag = "set",

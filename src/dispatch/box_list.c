@@ -20,6 +20,7 @@
 typedef struct Reflected {
     KnMemInfo *mi;
     KnType *t;
+    PyObject *set; /* a set argument's Python set (borrowed: alive for the call); NULL: a list */
 } Reflected;
 
 static _Thread_local struct {
@@ -33,8 +34,8 @@ kn_box_reflect_mark(void)
     return reflected.n;
 }
 
-static int
-remember(KnMemInfo *mi, KnType *t)
+int
+kn_box_reflect_record(KnMemInfo *mi, KnType *t, PyObject *set)
 {
     if (reflected.n == reflected.cap) {
         int cap = reflected.cap ? 2 * reflected.cap : 16;
@@ -47,7 +48,7 @@ remember(KnMemInfo *mi, KnType *t)
         reflected.cap = cap;
     }
     kn_rt_incref(mi);
-    reflected.v[reflected.n++] = (Reflected){mi, t};
+    reflected.v[reflected.n++] = (Reflected){mi, t, set};
     return 0;
 }
 
@@ -57,7 +58,7 @@ forget(int mark)
 {
     while (reflected.n > mark) {
         Reflected *r = &reflected.v[--reflected.n];
-        if (!kn_rt_list_of(r->mi)->typed)
+        if (!r->set && !kn_rt_list_of(r->mi)->typed)
             kn_rt_list_of(r->mi)->pyobj = NULL;
         kn_rt_decref(r->mi);
     }
@@ -88,17 +89,36 @@ items_as_list(KnType *t, KnList *l)
 }
 
 void
+kn_box_reflect_drop(int mark)
+{
+    forget(mark);
+}
+
+int
 kn_box_reflect_done(int mark)
 {
     if (reflected.n <= mark)
-        return;
+        return 0;
     PyObject *type, *value, *tb;
     PyErr_Fetch(&type, &value, &tb);
+    int rc = 0, had_error = type != NULL;
     for (int i = mark; i < reflected.n; i++) {
-        KnList *l = kn_rt_list_of(reflected.v[i].mi);
+        Reflected *r = &reflected.v[i];
+        if (r->set) { /* a set: always written back (its table has no dirty flag) */
+            if (kn_box_set_write_back(r->t, r->mi, r->set) < 0) {
+                if (had_error || rc < 0) /* one error is reported, the others unraisable */
+                    PyErr_WriteUnraisable(r->set);
+                else {
+                    rc = -1; /* the first failed write-back is the call's error */
+                    PyErr_Fetch(&type, &value, &tb);
+                }
+            }
+            continue;
+        }
+        KnList *l = kn_rt_list_of(r->mi);
         if (!l->dirty || !l->pyobj)
             continue;
-        PyObject *items = items_as_list(reflected.v[i].t, l);
+        PyObject *items = items_as_list(r->t, l);
         if (!items || PyList_SetSlice(l->pyobj, 0, PY_SSIZE_T_MAX, items) < 0)
             PyErr_WriteUnraisable(l->pyobj);
         Py_XDECREF(items);
@@ -106,6 +126,7 @@ kn_box_reflect_done(int mark)
     }
     forget(mark);
     PyErr_Restore(type, value, tb);
+    return rc;
 }
 
 /* ---- the model ---- */
@@ -231,21 +252,12 @@ list_unbox(KnType *t, PyObject *o, char *dst)
     if (!mi)
         return -1;
     kn_rt_list_of(mi)->pyobj = o;
-    if (remember(mi, t) < 0) {
+    if (kn_box_reflect_record(mi, t, NULL) < 0) {
         kn_rt_decref(mi);
         return -1;
     }
     memcpy(dst, &mi, sizeof mi);
     return 0;
-}
-
-static void
-list_release(KnType *t, char *src)
-{
-    KN_UNUSED(t);
-    KnMemInfo *mi;
-    memcpy(&mi, src, sizeof mi);
-    kn_rt_decref(mi);
 }
 
 /* takes over the reference at src */
@@ -296,4 +308,4 @@ const KnBoxModel kn_box_model_list = {.pytype = list_pytype,
                                       .tag = "list",
                                       .from_key = list_from_key,
                                       .pytype2 = typed_list_pytype,
-                                      .release = list_release};
+                                      .release = kn_box_release_meminfo};

@@ -18,9 +18,6 @@ typedef struct KnBoxModel {
     int (*unbox)(KnType *t, PyObject *o, char *dst);
     /* the Python object for t's value at src (taking over its references); NULL: a TypeError */
     PyObject *(*box)(KnType *t, const char *src);
-    /* after the call, for an argument unboxed at src: write changes back to o (reflection) and
-     * release what unbox made; 0 or -1 with an error set; NULL: nothing to do */
-    int (*reflect)(KnType *t, PyObject *o, char *src);
     PyObject *(*key)(KnType *t); /* the type key (docs/core-api.md); NULL: t's name */
     /* a key that is a tuple (tag, ...): the kind's tag, and the type it names (NULL with an
      * error set); NULL: the kind's keys are names (kn_type_by_name) */
@@ -36,6 +33,14 @@ typedef struct KnBoxModel {
 #include "types/kinds.def"
 #undef X
 
+/* reflection (box_list.c): record a native copy mi of type t made from a Python list (set
+ * NULL: KnList.pyobj names it) or from the Python set `set`, a reference taken; 0, or -1 with
+ * MemoryError. box_dict.c: write a set's table back into its Python set o; 0 or -1 */
+int kn_box_reflect_record(KnMemInfo *mi, KnType *t, PyObject *set);
+int kn_box_set_write_back(KnType *t, KnMemInfo *mi, PyObject *o);
+/* box.c: the `release` of a kind whose value is one counted pointer (lists, dicts): its
+ * reference dropped */
+void kn_box_release_meminfo(KnType *t, char *src);
 /* box.c: the kiln type of a dtype by its kind character and size (types/dtypes.def), or NULL */
 KnType *kn_box_dtype_by_kind(char kind, int size);
 /* box_array.c: 0 if compiled code may take ndarray (sub)class instance o, else -1 with a
@@ -54,6 +59,14 @@ KnMemInfo *kn_box_list_from_items(KnType *t, PyObject *const *items, Py_ssize_t 
 KnType *kn_typed_dict_type(PyObject *o);
 KnMemInfo *kn_typed_dict_mi(PyObject *o);
 PyObject *kn_typed_dict_wrap(KnMemInfo *mi, KnType *t);
+/* typed_common.c, for both: typeof o for an item of a container that outlives the call (an
+ * array is a TypeError with message `refusal`); t as a kiln.types object (None for NULL);
+ * ==/!= of self (a typed container) with other: builtin's instances and self's type compare
+ * through as_py (a Python copy of the items), others are NotImplemented */
+KnType *kn_typed_item_type(PyObject *o, const char *refusal);
+PyObject *kn_typed_type_object(KnType *t);
+PyObject *kn_typed_richcompare(PyObject *self, PyObject *other, int op, PyTypeObject *builtin,
+                               PyObject *(*as_py)(PyObject *));
 KnType *kn_typed_list_type(PyObject *o);
 KnMemInfo *kn_typed_list_mi(PyObject *o);
 PyObject *kn_typed_list_wrap(KnMemInfo *mi, KnType *t);

@@ -56,12 +56,17 @@ int kn_box_type_num(const KnType *t); /* NumPy type number of a scalar type */
 KnType *kn_box_typeof(KnState *s, PyObject *o);      /* NULL with TypeError set */
 int kn_box_unbox(KnType *t, PyObject *o, char *dst); /* convert to t's C layout at dst */
 PyObject *kn_box_box(KnType *t, const char *src);
-void kn_box_release(KnType *t, char *src); /* after the call: what unbox made (a list) */
-/* Reflected lists (box_list.c): a Python list argument unboxed into a native list is written
- * back after the call when compiled code changed it. kn_box_reflect_mark before unboxing, then
- * kn_box_reflect_done(mark) after the call (and after boxing its result). */
+void kn_box_release(KnType *t, char *src); /* after the call: what unbox made (a list, a set) */
+/* Reflection (box_list.c), the one after-call hook: a Python list or set unboxed into a native
+ * copy (an argument, or inside one) is recorded, and written back after the call (a list when
+ * compiled code changed it, a set always). kn_box_reflect_mark before unboxing, then
+ * kn_box_reflect_done(mark) after the call (and after boxing its result): 0, or -1 with an
+ * error set when a set could not be written back (a pending error is kept, not replaced);
+ * kn_box_reflect_drop(mark) forgets the records without writing back (unboxing into a
+ * kiln.typed container). */
 int kn_box_reflect_mark(void);
-void kn_box_reflect_done(int mark);
+int kn_box_reflect_done(int mark);
+void kn_box_reflect_drop(int mark);
 extern PyTypeObject KnTypedList_Type; /* kiln._core.List (typed_list.c) */
 extern PyTypeObject KnTypedDict_Type; /* kiln._core.Dict (typed_dict.c) */
 PyObject *kn_box_key(KnType *t);      /* the type key (docs/core-api.md) */
@@ -72,9 +77,6 @@ void kn_box_str_format_init(void); /* str_format_hook.c: CPython's float repr fo
 struct KnStr;
 PyObject *kn_box_str_new(const struct KnStr *s);
 PyObject *kn_box_str_error_text(void);
-/* after a call: an argument that unbox made a native copy of (a reflected set or list) writes its
- * changes back to o and releases the copy; 0, or -1 with an error set */
-int kn_box_reflect(KnType *t, PyObject *o, char *src);
 /* box_dict.c: the arguments of the KeyError compiled code raised (KN_EXC_KEY_ERROR): (key,) */
 PyObject *kn_box_key_error_args(const KnExcInfo *exc);
 PyObject *kn_box_key(KnType *t);                    /* the type key (docs/core-api.md) */

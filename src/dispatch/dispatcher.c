@@ -793,13 +793,11 @@ invoke(Overload *ov, PyObject *const *args, int nogil)
     else
         result = kn_box_box(ov->ret, ret);
 done:
-    kn_box_reflect_done(mark); /* lists: mutations written back to the caller's lists */
-    for (int i = 0; i < unboxed; i++) {
-        /* sets: the table's keys written back, the table released (box_dict.c) */
-        if (kn_box_reflect(ov->args[i], args[i], buf + ov->offsets[i]) < 0)
-            Py_CLEAR(result);
+    /* reflected lists and sets: mutations written back to the caller's objects (box_list.c) */
+    if (kn_box_reflect_done(mark) < 0)
+        Py_CLEAR(result);
+    for (int i = 0; i < unboxed; i++)
         kn_box_release(ov->args[i], buf + ov->offsets[i]);
-    }
     if (buf != small)
         free(buf);
     if (ret != small_ret)

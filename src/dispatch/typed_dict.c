@@ -75,14 +75,8 @@ set_types(TypedDict *self, KnType *k, KnType *v)
 static KnType *
 type_of(PyObject *o)
 {
-    KnType *t = kn_box_typeof(kn_state, o);
-    if (t && t->kind == KN_TY_ARRAY) {
-        PyErr_SetString(PyExc_TypeError,
-                        "kiln.typed.Dict cannot hold NumPy arrays given from the interpreter yet "
-                        "(fill the dict in compiled code)");
-        return NULL;
-    }
-    return t;
+    return kn_typed_item_type(o, "kiln.typed.Dict cannot hold NumPy arrays given from the "
+                                 "interpreter yet (fill the dict in compiled code)");
 }
 
 static KnType *
@@ -118,7 +112,7 @@ unbox_one(KnType *t, PyObject *o, char *dst)
     }
     int mark = kn_box_reflect_mark();
     int rc = kn_box_unbox(t, o, dst);
-    kn_box_reflect_done(mark);
+    kn_box_reflect_drop(mark);
     return rc;
 }
 
@@ -161,26 +155,6 @@ ready(TypedDict *self)
     return 0;
 }
 
-static void
-take_refs(KnDict *d, char *e, int from, int to)
-{
-    for (int i = from; i < to; i++) {
-        KnMemInfo *r;
-        memcpy(&r, e + d->lay.refs[i], sizeof r);
-        kn_rt_incref(r);
-    }
-}
-
-static void
-drop_refs(KnDict *d, char *e, int from, int to)
-{
-    for (int i = from; i < to; i++) {
-        KnMemInfo *r;
-        memcpy(&r, e + d->lay.refs[i], sizeof r);
-        kn_rt_decref(r);
-    }
-}
-
 static char *
 entry(KnDict *d, int64_t ix)
 {
@@ -220,18 +194,16 @@ static PyObject *
 value_at(TypedDict *self, int64_t ix)
 {
     KnDict *d = table(self->mi);
-    char *e = entry(d, ix);
-    take_refs(d, e, d->lay.key_refs, d->lay.nrefs);
-    return box_one(self->t->items[1], e + d->lay.voff);
+    kn_rt_dict_take_refs(self->mi, ix, 2);
+    return box_one(self->t->items[1], entry(d, ix) + d->lay.voff);
 }
 
 static PyObject *
 key_at(TypedDict *self, int64_t ix)
 {
     KnDict *d = table(self->mi);
-    char *e = entry(d, ix);
-    take_refs(d, e, 0, d->lay.key_refs);
-    return box_one(self->t->items[0], e + d->lay.koff);
+    kn_rt_dict_take_refs(self->mi, ix, 1);
+    return box_one(self->t->items[0], entry(d, ix) + d->lay.koff);
 }
 
 static int
@@ -255,29 +227,13 @@ store(TypedDict *self, PyObject *k, PyObject *v)
     memset(val, 0, (size_t)d->lay.vsize);
     if (unbox_one(self->t->items[1], v, val) < 0)
         return -1;
-    int32_t added;
-    int64_t ix = kn_rt_dict_insert(self->mi, key, h, &added);
-    if (ix < 0) {
+    int64_t ix = kn_rt_dict_store(self->mi, key, h, val);
+    if (ix < 0 || kn_rt_dict_own_strs(self->mi, ix, 1) < 0 ||
+        kn_rt_dict_own_strs(self->mi, ix, 2) < 0) {
         PyErr_NoMemory();
         return -1;
     }
-    d = table(self->mi);
-    char *e = entry(d, ix);
-    if (added) {
-        take_refs(d, e, 0, d->lay.key_refs);
-        if (kn_rt_dict_own_strs(self->mi, ix, 1) < 0)
-            goto nomem;
-    } else {
-        drop_refs(d, e, d->lay.key_refs, d->lay.nrefs);
-    }
-    memcpy(e + d->lay.voff, val, (size_t)d->lay.vsize);
-    take_refs(d, e, d->lay.key_refs, d->lay.nrefs);
-    if (kn_rt_dict_own_strs(self->mi, ix, 2) < 0)
-        goto nomem;
     return 0;
-nomem:
-    PyErr_NoMemory();
-    return -1;
 }
 
 /* ---- the type ---- */
@@ -498,33 +454,21 @@ td_repr(TypedDict *self)
 }
 
 static PyObject *
+as_pydict_obj(PyObject *self)
+{
+    return as_pydict((TypedDict *)self);
+}
+
+static PyObject *
 td_richcompare(TypedDict *self, PyObject *other, int op)
 {
-    if ((op != Py_EQ && op != Py_NE) ||
-        !(PyDict_Check(other) || Py_TYPE(other) == &KnTypedDict_Type))
-        Py_RETURN_NOTIMPLEMENTED;
-    PyObject *a = as_pydict(self);
-    PyObject *b =
-        Py_TYPE(other) == &KnTypedDict_Type ? as_pydict((TypedDict *)other) : Py_NewRef(other);
-    PyObject *r = a && b ? PyObject_RichCompare(a, b, op) : NULL;
-    Py_XDECREF(a);
-    Py_XDECREF(b);
-    return r;
+    return kn_typed_richcompare((PyObject *)self, other, op, &PyDict_Type, as_pydict_obj);
 }
 
 static PyObject *
 td_type_of(TypedDict *self, int which)
 {
-    if (!self->t)
-        Py_RETURN_NONE;
-    PyObject *key = kn_box_key(self->t->items[which]);
-    if (!key)
-        return NULL;
-    PyObject *types = PyImport_ImportModule("kiln.types");
-    PyObject *r = types ? PyObject_CallMethod(types, "from_key", "O", key) : NULL;
-    Py_XDECREF(types);
-    Py_DECREF(key);
-    return r;
+    return kn_typed_type_object(self->t ? self->t->items[which] : NULL);
 }
 
 static PyObject *

@@ -91,14 +91,8 @@ set_empty(TypedList *self, KnType *item)
 static KnType *
 item_type_of(PyObject *o)
 {
-    KnType *t = kn_box_typeof(kn_state, o);
-    if (t && t->kind == KN_TY_ARRAY) {
-        PyErr_SetString(PyExc_TypeError,
-                        "kiln.typed.List cannot hold NumPy arrays given from the interpreter yet "
-                        "(build the list in compiled code)");
-        return NULL;
-    }
-    return t;
+    return kn_typed_item_type(o, "kiln.typed.List cannot hold NumPy arrays given from the "
+                                 "interpreter yet (build the list in compiled code)");
 }
 
 static int
@@ -116,7 +110,7 @@ append_one(TypedList *self, PyObject *v)
     }
     int mark = kn_box_reflect_mark(); /* lists inside the item are not reflected */
     int rc = kn_box_unbox(self->t->dtype, v, l->items + l->len * l->itemsize);
-    kn_box_reflect_done(mark);
+    kn_box_reflect_drop(mark);
     if (rc < 0)
         return -1;
     l->len++;
@@ -137,7 +131,7 @@ extend_from(TypedList *self, PyObject *iterable)
         int mark = kn_box_reflect_mark();
         KnMemInfo *mi = kn_box_list_from_items(self->t, PySequence_Fast_ITEMS(iterable),
                                                PyList_GET_SIZE(iterable));
-        kn_box_reflect_done(mark);
+        kn_box_reflect_drop(mark);
         if (!mi)
             return -1;
         kn_rt_list_of(mi)->typed = 1;
@@ -267,7 +261,7 @@ tl_ass_item(TypedList *self, Py_ssize_t i, PyObject *v)
     }
     int mark = kn_box_reflect_mark();
     int rc = kn_box_unbox(self->t->dtype, v, tmp);
-    kn_box_reflect_done(mark);
+    kn_box_reflect_drop(mark);
     if (rc < 0)
         return -1;
     char *p = l->items + i * l->itemsize;
@@ -395,18 +389,15 @@ tl_repr(TypedList *self)
 }
 
 static PyObject *
+as_pylist_obj(PyObject *self)
+{
+    return as_pylist((TypedList *)self);
+}
+
+static PyObject *
 tl_richcompare(TypedList *self, PyObject *other, int op)
 {
-    if ((op != Py_EQ && op != Py_NE) ||
-        !(PyList_Check(other) || Py_TYPE(other) == &KnTypedList_Type))
-        Py_RETURN_NOTIMPLEMENTED;
-    PyObject *a = as_pylist(self);
-    PyObject *b =
-        Py_TYPE(other) == &KnTypedList_Type ? as_pylist((TypedList *)other) : Py_NewRef(other);
-    PyObject *r = a && b ? PyObject_RichCompare(a, b, op) : NULL;
-    Py_XDECREF(a);
-    Py_XDECREF(b);
-    return r;
+    return kn_typed_richcompare((PyObject *)self, other, op, &PyList_Type, as_pylist_obj);
 }
 
 /* the iterator: index k checked against the current length at each step, as CPython's */
@@ -462,16 +453,7 @@ static PyObject *
 tl_item_type(TypedList *self, void *closure)
 {
     (void)closure;
-    if (!self->t->dtype)
-        Py_RETURN_NONE;
-    PyObject *key = kn_box_key(self->t->dtype);
-    if (!key)
-        return NULL;
-    PyObject *types = PyImport_ImportModule("kiln.types");
-    PyObject *r = types ? PyObject_CallMethod(types, "from_key", "O", key) : NULL;
-    Py_XDECREF(types);
-    Py_DECREF(key);
-    return r;
+    return kn_typed_type_object(self->t->dtype);
 }
 
 static PySequenceMethods tl_as_sequence = {

@@ -15,6 +15,8 @@ LLVMValueRef kn_lower_list_item_ptr(L *l, LLVMValueRef mi, LLVMValueRef k, const
 LLVMValueRef kn_lower_list_item(L *l, LLVMValueRef mi, LLVMValueRef k, const KnType *item);
 /* a new empty list of type t with room for cap items (raises MemoryError) */
 LLVMValueRef kn_lower_list_new(L *l, const KnType *t, LLVMValueRef cap);
+/* a private constant i32[n] of an item's reference offsets (kn_rt_list_new's `refs`) */
+LLVMValueRef kn_lower_list_refs_global(L *l, const int32_t *off, int n);
 /* kn_lower_list_ref_offsets (lower.h): the references an item holds, as byte offsets */
 LLVMValueRef kn_lower_build_list(L *l, KnInstr *in); /* BUILD_LIST */
 /* len, min, max, sum of a list (calls.c sends them) */

@@ -303,9 +303,14 @@ lower_format(L *l, KnInstr *in, int id)
         d = kn_lower_convert(l, v, x->type, &kn_type_float64);
         t = l->f64;
         break;
-    default:
-        name = "kn_rt_format_int_s";
-        d = kn_lower_convert(l, v, x->type, &kn_type_int64);
+    default: /* a uint64 keeps its high bit: the unsigned entry */
+        if (!x->type->is_signed && x->type->bits == 64) {
+            name = "kn_rt_format_uint_s";
+            d = v;
+        } else {
+            name = "kn_rt_format_int_s";
+            d = kn_lower_convert(l, v, x->type, &kn_type_int64);
+        }
         t = l->i64;
         break;
     }

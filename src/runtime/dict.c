@@ -283,14 +283,8 @@ kn_rt_dict_own_strs(KnMemInfo *mi, int64_t ix, int32_t part)
     int n = part == 1 ? d->lay.nkf : d->lay.nvf;
     char *base = entry(d, ix) + (part == 1 ? d->lay.koff : d->lay.voff);
     for (int i = 0; i < n; i++) {
-        KnStr *s = (KnStr *)(base + f[i].offset);
-        if (f[i].kind != KN_DF_STR || s->mi || !s->parent)
-            continue;
-        KnStr copy;
-        if (kn_rt_str_make(&copy, s->data, s->length, s->kind) < 0)
+        if (f[i].kind == KN_DF_STR && kn_rt_str_own_in_place((KnStr *)(base + f[i].offset)) < 0)
             return -1;
-        copy.hash = s->hash;
-        *s = copy;
     }
     return 0;
 }
@@ -360,26 +354,40 @@ kn_rt_dict_copy(KnMemInfo *mi)
     return r;
 }
 
-/* put b's entry e (key, hash and value) into a; 0, or -1 out of memory */
-static int
-put_entry(KnMemInfo *a, KnDict *b, const char *e)
+int64_t
+kn_rt_dict_store(KnMemInfo *mi, const void *key, int64_t hash, const void *value)
 {
-    KnDict *d = table(a);
-    int64_t h;
-    memcpy(&h, e, 8);
     int32_t added;
-    int64_t ix = kn_rt_dict_insert(a, e + b->lay.koff, h, &added);
+    int64_t ix = kn_rt_dict_insert(mi, key, hash, &added);
     if (ix < 0)
         return -1;
+    KnDict *d = table(mi);
     char *t = entry(d, ix);
     if (added)
         take_refs(d, t, 0, d->lay.key_refs);
     else
         release_refs(d, t, d->lay.key_refs, d->lay.nrefs);
     if (d->lay.vsize)
-        memcpy(t + d->lay.voff, e + b->lay.voff, (size_t)d->lay.vsize);
+        memcpy(t + d->lay.voff, value, (size_t)d->lay.vsize);
     take_refs(d, t, d->lay.key_refs, d->lay.nrefs);
-    return 0;
+    return ix;
+}
+
+void
+kn_rt_dict_take_refs(KnMemInfo *mi, int64_t ix, int32_t part)
+{
+    KnDict *d = table(mi);
+    take_refs(d, entry(d, ix), part == 1 ? 0 : d->lay.key_refs,
+              part == 1 ? d->lay.key_refs : d->lay.nrefs);
+}
+
+/* put b's entry e (key, hash and value) into a; 0, or -1 out of memory */
+static int
+put_entry(KnMemInfo *a, KnDict *b, const char *e)
+{
+    int64_t h;
+    memcpy(&h, e, 8);
+    return kn_rt_dict_store(a, e + b->lay.koff, h, e + b->lay.voff) < 0 ? -1 : 0;
 }
 
 int32_t

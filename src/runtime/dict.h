@@ -70,6 +70,13 @@ int64_t kn_rt_dict_lookup(KnMemInfo *mi, const void *key, int64_t hash);
 int64_t kn_rt_dict_insert(KnMemInfo *mi, const void *key, int64_t hash, int32_t *added);
 /* the entry of a key known to be absent (compiled code probed inline): made as by insert */
 int64_t kn_rt_dict_add_new(KnMemInfo *mi, const void *key, int64_t hash);
+/* d[key] = value: the entry, made when missing (references taken for a new key), the old
+ * value's references released, value's bytes copied in and references taken for them; -1
+ * when out of memory. Strs are left as given (kn_rt_dict_own_strs). */
+int64_t kn_rt_dict_store(KnMemInfo *mi, const void *key, int64_t hash, const void *value);
+/* a new reference to each counted pointer of entry ix's key (part 1) or value (part 2), as a
+ * copy read out of the table needs */
+void kn_rt_dict_take_refs(KnMemInfo *mi, int64_t ix, int32_t part);
 /* the strs of entry ix's key (part 1) or value (part 2) that are borrowed from Python objects
  * (runtime/str.h) replaced by owned copies, so that the table may outlive those objects; 0, or
  * -1 out of memory */

@@ -222,18 +222,45 @@ kn_rt_str_make(KnStr *out, const void *p, int64_t n, int32_t kind)
     return 0;
 }
 
-int
-kn_rt_str_own(KnStr *out, const KnStr *a)
+/* the ownership rule, in one place: a str borrowed from a Python object (mi NULL, parent set)
+ * must be copied before it is stored where it may outlive the call */
+static int
+is_borrowed_from_python(const KnStr *a)
 {
-    if (a->mi || !a->parent) {
-        *out = *a;
-        kn_rt_incref(a->mi);
-        return 0;
-    }
+    return !a->mi && a->parent;
+}
+
+/* a borrowed str's characters copied into owned memory, its hash kept */
+static int
+copy_borrowed(KnStr *out, const KnStr *a)
+{
     int64_t hash = a->hash;
     if (kn_rt_str_make(out, a->data, a->length, a->kind) < 0)
         return -1;
     out->hash = hash;
+    return 0;
+}
+
+int
+kn_rt_str_own(KnStr *out, const KnStr *a)
+{
+    if (!is_borrowed_from_python(a)) {
+        *out = *a;
+        kn_rt_incref(a->mi);
+        return 0;
+    }
+    return copy_borrowed(out, a);
+}
+
+int
+kn_rt_str_own_in_place(KnStr *s)
+{
+    if (!is_borrowed_from_python(s))
+        return 0;
+    KnStr copy;
+    if (copy_borrowed(&copy, s) < 0)
+        return -1;
+    *s = copy;
     return 0;
 }
 
@@ -592,9 +619,8 @@ ascii_str(KnStr *out, const char *text, int64_t n)
     return 0;
 }
 
-/* the decimal digits of v, written backwards from end; their start */
-static char *
-utoa(char *end, uint64_t v)
+char *
+kn_rt_dec_digits(char *end, uint64_t v)
 {
     do {
         *--end = (char)('0' + v % 10);
@@ -607,7 +633,7 @@ int
 kn_rt_str_from_int(KnStr *out, int64_t v)
 {
     char buf[24], *end = buf + sizeof buf;
-    char *p = utoa(end, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
+    char *p = kn_rt_dec_digits(end, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
     if (v < 0)
         *--p = '-';
     return ascii_str(out, p, end - p);
@@ -617,7 +643,7 @@ int
 kn_rt_str_from_uint(KnStr *out, uint64_t v)
 {
     char buf[24], *end = buf + sizeof buf;
-    char *p = utoa(end, v);
+    char *p = kn_rt_dec_digits(end, v);
     return ascii_str(out, p, end - p);
 }
 

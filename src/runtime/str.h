@@ -43,6 +43,10 @@ int kn_rt_str_make(KnStr *out, const void *p, int64_t n, int32_t kind);
  * object (mi NULL, parent set) is copied into owned memory; any other is *a, its mi increfed.
  * 0, or -1 when out of memory. */
 int kn_rt_str_own(KnStr *out, const KnStr *a);
+/* the same for a str already stored without a reference of its own (an entry's field): a
+ * borrowed one is replaced by its owned copy, any other left as is (no incref). 0, or -1 when
+ * out of memory (*s unchanged). */
+int kn_rt_str_own_in_place(KnStr *s);
 int kn_rt_str_concat(KnStr *out, const KnStr *a, const KnStr *b);
 /* a += b: appends in place (geometric growth) when a owns its characters alone, else concat */
 int kn_rt_str_iadd(KnStr *out, const KnStr *a, const KnStr *b);
@@ -59,6 +63,9 @@ int64_t kn_rt_str_hash(const KnStr *a); /* CPython's hash(a) (kn_rt_str_hash_byt
 /* CPython's hash of bytes (_Py_HashBytes), installed by the dispatcher: the runtime does not
  * link Python */
 extern int64_t (*kn_rt_str_hash_bytes)(const void *p, int64_t n);
+/* the runtime's one integer-to-decimal routine: the digits of v written backwards, ending just
+ * before end (at most 20 bytes); their start. str(int), format() and f-strings all use it. */
+char *kn_rt_dec_digits(char *end, uint64_t v);
 int kn_rt_str_from_int(KnStr *out, int64_t v);
 int kn_rt_str_from_uint(KnStr *out, uint64_t v);
 int kn_rt_str_from_float(KnStr *out, double v); /* repr(v): shortest round-trip digits */

@@ -230,6 +230,13 @@ sign_char(int neg, const KnFormatSpec *sp)
 
 /* ---- ints ---- */
 static int
+is_empty_spec(const KnFormatSpec *sp)
+{
+    return !sp->type && sp->width < 0 && sp->precision < 0 && !sp->sign && !sp->alt &&
+           !sp->grouping && !sp->align && !sp->no_neg_0;
+}
+
+static int
 format_magnitude(KnStr *out, int neg, uint64_t mag, const KnFormatSpec *sp)
 {
     int t = sp->type ? sp->type : 'd';
@@ -266,10 +273,13 @@ format_magnitude(KnStr *out, int neg, uint64_t mag, const KnFormatSpec *sp)
     if (!base)
         return -2;
     char buf[72], *p = buf + sizeof buf;
-    do {
-        *--p = "0123456789abcdef"[mag % (unsigned)base];
-        mag /= (unsigned)base;
-    } while (mag);
+    if (base == 10)
+        p = kn_rt_dec_digits(p, mag);
+    else
+        do {
+            *--p = "0123456789abcdef"[mag % (unsigned)base];
+            mag /= (unsigned)base;
+        } while (mag);
     Layout lo = {sign_char(neg, sp), "", p, buf + sizeof buf - p, "", 0, t == 'X'};
     if (sp->alt)
         lo.prefix = base == 16  ? (t == 'X' ? "0X" : "0x")
@@ -282,6 +292,8 @@ format_magnitude(KnStr *out, int neg, uint64_t mag, const KnFormatSpec *sp)
 int
 kn_rt_format_int(KnStr *out, int64_t v, const KnFormatSpec *sp)
 {
+    if (is_empty_spec(sp)) /* f"{i}", format(i): exactly str(i) */
+        return kn_rt_str_from_int(out, v);
     uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
     return format_magnitude(out, v < 0, mag, sp);
 }
@@ -289,6 +301,8 @@ kn_rt_format_int(KnStr *out, int64_t v, const KnFormatSpec *sp)
 int
 kn_rt_format_uint(KnStr *out, uint64_t v, const KnFormatSpec *sp)
 {
+    if (is_empty_spec(sp))
+        return kn_rt_str_from_uint(out, v);
     return format_magnitude(out, 0, v, sp);
 }
 
@@ -299,13 +313,6 @@ put_ascii(KnStr *out, const char *p, int64_t n)
         return -1;
     memcpy((void *)out->data, p, (size_t)n);
     return 0;
-}
-
-static int
-is_empty_spec(const KnFormatSpec *sp)
-{
-    return !sp->type && sp->width < 0 && sp->precision < 0 && !sp->sign && !sp->alt &&
-           !sp->grouping && !sp->align && !sp->no_neg_0;
 }
 
 int
@@ -642,6 +649,13 @@ kn_rt_format_int_s(KnStr *out, int64_t v, const KnStr *spec)
 {
     KnFormatSpec sp;
     return kn_rt_format_parse(&sp, spec) ? -2 : kn_rt_format_int(out, v, &sp);
+}
+
+int
+kn_rt_format_uint_s(KnStr *out, uint64_t v, const KnStr *spec)
+{
+    KnFormatSpec sp;
+    return kn_rt_format_parse(&sp, spec) ? -2 : kn_rt_format_uint(out, v, &sp);
 }
 
 int

@@ -108,6 +108,7 @@ int kn_rt_format_str(KnStr *out, const KnStr *s, const KnFormatSpec *spec);
 int kn_rt_format_bool(KnStr *out, int32_t v, const KnFormatSpec *spec);
 /* the same with the spec as text (str.format with a spec known only at run time) */
 int kn_rt_format_int_s(KnStr *out, int64_t v, const KnStr *spec);
+int kn_rt_format_uint_s(KnStr *out, uint64_t v, const KnStr *spec);
 int kn_rt_format_float_s(KnStr *out, double v, const KnStr *spec);
 int kn_rt_format_str_s(KnStr *out, const KnStr *s, const KnStr *spec);
 /* repr(v) of a float (CPython's shortest round-trip digits) and of a str (quotes, escapes of
