@@ -586,7 +586,7 @@ kn_lower_rule_builtin(L *l, KnInstr *in, int id)
     int n = in->nargs - 1;
     const KnType *op = impl->operand;
     if (n >= 1 && argt(in, 0)->kind == KN_TY_LIST &&
-        (id == KN_BI_LEN || id == KN_BI_MIN || id == KN_BI_MAX || id == KN_BI_SUM))
+        (id == KN_BI_MIN || id == KN_BI_MAX || id == KN_BI_SUM))
         return kn_lower_list_builtin(l, in, id); /* lower/list.c */
     switch (id) {
     case KN_BI_ABS:

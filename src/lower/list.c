@@ -681,8 +681,6 @@ kn_lower_list_builtin(L *l, KnInstr *in, int id)
     LLVMValueRef mi = l->vals[src->id];
     const KnType *item = src->type->dtype;
     LLVMValueRef n = kn_lower_list_len(l, mi);
-    if (id == KN_BI_LEN)
-        return n;
     const KnType *rt = in->type;
     LLVMValueRef acc = kn_lower_entry_alloca(l, kn_lower_type(l, rt), "acc");
     LLVMValueRef start = LLVMConstInt(l->i64, 0, 0);
@@ -954,8 +952,8 @@ kn_lower_rule_list(L *l, KnInstr *in, int id)
         return lower_getitem(l, in);
     case KN_BI_LIST_SETITEM:
         return lower_setitem(l, in);
-    case KN_BI_LIST_LEN:
-        return kn_lower_list_len(l, l->vals[in->args[0]->id]);
+    case KN_BI_LIST_LEN: /* the operator, or len(l) (the callee first) */
+        return kn_lower_list_len(l, l->vals[in->args[in->op == KN_OP_CALL]->id]);
     case KN_BI_LIST_BOOL:
         return kn_lower_truth(l, l->vals[in->args[0]->id], in->args[0]->type);
     case KN_BI_LIST_CONTAINS:

@@ -246,9 +246,9 @@ kn_type_rule_math(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
 int
 kn_type_rule_conversion(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
 {
-    int str_rc = kn_typing_str_builtin(c, in, id, a, n); /* int(s), float(s): str.c */
-    if (str_rc != -2)
-        return str_rc;
+    int kind_rc = kn_typing_dunder_builtin(c, in, id, a, n); /* "str.__len__", ...: operator.c */
+    if (kind_rc != -2)
+        return kind_rc;
     KnCallImpl *impl = kn_typing_impl_kind(c, in, KN_CALL_BUILTIN);
     switch (id) {
     case KN_BI_INT:
@@ -286,17 +286,13 @@ kn_type_rule_conversion(KnCompilation *c, KnInstr *in, int id, KnType **a, int n
 int
 kn_type_rule_builtin(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
 {
-    int str_rc = kn_typing_str_builtin(c, in, id, a, n); /* len(s), hash(s): str.c */
-    if (str_rc != -2)
-        return str_rc;
+    int kind_rc = kn_typing_dunder_builtin(c, in, id, a, n); /* "str.__len__", ...: operator.c */
+    if (kind_rc != -2)
+        return kind_rc;
     KnCallImpl *impl = kn_typing_impl_kind(c, in, KN_CALL_BUILTIN);
     if (n >= 1 && a[0]->kind == KN_TY_LIST &&
-        (id == KN_BI_LEN || id == KN_BI_MIN || id == KN_BI_MAX || id == KN_BI_SUM)) {
-        if (id != KN_BI_LEN) /* typing/list.c */
-            return kn_typing_list_reduce(c, in, id, a, n);
-        in->type = &kn_type_int64;
-        return 0;
-    }
+        (id == KN_BI_MIN || id == KN_BI_MAX || id == KN_BI_SUM)) /* typing/list.c */
+        return kn_typing_list_reduce(c, in, id, a, n);
     if (id == KN_BI_LEN && n == 1 && a[0]->kind == KN_TY_ARRAY) {
         if (a[0]->ndim == 0)
             return kn_typing_err(c, in->span, "len() of a 0-d array");
@@ -360,8 +356,6 @@ kn_type_rule_builtin(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
         return 0;
     }
     case KN_BI_LEN:
-        if (n == 1 && kn_lib_find(kn_kind_name(a[0]->kind), "__len__") >= 0) /* "dict.__len__" */
-            return kn_typing_entry(c, in, kn_lib_find(kn_kind_name(a[0]->kind), "__len__"), a, n);
         if (n != 1 || (a[0]->kind != KN_TY_TUPLE && a[0]->kind != KN_TY_RANGE))
             return n == 1 ? kn_typing_err(c, in->span, "object of type %s has no len()", a[0]->name)
                           : bad_args(c, in, id, a, n);

@@ -328,9 +328,9 @@ kn_typing_dict_iter_item(KnCompilation *c, const KnType *t)
 int
 kn_type_rule_hash(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
 {
-    int str_rc = kn_typing_str_builtin(c, in, id, a, n); /* hash(s): typing/str.c */
-    if (str_rc != -2)
-        return str_rc;
+    int kind_rc = kn_typing_dunder_builtin(c, in, id, a, n); /* "str.__len__", ...: operator.c */
+    if (kind_rc != -2)
+        return kind_rc;
     kn_typing_impl_kind(c, in, KN_CALL_BUILTIN);
     if (n != 1)
         return kn_typing_err(c, in->span, "hash() takes exactly one argument (%d given)", n);

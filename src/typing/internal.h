@@ -32,6 +32,8 @@ int kn_typing_method_entry(const KnType *bound); /* registry entry of a bound me
 /* operator.c: an operator implemented by a registry entry of its operand's kind ("str.__add__");
  * *handled is 0 when there is none (typing.c's own rules apply) */
 int kn_typing_operator(KnCompilation *c, KnInstr *in, int *handled);
+/* operator.c: len/hash/int/float(v) through v's kind's "__len__" ... entry; -2 when none */
+int kn_typing_dunder_builtin(KnCompilation *c, KnInstr *in, int id, KnType **a, int n);
 
 /* registry.c: type a call (or attribute) through its registry entry's rule */
 int kn_typing_entry(KnCompilation *c, KnInstr *in, int id, KnType **a, int n);
@@ -54,8 +56,6 @@ int kn_typing_list_reduce(KnCompilation *c, KnInstr *in, int id, KnType **a, int
  * new type), or NULL when v is not a variable's load or the types do not unify. */
 KnType *kn_typing_refine(KnCompilation *c, KnInstr *v, KnType *t);
 int kn_typing_take_refined(KnCompilation *c); /* a refinement happened since the last call */
-/* str.c: len(s), hash(s), int(s), float(s) of a str, typed by the str family; -2: not one */
-int kn_typing_str_builtin(KnCompilation *c, KnInstr *in, int id, KnType **a, int n);
 /* dict.c: dicts and sets (displays, the item type of iterating over one, and the error of an
  * empty display whose types nothing tells: 1 when `in` is one, after the diagnostic) */
 int kn_typing_build_dict(KnCompilation *c, KnInstr *in);

@@ -14,6 +14,10 @@
  * `not in` look up "__contains__" on the right operand's kind; the rule reads in->aux
  * (KN_CMP_IN or KN_CMP_NOTIN). SETITEM's operands are (container, index, value).
  *
+ * The builtins len(), hash(), int() and float() of such a value take the same way: its kind's
+ * "__len__", "__hash__", "__int__" or "__float__" entry (kn_typing_dunder_builtin, called by the
+ * builtin's own rule), whose rules then see a CALL (the callee first, then the value).
+ *
  * The convention of the rules is the call convention: operands are borrowed, the result is a new
  * reference (a rule that returns an item it holds increfs it); SETITEM stores a reference of the
  * container's own. */
@@ -104,6 +108,25 @@ operator_entry(const KnInstr *in)
     default:
         return -1;
     }
+}
+
+/* len(v), hash(v), int(v), float(v) of a value whose kind has the entry "__len__", "__hash__",
+ * "__int__" or "__float__": typed (and lowered) by that entry, whose rules see the call's shape
+ * (the callee first, then v). -2 when the call is none of them. */
+int
+kn_typing_dunder_builtin(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
+{
+    const char *name = id == KN_BI_LEN     ? "__len__"
+                       : id == KN_BI_HASH  ? "__hash__"
+                       : id == KN_BI_INT   ? "__int__"
+                       : id == KN_BI_FLOAT ? "__float__"
+                                           : NULL;
+    int bid = n == 1 ? entry_of(a[0], name) : -1;
+    if (bid < 0)
+        return -2;
+    KN_TRY(kn_typing_entry(c, in, bid, a, n));
+    kn_typing_impl_kind(c, in, KN_CALL_METHOD)->builtin = bid;
+    return 0;
 }
 
 int

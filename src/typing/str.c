@@ -1,8 +1,8 @@
 /* str.c - the typing rules of the str family (lib/str.def): str's operators (reached through
  * typing/operator.c, so the instruction is a BINOP, CMP, GETITEM, SLICE, LEN or TRUTH), the
- * builtins str(), ord() and chr(), and len(), hash(), int() and float() of a str, which calls.c
- * hands over (kn_typing_str_builtin). Errors say what CPython's TypeError says, at the
- * operator. */
+ * builtins str(), ord() and chr(), and len(), hash(), int() and float() of a str, which reach
+ * "str.__len__" ... through kn_typing_dunder_builtin (operator.c). Errors say what CPython's
+ * TypeError says, at the operator. */
 #include "typing/internal.h"
 
 static int
@@ -128,23 +128,4 @@ kn_type_rule_str_op(KnCompilation *c, KnInstr *in, int bid, KnType **a, int n)
     default:
         return kn_typing_err(c, in->span, "internal error: no typing rule for this str entry");
     }
-}
-
-/* len(s), hash(s), int(s), float(s) of a str s (calls.c): typed and lowered by the str
- * family's entry; -2 when the call is not one of them */
-int
-kn_typing_str_builtin(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
-{
-    if (n != 1 || !is_str(a[0]))
-        return -2;
-    int bid = id == KN_BI_LEN     ? KN_BI_STR_LEN
-              : id == KN_BI_HASH  ? KN_BI_STR_HASH
-              : id == KN_BI_INT   ? KN_BI_STR_INT
-              : id == KN_BI_FLOAT ? KN_BI_STR_FLOAT
-                                  : -1;
-    if (bid < 0)
-        return -2;
-    KnCallImpl *impl = kn_typing_impl_kind(c, in, KN_CALL_METHOD);
-    impl->builtin = bid;
-    return kn_type_rule_str_op(c, in, bid, a, n);
 }
