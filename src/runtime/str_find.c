@@ -9,8 +9,9 @@
 #include "runtime/str_methods.h"
 #include "runtime/str_util.h"
 
-int64_t
-kn_rt_str_find(const KnStr *s, const KnStr *sub, int64_t start, int64_t end)
+/* find (reverse 0) or rfind (reverse 1): the needle brought to s's kind, one search */
+static int64_t
+find_either(const KnStr *s, const KnStr *sub, int64_t start, int64_t end, int reverse)
 {
     slib_adjust(&start, &end, s->length);
     if (end - start < sub->length)
@@ -19,24 +20,22 @@ kn_rt_str_find(const KnStr *s, const KnStr *sub, int64_t start, int64_t end)
     int oom;
     if (!slib_needle(&nd, sub, s->kind, &oom))
         return -1;
-    int64_t r = slib_search(s->data, end, nd.p, nd.n, s->kind, start);
+    int64_t r = reverse ? slib_rsearch(s->data, end, nd.p, nd.n, s->kind, start)
+                        : slib_search(s->data, end, nd.p, nd.n, s->kind, start);
     slib_needle_done(&nd);
     return r;
 }
 
 int64_t
+kn_rt_str_find(const KnStr *s, const KnStr *sub, int64_t start, int64_t end)
+{
+    return find_either(s, sub, start, end, 0);
+}
+
+int64_t
 kn_rt_str_rfind(const KnStr *s, const KnStr *sub, int64_t start, int64_t end)
 {
-    slib_adjust(&start, &end, s->length);
-    if (end - start < sub->length)
-        return -1;
-    SlibNeedle nd;
-    int oom;
-    if (!slib_needle(&nd, sub, s->kind, &oom))
-        return -1;
-    int64_t r = slib_rsearch(s->data, end, nd.p, nd.n, s->kind, start);
-    slib_needle_done(&nd);
-    return r;
+    return find_either(s, sub, start, end, 1);
 }
 
 static int64_t
