@@ -115,6 +115,10 @@ struct KnCompilation {
     int boundscheck;        /* 0 or 1 */
     int error_model_python; /* 1: division by zero raises (Numba's error_model='python') */
     int thunk;              /* a binding (kiln.extending): callees stay out of line */
+    int inline_always;      /* inline='always' / forceinline: alwaysinline, bitcode always kept */
+    int nlocals;            /* locals={name: type}: variables whose type is fixed */
+    const char **local_names;
+    KnType **local_types;
     unsigned dump;          /* KN_DUMP_*: print stages to stderr */
     int want_text;          /* keep LLVM IR and asm text (inspect_llvm / inspect_asm) */
     int text_only;          /* produce llvm/opt/asm text, do not add code to the JIT */

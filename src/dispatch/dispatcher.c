@@ -50,6 +50,7 @@ typedef struct Dispatcher {
     int boundscheck, error_model_python;
     int thunk;      /* option _thunk: kiln.extending's binding of a call to an implementation */
     int nogil;      /* release the GIL while compiled code runs */
+    int inline_always; /* inline='always' or forceinline=True */
     Overload **ovs; /* compiled and failed signatures */
     int nov, cap;
     Overload **retired; /* replaced by recompile(); their code may still be called */
@@ -137,20 +138,34 @@ find_exact(Dispatcher *d, KnType **args, int n)
     return NULL;
 }
 
+/* The explicit signature these arguments convert to best, as Numba's dispatcher chooses once
+ * compiling is disabled: unsafe conversions allowed (kn_type_conversion), fewest unsafe, then
+ * fewest safe, then fewest promoted arguments; of equals, the first compiled. */
 static Overload *
 find_convertible(Dispatcher *d, KnType **args, int n)
 {
+    Overload *best = NULL;
+    int best_rank[3] = {0, 0, 0};
     for (int i = 0; i < d->nov; i++) {
         Overload *ov = d->ovs[i];
         if (ov->failed || ov->nargs != n)
             continue;
-        int ok = 1;
-        for (int k = 0; ok && k < n; k++)
-            ok = kn_type_can_convert_safely(args[k], ov->args[k]);
-        if (ok)
-            return ov;
+        int rank[3] = {0, 0, 0}, ok = 1; /* counts of unsafe, safe, promoted arguments */
+        for (int k = 0; ok && k < n; k++) {
+            KnConversion conv = kn_type_conversion(args[k], ov->args[k]);
+            ok = conv != KN_CONV_NONE;
+            if (ok && conv != KN_CONV_EXACT)
+                rank[KN_CONV_UNSAFE - conv]++;
+        }
+        int better = ok && !best;
+        for (int r = 0; ok && best && r < 3 && rank[r] <= best_rank[r] && !better; r++)
+            better = rank[r] < best_rank[r];
+        if (better) {
+            best = ov;
+            memcpy(best_rank, rank, sizeof rank);
+        }
     }
-    return NULL;
+    return best;
 }
 
 static void
@@ -310,6 +325,7 @@ run_compile(Dispatcher *d, KnType **args, int n, KnType *declared_ret, Overload 
     c->boundscheck = d->boundscheck;
     c->error_model_python = d->error_model_python;
     c->thunk = d->thunk;
+    c->inline_always = d->inline_always;
     c->dump = dump_flags();
     c->declared_ret = declared_ret;
     c->arg_types = args;
@@ -332,7 +348,7 @@ run_compile(Dispatcher *d, KnType **args, int n, KnType *declared_ret, Overload 
                          s->overloads};
     KnFrame frame = {d, args, n, c, s->compiling, {0}, 0, {0}, 0};
     int rc = -1;
-    if (!keep || !env.support)
+    if (!keep || !env.support || kn_dispatch_set_locals(c, d->options) < 0)
         goto done;
     s->compiling = &frame;
     double t0 = (c->dump & KN_DUMP_TIME) ? now_ms() : 0;
@@ -901,6 +917,28 @@ overload_of(Dispatcher *d, PyObject *const *args, int n, KnType **types)
     return ov;
 }
 
+/* Call an explicit signature the arguments convert to: those that unboxing does not convert
+ * itself (a float for an int) converted first (options.c). */
+static PyObject *
+invoke_converted(Overload *ov, PyObject *const *args, int n, KnType **types, int nogil)
+{
+    PyObject *small[64] = {NULL}, **conv = n <= 64 ? small : malloc(sizeof(PyObject *) * (size_t)n);
+    if (!conv)
+        return PyErr_NoMemory();
+    PyObject *r = NULL;
+    int k = 0;
+    for (; k < n; k++)
+        if (!(conv[k] = kn_dispatch_convert_arg(types[k], ov->args[k], args[k])))
+            goto done;
+    r = invoke(ov, conv, nogil);
+done:
+    while (k-- > 0)
+        Py_DECREF(conv[k]);
+    if (conv != small)
+        free(conv);
+    return r;
+}
+
 static PyObject *
 call_positional(Dispatcher *d, PyObject *const *args, int n)
 {
@@ -909,9 +947,14 @@ call_positional(Dispatcher *d, PyObject *const *args, int n)
     if (!types)
         return PyErr_NoMemory();
     Overload *ov = overload_of(d, args, n, types);
+    PyObject *r = NULL;
+    if (ov && !ov->failed && memcmp(ov->args, types, sizeof(KnType *) * (size_t)n))
+        r = invoke_converted(ov, args, n, types, d->nogil);
+    else if (ov)
+        r = invoke(ov, args, d->nogil);
     if (types != small)
         free(types);
-    return ov ? invoke(ov, args, d->nogil) : NULL;
+    return r;
 }
 
 /* Whether the frontend rejects the function's parameters whatever the call (*args, **kwargs,
@@ -1450,6 +1493,8 @@ dispatcher_new(PyTypeObject *type, PyObject *args, PyObject *kw)
         PyObject *em = PyDict_GetItemString(d->options, "error_model");
         if (em && PyUnicode_Check(em) && !strcmp(PyUnicode_AsUTF8(em), "numpy"))
             d->error_model_python = 0;
+        PyObject *il = PyDict_GetItemString(d->options, "inline");
+        d->inline_always = il && PyUnicode_Check(il) && !strcmp(PyUnicode_AsUTF8(il), "always");
         PyObject *th = PyDict_GetItemString(d->options, "_thunk");
         d->thunk = th && PyObject_IsTrue(th) > 0;
     }

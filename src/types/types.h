@@ -107,6 +107,16 @@ KnType *kn_type_set(KnTypeTable *t, KnType *k);
 KnType *kn_type_array(KnTypeTable *t, KnType *dtype, int ndim, char layout, int readonly);
 /* NumPy's promotion of two array dtypes (int8 + int8 is int8, unlike Numba's scalars). */
 KnType *kn_type_numpy_promote(KnType *a, KnType *b);
+/* How a value of type `from` converts to `to`, as Numba's dispatcher rates a candidate
+ * signature (conversion.c): the larger, the worse; KN_CONV_NONE when it does not convert. */
+typedef enum KnConversion {
+    KN_CONV_EXACT,
+    KN_CONV_PROMOTE, /* a wider type of the same kind: int8 -> int64, float32 -> float64 */
+    KN_CONV_SAFE,    /* no precision lost: int32 -> float64, an array to layout 'A' */
+    KN_CONV_UNSAFE,  /* may lose: int64 -> float64, float -> int (truncates), int64 -> int32 */
+    KN_CONV_NONE,
+} KnConversion;
+KnConversion kn_type_conversion(KnType *from, KnType *to);
 
 static inline int
 kn_type_is_int(const KnType *t)
