@@ -311,6 +311,16 @@ _BY_KEY = {t.key: t for t in (boolean, int8, int16, int32, int64, uint8, uint16,
                               range_state64_type, unicode_type)}
 
 
+def _value_classes():
+    """(kiln type, NumPy scalar class) pairs: in compiled code ``kiln.int32`` is ``np.int32``
+    (it converts, and it is a dtype); the dispatcher maps them when it first compiles."""
+    import numpy
+
+    return [(t, getattr(numpy, "bool_" if t is boolean else t.name))
+            for t in (boolean, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
+                      float32, float64, complex64, complex128)]
+
+
 def from_key(key):
     """The type object for a key of docs/core-api.md; ValueError for an unknown key."""
     if isinstance(key, str):

@@ -640,6 +640,26 @@ static const KnHooks hooks = {resolve_call, resolve_overload};
 
 /* ---- builtin ids: map the Python objects of lib/registry.def to their ids ---- */
 
+/* kiln's type objects as values: kiln.int32 is np.int32 in compiled code (kiln.types gives
+ * the pairs), so it converts (kiln.int32(x)) and is a dtype (dtype=kiln.float32). */
+static void
+value_classes(PyObject *ids)
+{
+    PyObject *types = PyImport_ImportModule("kiln.types");
+    PyObject *pairs = types ? PyObject_CallMethod(types, "_value_classes", NULL) : NULL;
+    for (Py_ssize_t i = 0; pairs && PyList_Check(pairs) && i < PyList_GET_SIZE(pairs); i++) {
+        PyObject *pair = PyList_GET_ITEM(pairs, i);
+        PyObject *id = PyTuple_Check(pair) && PyTuple_GET_SIZE(pair) == 2
+                           ? PyDict_GetItemWithError(ids, PyTuple_GET_ITEM(pair, 1))
+                           : NULL;
+        if (id)
+            PyDict_SetItem(ids, PyTuple_GET_ITEM(pair, 0), id);
+    }
+    PyErr_Clear();
+    Py_XDECREF(pairs);
+    Py_XDECREF(types);
+}
+
 static int
 builtins_setup(KnState *s)
 {
@@ -671,6 +691,7 @@ builtins_setup(KnState *s)
     Py_XDECREF(prange);
     Py_XDECREF(rid);
     Py_XDECREF(kiln);
+    value_classes(ids);
     s->builtin_ids = ids;
     /* calls implemented in Python: kiln.extending's registry (kiln/lib registers there) */
     PyObject *ext = PyImport_ImportModule("kiln.extending");

@@ -96,6 +96,8 @@ KnType *kn_type_module(KnTypeTable *t, int id, const char *name);
 KnType *kn_type_class(KnTypeTable *t, int id, void *ref, const char *name);
 KnType *kn_type_bound(KnTypeTable *t, KnType *self, const char *method);
 KnType *kn_type_iter(KnTypeTable *t, KnIterKind kind, KnType **items, int n, KnType *item);
+/* np.iinfo(dtype) / np.finfo(dtype) (model_misc.c): id its registry entry, fname its name */
+KnType *kn_type_info(KnTypeTable *t, int id, KnType *dtype, const char *fname);
 KnType *kn_type_by_name(const char *name); /* primitives by key name, NULL if none */
 /* list(item): item NULL for a list whose item type is not known yet (`[]`) (model_list.c) */
 KnType *kn_type_list(KnTypeTable *t, KnType *item);
