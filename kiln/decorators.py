@@ -185,6 +185,8 @@ def parse_options(options):
         parsed["inline"] = "always"
     if locals_:
         parsed["locals"] = locals_
+    if options.get("nopython", True) is False:  # a failed compile says there is no fallback
+        parsed["objmode_fallback"] = True
     if options.get("_thunk"):  # kiln.extending's bindings: forward a call, callee out of line
         parsed["_thunk"] = True
     return parsed

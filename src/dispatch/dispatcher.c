@@ -51,6 +51,7 @@ typedef struct Dispatcher {
     int thunk;      /* option _thunk: kiln.extending's binding of a call to an implementation */
     int nogil;      /* release the GIL while compiled code runs */
     int inline_always; /* inline='always' or forceinline=True */
+    int nopython_false; /* jit(nopython=False): a failed compile says there is no fallback */
     Overload **ovs; /* compiled and failed signatures */
     int nov, cap;
     Overload **retired; /* replaced by recompile(); their code may still be called */
@@ -367,6 +368,10 @@ run_compile(Dispatcher *d, KnType **args, int n, KnType *declared_ret, Overload 
     s->compiling = frame.outer;
     if (rc < 0) {
         if (!PyErr_Occurred()) {
+            if (d->nopython_false && c->diags.items.len && c->fn)
+                kn_diag_note(&c->diags, &c->diags.items.items[0], c->fn->span,
+                             "jit(nopython=False): kiln has no object mode to fall back to "
+                             "(object mode is not implemented; it compiles in nopython mode)");
             PyObject *exc = c->diags.items.len ? diag_exception(c, d) : NULL;
             if (exc) {
                 PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
@@ -1514,6 +1519,8 @@ dispatcher_new(PyTypeObject *type, PyObject *args, PyObject *kw)
         PyObject *em = PyDict_GetItemString(d->options, "error_model");
         if (em && PyUnicode_Check(em) && !strcmp(PyUnicode_AsUTF8(em), "numpy"))
             d->error_model_python = 0;
+        PyObject *np = PyDict_GetItemString(d->options, "objmode_fallback");
+        d->nopython_false = np && PyObject_IsTrue(np) > 0;
         PyObject *il = PyDict_GetItemString(d->options, "inline");
         d->inline_always = il && PyUnicode_Check(il) && !strcmp(PyUnicode_AsUTF8(il), "always");
         PyObject *th = PyDict_GetItemString(d->options, "_thunk");
