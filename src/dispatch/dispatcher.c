@@ -48,11 +48,11 @@ typedef struct Dispatcher {
     PyObject *options;
     unsigned fastmath;
     int boundscheck, error_model_python;
-    int thunk;      /* option _thunk: kiln.extending's binding of a call to an implementation */
-    int nogil;      /* release the GIL while compiled code runs */
-    int inline_always; /* inline='always' or forceinline=True */
+    int thunk;          /* option _thunk: kiln.extending's binding of a call to an implementation */
+    int nogil;          /* release the GIL while compiled code runs */
+    int inline_always;  /* inline='always' or forceinline=True */
     int nopython_false; /* jit(nopython=False): a failed compile says there is no fallback */
-    Overload **ovs; /* compiled and failed signatures */
+    Overload **ovs;     /* compiled and failed signatures */
     int nov, cap;
     Overload **retired; /* replaced by recompile(); their code may still be called */
     int nretired, capretired;
@@ -141,11 +141,13 @@ find_exact(Dispatcher *d, KnType **args, int n)
 
 /* The explicit signature these arguments convert to best, as Numba's dispatcher chooses once
  * compiling is disabled: unsafe conversions allowed (kn_type_conversion), fewest unsafe, then
- * fewest safe, then fewest promoted arguments; of equals, the first compiled. */
+ * fewest safe, then fewest promoted arguments. *tie: another signature rates the same (Numba's
+ * "Ambiguous overloading" TypeError). */
 static Overload *
-find_convertible(Dispatcher *d, KnType **args, int n)
+find_best(Dispatcher *d, KnType **args, int n, Overload **tie)
 {
     Overload *best = NULL;
+    *tie = NULL;
     int best_rank[3] = {0, 0, 0};
     for (int i = 0; i < d->nov; i++) {
         Overload *ov = d->ovs[i];
@@ -158,15 +160,58 @@ find_convertible(Dispatcher *d, KnType **args, int n)
             if (ok && conv != KN_CONV_EXACT)
                 rank[KN_CONV_UNSAFE - conv]++;
         }
-        int better = ok && !best;
-        for (int r = 0; ok && best && r < 3 && rank[r] <= best_rank[r] && !better; r++)
+        int better = ok && !best, worse = !ok;
+        for (int r = 0; ok && best && r < 3 && !better && !worse; r++) {
             better = rank[r] < best_rank[r];
+            worse = rank[r] > best_rank[r];
+        }
         if (better) {
             best = ov;
+            *tie = NULL;
             memcpy(best_rank, rank, sizeof rank);
+        } else if (ok && !worse && !*tie) {
+            *tie = ov;
         }
     }
     return best;
+}
+
+static Overload *
+find_convertible(Dispatcher *d, KnType **args, int n)
+{
+    Overload *tie;
+    Overload *ov = find_best(d, args, n, &tie);
+    return tie ? NULL : ov;
+}
+
+/* "Ambiguous overloading for f (int64,)": the signatures that rate the same, as Numba says */
+static void
+ambiguous(Dispatcher *d, KnType **args, int n, KnStrBuf *sb)
+{
+    Overload *tie, *best = find_best(d, args, n, &tie);
+    PyObject *nm = PyObject_GetAttrString(d->py_func, "__qualname__");
+    kn_sb_printf(sb, "Ambiguous overloading for %s (",
+                 nm && PyUnicode_Check(nm) ? PyUnicode_AsUTF8(nm) : "?");
+    Py_XDECREF(nm);
+    PyErr_Clear();
+    for (int i = 0; i < n; i++)
+        kn_sb_printf(sb, "%s%s", i ? ", " : "", args[i]->name);
+    kn_sb_printf(sb, "):");
+    Overload *two[2] = {best, tie};
+    for (int k = 0; k < 2; k++) {
+        kn_sb_printf(sb, "\n(");
+        for (int i = 0; i < n; i++)
+            kn_sb_printf(sb, "%s%s", i ? ", " : "", two[k]->args[i]->name);
+        kn_sb_printf(sb, ") -> %s", two[k]->ret ? two[k]->ret->name : "?");
+    }
+}
+
+/* No single explicit signature fits: TypeError, ambiguous or no match */
+static int
+is_ambiguous(Dispatcher *d, KnType **args, int n)
+{
+    Overload *tie;
+    return find_best(d, args, n, &tie) && tie;
 }
 
 static void
@@ -536,6 +581,14 @@ resolve_call(KnCompilation *c, void *ref, KnType **args, int n, KnSpan span, KnC
     if (!ov && d->explicit_sigs)
         ov = find_convertible(d, args, n);
     if (!ov || ov->failed) {
+        if (d->explicit_sigs && !ov && is_ambiguous(d, args, n)) {
+            KnStrBuf sb;
+            kn_sb_init(&sb);
+            ambiguous(d, args, n, &sb);
+            kn_diag_error(&c->diags, KN_DIAG_TYPING, span, "%s", sb.data);
+            kn_sb_fini(&sb);
+            return -1;
+        }
         if (d->explicit_sigs && !ov) {
             KnStrBuf sb;
             kn_sb_init(&sb);
@@ -915,11 +968,16 @@ no_match(Dispatcher *d, KnType **types, int n)
 {
     KnStrBuf sb;
     kn_sb_init(&sb);
+    if (is_ambiguous(d, types, n)) {
+        ambiguous(d, types, n, &sb);
+        PyErr_SetString(PyExc_TypeError, sb.data);
+        kn_sb_fini(&sb);
+        return NULL;
+    }
     for (int i = 0; i < n; i++)
         kn_sb_printf(&sb, "%s%s", i ? ", " : "", types[i]->name);
     PyErr_Format(PyExc_TypeError, "No matching definition for argument type(s) %s", sb.data);
     kn_sb_fini(&sb);
-    KN_UNUSED(d);
     return NULL;
 }
 

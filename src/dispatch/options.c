@@ -44,8 +44,8 @@ kn_dispatch_convert_arg(KnType *from, KnType *to, PyObject *o)
         PyTuple_GET_SIZE(o) == to->n && from->n == to->n) {
         PyObject *r = PyTuple_New(to->n);
         for (int i = 0; r && i < to->n; i++) {
-            PyObject *item = kn_dispatch_convert_arg(from->items[i], to->items[i],
-                                                     PyTuple_GET_ITEM(o, i));
+            PyObject *item =
+                kn_dispatch_convert_arg(from->items[i], to->items[i], PyTuple_GET_ITEM(o, i));
             if (!item)
                 Py_CLEAR(r);
             else

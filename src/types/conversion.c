@@ -2,16 +2,19 @@
  * rates the arguments of a candidate signature (exact, promote, safe, unsafe, none), for the
  * dispatcher's choice among explicit signatures and for locals={...}. Numbers follow Numba's
  * casting table and its transitive closure: a wider int or float of the same kind is a
- * promotion; bool to a number, unsigned to a wider signed int, an int of up to 16 bits to
- * float32 or of up to 32 bits to float64, a float to a complex at least as wide are safe; every
- * other real-to-real conversion is unsafe (float to int truncates, ints wrap); a complex never
- * becomes a real. A tuple converts item by item (the worst item); other values convert as
+ * promotion; bool to a number, unsigned to a wider signed int, any int to float64 (Numba
+ * 0.60+ rates int64 -> float64 safe, so that float64 is preferred), int8, int16 and uint8 to
+ * float32, a float to a complex at least as wide are safe; every other real-to-real conversion
+ * is unsafe (float to int truncates, ints wrap, int32 -> float32); a complex never becomes a
+ * real. A tuple converts item by item (the worst item); other values convert as
  * kn_type_can_convert_safely allows (an array to layout 'A', to read-only), rated safe. */
 #include "types.h"
 
 static KnConversion
 number_conversion(const KnType *f, const KnType *t)
 {
+    if (f == t)
+        return KN_CONV_EXACT;
     if (f->kind == KN_TY_COMPLEX)
         return t->kind == KN_TY_COMPLEX ? (t->bits > f->bits ? KN_CONV_PROMOTE : KN_CONV_UNSAFE)
                                         : KN_CONV_NONE;
@@ -28,8 +31,8 @@ number_conversion(const KnType *f, const KnType *t)
         return t->bits > f->bits ? KN_CONV_PROMOTE : KN_CONV_UNSAFE;
     if (f->kind == KN_TY_FLOAT) /* to an int: truncates */
         return KN_CONV_UNSAFE;
-    if (t->kind == KN_TY_FLOAT) /* int16 -> float32, int32 -> float64 (Numba's table) */
-        return f->bits <= (t->bits == 32 ? 16 : 32) ? KN_CONV_SAFE : KN_CONV_UNSAFE;
+    if (t->kind == KN_TY_FLOAT) /* every int -> float64; int16, uint8 -> float32 (Numba's table) */
+        return t->bits == 64 || f->bits <= (f->is_signed ? 16 : 8) ? KN_CONV_SAFE : KN_CONV_UNSAFE;
     /* ints of different signedness: only unsigned to a wider signed int keeps every value */
     return !f->is_signed && t->bits > f->bits ? KN_CONV_SAFE : KN_CONV_UNSAFE;
 }

@@ -71,8 +71,8 @@ kn_type_info(KnTypeTable *t, int id, KnType *dtype, const char *fname)
     char name[64];
     snprintf(name, sizeof name, "%s(%s)", fname, dtype->name);
     KnType *items[1] = {dtype};
-    KnType key = {.kind = KN_TY_INFO, .id = id, .n = 1, .items = items, .dtype = dtype,
-                  .name = name};
+    KnType key = {
+        .kind = KN_TY_INFO, .id = id, .n = 1, .items = items, .dtype = dtype, .name = name};
     return kn_type_intern(t, &key, name);
 }
 

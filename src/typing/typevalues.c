@@ -21,8 +21,7 @@ static int
 type_of(KnCompilation *c, KnInstr *in, KnType **a, int n)
 {
     if (n != 1)
-        return kn_typing_err(c, in->span, "type() takes 1 argument in compiled code (%d given)",
-                             n);
+        return kn_typing_err(c, in->span, "type() takes 1 argument in compiled code (%d given)", n);
     int cls = kn_typing_scalar_class(a[0]);
     if (cls < 0)
         return kn_typing_err(c, in->span,
@@ -44,7 +43,8 @@ info_of(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
         dt = kn_type_float(dt->bits / 2);
     int ok = dt && (id == KN_BI_NP_IINFO ? dt->kind == KN_TY_INT : dt->kind == KN_TY_FLOAT);
     if (!ok)
-        return kn_typing_err(c, in->span, "np.%s() needs %s type (a scalar class such as %s, a "
+        return kn_typing_err(c, in->span,
+                             "np.%s() needs %s type (a scalar class such as %s, a "
                              "dtype, or a value of that type), not %s",
                              fn, id == KN_BI_NP_IINFO ? "an integer" : "a float or complex",
                              id == KN_BI_NP_IINFO ? "np.int32" : "np.float64",
