@@ -340,9 +340,18 @@ def _value_classes():
     (it converts, and it is a dtype); the dispatcher maps them when it first compiles."""
     import numpy
 
-    return [(t, getattr(numpy, "bool_" if t is boolean else t.name))
-            for t in (boolean, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
-                      float32, float64, complex64, complex128)]
+    scalars = (boolean, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float32,
+               float64, complex64, complex128)
+    canonical = {t.key: getattr(numpy, "bool_" if t is boolean else t.name) for t in scalars}
+    pairs = [(t, canonical[t.key]) for t in scalars]
+    # NumPy's classes of the same dtype under another name (np.longlong beside np.int64)
+    for name in ("byte ubyte short ushort intc uintc int_ uint long ulong longlong ulonglong "
+                 "intp uintp single double csingle cdouble").split():
+        cls = getattr(numpy, name, None)
+        key = numpy.dtype(cls).name if isinstance(cls, type) else None
+        if key in canonical and canonical[key] is not cls:
+            pairs.append((cls, canonical[key]))
+    return pairs
 
 
 def from_key(key):
