@@ -53,6 +53,14 @@ def test_array_result_signature():
     np.testing.assert_array_equal(disp(a, 3), scale(a, 3))
 
 
+def test_array_signature_objects():
+    disp = kiln.njit(kiln.float64[:](kiln.float64[:], kiln.int64))(scale)
+    a = np.arange(3.0)
+    np.testing.assert_array_equal(disp(a, 2), scale(a, 2))
+    assert str(kiln.float64[:](kiln.float64[:], kiln.int64)) == (
+        "array(float64, 1d, A)(array(float64, 1d, A), int64)")
+
+
 def test_array_type_objects():
     ro = kt.Array(kiln.float64, 2, "C", readonly=True)
     disp = kiln.njit(kiln.float64(ro))(total)
