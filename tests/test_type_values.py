@@ -184,3 +184,22 @@ def test_info_errors(src, msg):
 def test_kiln_types_still_work_in_the_interpreter():
     assert kiln.int32(3.7) == np.int32(3) and isinstance(kiln.int32(3.7), np.int32)
     assert str(kiln.float64(kiln.int64)) == "float64(int64)"
+
+
+def test_info_of_builtin_types_and_strings():
+    def f():
+        return np.iinfo(int).max, np.finfo(float).eps, np.iinfo("int8").min, np.finfo("float32").max
+
+    _check(f)
+
+
+def test_kiln_types_module_and_alias_spellings():
+    import kiln as nb
+    from kiln import types as kty
+
+    def maker(a, b):
+        def f(x):
+            return np.zeros(2, dtype=a) + b(x)
+        return f
+
+    _same(kiln.njit(maker(kty.float32, nb.int16))(3.5), maker(np.float32, np.int16)(3.5))
