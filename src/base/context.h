@@ -115,15 +115,17 @@ struct KnCompilation {
     int boundscheck;        /* 0 or 1 */
     int error_model_python; /* 1: division by zero raises (Numba's error_model='python') */
     int thunk;              /* a binding (kiln.extending): callees stay out of line */
-    int inline_always;      /* inline='always' / forceinline: alwaysinline, bitcode always kept */
-    int nlocals;            /* locals={name: type}: variables whose type is fixed */
+    unsigned dump;          /* KN_DUMP_*: print stages to stderr */
+    int want_text;          /* keep LLVM IR and asm text (inspect_llvm / inspect_asm) */
+    int text_only;          /* produce llvm/opt/asm text, do not add code to the JIT */
+    const char *symbol;     /* native symbol for this overload's function */
+    const char *wrapper;    /* native symbol of its uniform-ABI wrapper */
+    /* decorator options: inline='always' / forceinline (alwaysinline, bitcode always kept),
+     * locals={name: type} (variables whose type is fixed: typing/locals.c) */
+    int inline_always;
+    int nlocals;
     const char **local_names;
     KnType **local_types;
-    unsigned dump;       /* KN_DUMP_*: print stages to stderr */
-    int want_text;       /* keep LLVM IR and asm text (inspect_llvm / inspect_asm) */
-    int text_only;       /* produce llvm/opt/asm text, do not add code to the JIT */
-    const char *symbol;  /* native symbol for this overload's function */
-    const char *wrapper; /* native symbol of its uniform-ABI wrapper */
     /* ABI options, which the dispatcher sets while a recursion cycle is being typed */
     int force_status; /* a mutually recursive caller assumed the status-code ABI */
     int in_cycle; /* in a recursion cycle: checks its stack at entry, takes a stack limit last */

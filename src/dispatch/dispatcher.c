@@ -48,15 +48,16 @@ typedef struct Dispatcher {
     PyObject *options;
     unsigned fastmath;
     int boundscheck, error_model_python;
-    int thunk;          /* option _thunk: kiln.extending's binding of a call to an implementation */
-    int nogil;          /* release the GIL while compiled code runs */
-    int inline_always;  /* inline='always' or forceinline=True */
-    int nopython_false; /* jit(nopython=False): a failed compile says there is no fallback */
-    Overload **ovs;     /* compiled and failed signatures */
+    int thunk;      /* option _thunk: kiln.extending's binding of a call to an implementation */
+    int nogil;      /* release the GIL while compiled code runs */
+    Overload **ovs; /* compiled and failed signatures */
     int nov, cap;
     Overload **retired; /* replaced by recompile(); their code may still be called */
     int nretired, capretired;
     int explicit_sigs;
+    /* inline='always' or forceinline=True; jit(nopython=False): a failed compile says that
+     * there is no object mode to fall back to */
+    int inline_always, nopython_false;
 } Dispatcher;
 
 struct KnFrame {

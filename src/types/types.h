@@ -115,7 +115,7 @@ typedef enum KnConversion {
     KN_CONV_EXACT,
     KN_CONV_PROMOTE, /* a wider type of the same kind: int8 -> int64, float32 -> float64 */
     KN_CONV_SAFE,    /* no precision lost: int32 -> float64, an array to layout 'A' */
-    KN_CONV_UNSAFE,  /* may lose: int64 -> float64, float -> int (truncates), int64 -> int32 */
+    KN_CONV_UNSAFE,  /* may lose: float -> int (truncates), int64 -> int32, int32 -> float32 */
     KN_CONV_NONE,
 } KnConversion;
 KnConversion kn_type_conversion(KnType *from, KnType *to);
