@@ -11,9 +11,22 @@ As since Numba 0.59, ``jit`` compiles in nopython mode: ``nopython=False`` has n
 deprecation warning) and object mode (``forceobj=True``) is not supported. With ``nogil=True``
 the dispatcher releases the GIL while the compiled code runs (arguments are unboxed before and
 the result boxed after, and ``print`` takes the GIL back for itself). ``looplift`` only matters in object mode and is ignored likewise.
-The supported options are ``fastmath``, ``error_model``, ``boundscheck``, ``inline='never'``,
-``debug=False`` and ``locals={}``; any other option Numba knows raises ``UnsupportedError`` unless
-it is given its default value, and an unknown option name raises ``KeyError``, as in Numba.
+The supported options are ``fastmath`` (True, or a set or dict of LLVM's flag names ``nnan ninf
+nsz arcp contract afn reassoc``), ``error_model``, ``boundscheck``, ``nogil``, ``inline``,
+``forceinline``, ``locals``, ``no_cpython_wrapper`` and ``debug=False``:
+
+- ``inline='always'`` and ``forceinline=True`` mark the compiled function ``alwaysinline`` for
+  LLVM and keep its bitcode whatever its size, so every jitted caller inlines it (Numba inlines
+  ``inline='always'`` in its own IR; the result is the same code). ``inline='never'`` (the
+  default) leaves the choice to LLVM, which inlines small callees. A cost-model callable is
+  accepted and never called: kiln does no inlining of its own, so it behaves as ``'never'``.
+- ``locals={'x': float32}`` fixes the type of the variable ``x``: every value stored in it is
+  converted to that type, as in Numba (a float to an int truncates); a value that cannot be
+  converted (a complex to a float, an array to a number) is a TypingError at the assignment.
+- ``no_cpython_wrapper=True`` is accepted; kiln still makes the function callable from Python.
+
+Any other option Numba knows raises ``UnsupportedError`` unless it is given its default value,
+and an unknown option name raises ``KeyError``, as in Numba.
 With ``KILN_DISABLE_JIT=1`` (``kiln.config.DISABLE_JIT``) the decorators return the function.
 """
 
@@ -22,19 +35,18 @@ from types import FunctionType
 
 from . import config
 from .errors import KilnDeprecationWarning, UnsupportedError
-from .types import Signature, parse_signature
+from .types import Signature, StringLiteral, Type, from_key, parse_signature
 
 FASTMATH_FLAGS = frozenset("nnan ninf nsz arcp contract afn reassoc fast".split())
 
 # Options Numba knows that kiln does not implement yet, with the value that is accepted.
 _DEFAULT_ONLY = {
-    "cache": False, "parallel": False, "forceinline": False, "no_cpython_wrapper": False,
-    "no_cfunc_wrapper": False, "no_rewrites": False, "debug": False, "_nrt": True,
+    "cache": False, "parallel": False, "no_cfunc_wrapper": False, "no_rewrites": False, "debug": False, "_nrt": True,
     "target": "cpu", "_target": "cpu", "target_backend": "cpu", "pipeline_class": None,
 }
 _KNOWN = frozenset(_DEFAULT_ONLY) | {
     "nopython", "forceobj", "nogil", "looplift", "fastmath", "error_model", "boundscheck",
-    "inline", "locals", "_thunk",
+    "inline", "locals", "forceinline", "no_cpython_wrapper", "_thunk",
 }
 
 
@@ -149,16 +161,11 @@ def parse_options(options):
     if options.get("forceobj", False):
         raise UnsupportedError("the option forceobj=True is not supported: kiln compiles "
                                "in nopython mode only (object mode is not implemented)")
-    for name in ("nopython", "nogil", "looplift"):
+    for name in ("nopython", "nogil", "looplift", "forceinline", "no_cpython_wrapper"):
         if not isinstance(options.get(name, False), bool):
             raise TypeError(f"the option {name} must be a bool, not {options[name]!r}")
-    _check_inline(options.get("inline", "never"))
-    locals_ = options.get("locals", {})
-    if not isinstance(locals_, dict):
-        raise TypeError(f"the option locals must be a dict, not {locals_!r}")
-    if locals_:
-        raise UnsupportedError(f"the option locals={locals_!r} is not supported yet "
-                               f"(only locals={{}})")
+    inline_always = _check_inline(options.get("inline", "never"))
+    locals_ = _locals(options.get("locals", {}))
     error_model = options.get("error_model", "python")
     if error_model not in ("python", "numpy"):
         raise ValueError(f"error_model must be 'python' or 'numpy', not {error_model!r}")
@@ -174,6 +181,12 @@ def parse_options(options):
         "error_model": error_model,
         "nogil": options.get("nogil", False),
     }
+    if inline_always or options.get("forceinline", False):
+        parsed["inline"] = "always"
+    if locals_:
+        parsed["locals"] = locals_
+    if options.get("nopython", True) is False:  # a failed compile says there is no fallback
+        parsed["objmode_fallback"] = True
     if options.get("_thunk"):  # kiln.extending's bindings: forward a call, callee out of line
         parsed["_thunk"] = True
     return parsed
@@ -199,9 +212,40 @@ def _fastmath(value):
 
 
 def _check_inline(value):
-    if value == "never":
-        return
-    if value == "always" or callable(value):
-        raise UnsupportedError(f"the option inline={value!r} is not supported yet "
-                               f"(only inline='never')")
+    """True for inline='always'; 'never' and a cost-model callable (accepted, never called:
+    kiln leaves inlining to LLVM) are False."""
+    if isinstance(value, str) and value in ("always", "never"):
+        return value == "always"
+    if callable(value):
+        return False
     raise ValueError(f"inline must be 'always', 'never' or a callable, not {value!r}")
+
+
+def _locals(value):
+    """``locals={'x': float32}`` as ``{name: type key}`` for ``_core``."""
+    if not isinstance(value, dict):
+        raise TypeError(f"the option locals must be a dict, not {value!r}")
+    out = {}
+    for name, t in value.items():
+        if not isinstance(name, str) or not name.isidentifier():
+            raise TypeError(f"the names in locals must be variable names, not {name!r}")
+        t = _as_type(t)
+        if t is None or isinstance(t, StringLiteral):
+            raise TypeError(f"locals[{name!r}] must be a kiln type (kiln.float32, "
+                            f"kiln.int64[:], ...), not {value[name]!r}")
+        out[name] = t.key
+    return out
+
+
+def _as_type(t):
+    """A kiln type for a kiln type, a NumPy scalar class or a dtype (None otherwise)."""
+    if isinstance(t, Type):
+        return t
+    import numpy
+
+    if not isinstance(t, (type, numpy.dtype)):
+        return None
+    try:
+        return from_key(numpy.dtype(t).name)
+    except (TypeError, ValueError):
+        return None

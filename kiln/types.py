@@ -12,7 +12,12 @@ it across the boundary to ``kiln._core`` (docs/core-api.md): ``"int64"``, ``"non
     "float64(int64, float64)"   "(int64, float64)"   "int64()"   "void(float64)"
     "UniTuple(int64, 3)(int64)"   "Tuple(int64, float64)(int64)"   "Tuple((int64, float64))()"
 
-Array types in signatures (``"float64[:]"``) are not supported yet.
+    "float64[:](float64[:], int64)"   "void(int32[:, :, ::1])"   "f8(f8[::1, :])"
+    "Array(float64, 2, 'C', readonly=True)(intp)"   "ListType(int64)()"   "DictType(str, f8)()"
+
+Every scalar alias of ``numba.types`` is known (``intp``, ``intc``, ``double``, ``np_intc``,
+``py_int``, ``c_uintp`` ...), except float16. ``optional(t)`` gives a clear TypeError until
+kiln has Optional types.
 """
 
 import struct as _struct
@@ -297,6 +302,17 @@ intc, uintc = _signed("i"), _unsigned("I")
 long_, ulong = _signed("l"), _unsigned("L")
 longlong, ulonglong = _signed("q"), _unsigned("Q")
 int_, uint = intp, uintp  # NumPy 2: numpy.int_ is intp everywhere
+py_bool, py_int, py_float, py_complex = boolean, int64, float64, complex128
+c_bool, c_int8, c_int16, c_int32, c_int64 = boolean, int8, int16, int32, int64
+c_uint8, c_uint16, c_uint32, c_uint64 = uint8, uint16, uint32, uint64
+c_intp, c_uintp, c_float32, c_float64 = intp, uintp, float32, float64
+np_bool_, np_int8, np_int16, np_int32, np_int64 = boolean, int8, int16, int32, int64
+np_uint8, np_uint16, np_uint32, np_uint64 = uint8, uint16, uint32, uint64
+np_float32, np_float64, np_complex64, np_complex128 = float32, float64, complex64, complex128
+np_char, np_uchar, np_short, np_ushort = char, uchar, short, ushort
+np_intc, np_uintc, np_int_, np_uint, np_intp, np_uintp = intc, uintc, intp, uintp, intp, uintp
+np_long, np_ulong, np_longlong, np_ulonglong = long_, ulong, longlong, ulonglong
+np_double, np_float_ = float64, float32  # np_float_ is float32 in Numba too (C's float)
 
 # The names ``from kiln import *``-style exports take (Numba's numba.types.__all__, scalars).
 scalar_names = (
@@ -305,10 +321,37 @@ scalar_names = (
     "long_ ulong longlong ulonglong float_ double void none "
     "b1 i1 i2 i4 i8 u1 u2 u4 u8 f4 f8 c8 c16"
 ).split()
+# Numba's spellings by origin (numba.types.py_int, c_intp, np_intc, ...): types, not top level
+origin_names = (
+    "py_bool py_int py_float py_complex c_bool c_int8 c_int16 c_int32 c_int64 c_uint8 c_uint16 "
+    "c_uint32 c_uint64 c_intp c_uintp c_float32 c_float64 np_bool_ np_int8 np_int16 np_int32 "
+    "np_int64 np_uint8 np_uint16 np_uint32 np_uint64 np_float32 np_float64 np_complex64 "
+    "np_complex128 np_char np_uchar np_short np_ushort np_intc np_uintc np_int_ np_uint np_intp "
+    "np_uintp np_long np_ulong np_longlong np_ulonglong np_double np_float_"
+).split()
 
 _BY_KEY = {t.key: t for t in (boolean, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
                               float32, float64, complex64, complex128, none,
                               range_state64_type, unicode_type)}
+
+
+def _value_classes():
+    """(kiln type, NumPy scalar class) pairs: in compiled code ``kiln.int32`` is ``np.int32``
+    (it converts, and it is a dtype); the dispatcher maps them when it first compiles."""
+    import numpy
+
+    scalars = (boolean, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float32,
+               float64, complex64, complex128)
+    canonical = {t.key: getattr(numpy, "bool_" if t is boolean else t.name) for t in scalars}
+    pairs = [(t, canonical[t.key]) for t in scalars]
+    # NumPy's classes of the same dtype under another name (np.longlong beside np.int64)
+    for name in ("byte ubyte short ushort intc uintc int_ uint long ulong longlong ulonglong "
+                 "intp uintp single double csingle cdouble").split():
+        cls = getattr(numpy, name, None)
+        key = numpy.dtype(cls).name if isinstance(cls, type) else None
+        if key in canonical and canonical[key] is not cls:
+            pairs.append((cls, canonical[key]))
+    return pairs
 
 
 def from_key(key):
@@ -335,7 +378,10 @@ def from_key(key):
 
 # --- signature strings --------------------------------------------------------------------------
 
-_NAMES = {name: globals()[name] for name in scalar_names}
+_NAMES = {name: globals()[name] for name in scalar_names + origin_names}
+_UNSUPPORTED_NAMES = {"float16": "float16 is not supported (kiln has no half-precision floats)"}
+_UNSUPPORTED_NAMES.update(f2=_UNSUPPORTED_NAMES["float16"], c_float16=_UNSUPPORTED_NAMES["float16"],
+                          np_float16=_UNSUPPORTED_NAMES["float16"])
 _NAMES.update(bool=boolean, unicode_type=unicode_type, string=unicode_type,
               range_state64=range_state64_type, range_state64_type=range_state64_type)
 
@@ -405,8 +451,26 @@ class _Parser:
                 self.i -= 1
                 items = self.type_list("(", ")")
             t = Tuple(items)
+        elif name == "Array":
+            t = self.array_call()
+        elif name in ("ListType", "List", "Set") or name == "DictType":
+            self.take("(")
+            items = [self.type()]
+            while name == "DictType" and len(items) < 2:
+                self.take(",")
+                items.append(self.type())
+            self.take(")")
+            t = {"ListType": ListType, "List": ListType, "Set": Set, "DictType": DictType}[name](
+                *items)
+        elif name in ("optional", "Optional"):
+            self.take("(")
+            inner = self.type()
+            self.take(")")
+            t = _optional(inner, lambda why: self.fail(why, pos))
         elif name in _NAMES:
             t = _NAMES[name]
+        elif name in _UNSUPPORTED_NAMES:
+            self.fail(_UNSUPPORTED_NAMES[name], pos)
         elif name.isidentifier():
             self.fail(f"unknown type {name!r}", pos)
         else:
@@ -414,6 +478,32 @@ class _Parser:
         if self.peek() == "[":
             t = self.array_dims(t)
         return t
+
+    def array_call(self):
+        """``Array(float64, 2, 'C')``, ``Array(float64, 1, 'A', readonly=True)``."""
+        self.take("(")
+        dtype = self.type()
+        self.take(",")
+        ndim = self.take()
+        if not ndim.isdigit():
+            self.fail(f"Array's ndim must be an integer, not {ndim!r}")
+        self.take(",")
+        layout = self.take()
+        if layout not in ("'C'", "'F'", "'A'", '"C"', '"F"', '"A"'):
+            self.fail(f"Array's layout must be 'C', 'F' or 'A', not {layout}")
+        readonly = False
+        while self.peek() == ",":
+            self.take(",")
+            key = self.take()
+            self.take("=")
+            value = self.take()
+            if key not in ("readonly", "aligned") or value not in ("True", "False"):
+                self.fail(f"unexpected Array argument {key}={value}")
+            if key == "aligned" and value == "False":
+                self.fail("unaligned arrays (aligned=False) are not supported")
+            readonly = readonly or (key == "readonly" and value == "True")
+        self.take(")")
+        return Array(dtype, int(ndim), layout[1], readonly)
 
     def array_dims(self, dtype):
         """``[:, ::1]`` after a type: an array of that dtype."""
@@ -450,12 +540,36 @@ def _tokenize(text, fail):
                 j += 1
             tokens.append((text[i:j], i))
             i = j
-        elif ch in "()[],:":
+        elif ch in "()[],:=":
             tokens.append((ch, i))
             i += 1
+        elif ch in "'\"":
+            j = text.find(ch, i + 1)
+            if j < 0:
+                fail("unterminated string", i)
+            tokens.append((text[i:j + 1], i))
+            i = j + 1
         else:
             fail(f"unexpected character {ch!r}", i)
     return tokens
+
+
+def optional(t):
+    """``optional(float64)``: a value that is a float64 or None, once kiln has Optional types
+    (``kiln.types.Optional``); until then a TypeError that says so."""
+    return _optional(t, None)
+
+
+def _optional(t, fail):
+    _check_type(t, "optional")
+    cls = globals().get("Optional")
+    if isinstance(cls, type) and issubclass(cls, Type):
+        return cls(t)
+    why = (f"optional({t}) is not supported yet: kiln has no Optional types (a value that may "
+           f"be None); declare {t} or leave the signature out")
+    if fail is not None:
+        fail(why)
+    raise TypeError(why)
 
 
 def parse_signature(text):

@@ -225,15 +225,19 @@ def test_eager_forms(core, sig, expected):
     ({"boundscheck": False}, {"boundscheck": False}),
     ({"nogil": True, "parallel": False, "cache": False, "inline": "never", "debug": False,
       "locals": {}, "looplift": False, "_nrt": True, "target": "cpu"}, {"nogil": True}),
+    # supported since issue 10 (they were refused before): tests/test_options.py runs them
+    ({"inline": "always"}, {"inline": "always"}), ({"forceinline": True}, {"inline": "always"}),
+    ({"inline": len}, {}), ({"no_cpython_wrapper": True}, {}),
+    ({"locals": {"x": kiln.int64}}, {"locals": {"x": "int64"}}),
 ])
 def test_options(core, opts, expected):
     assert kiln.njit(**opts)(add).options == {**DEFAULT_OPTIONS, **expected}
 
 
 @pytest.mark.parametrize("name, value", [
-    ("parallel", True), ("cache", True), ("forceinline", True), ("no_cpython_wrapper", True),
+    ("parallel", True), ("cache", True),
     ("no_cfunc_wrapper", True), ("_nrt", False), ("target", "cuda"), ("pipeline_class", object),
-    ("debug", True), ("locals", {"x": kiln.int64}), ("inline", "always"),
+    ("debug", True),
 ])
 def test_unsupported_options(core, name, value):
     with pytest.raises(UnsupportedError, match=f"{name}=.*not supported yet"):

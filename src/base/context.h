@@ -120,6 +120,12 @@ struct KnCompilation {
     int text_only;          /* produce llvm/opt/asm text, do not add code to the JIT */
     const char *symbol;     /* native symbol for this overload's function */
     const char *wrapper;    /* native symbol of its uniform-ABI wrapper */
+    /* decorator options: inline='always' / forceinline (alwaysinline, bitcode always kept),
+     * locals={name: type} (variables whose type is fixed: typing/locals.c) */
+    int inline_always;
+    int nlocals;
+    const char **local_names;
+    KnType **local_types;
     /* ABI options, which the dispatcher sets while a recursion cycle is being typed */
     int force_status; /* a mutually recursive caller assumed the status-code ABI */
     int in_cycle; /* in a recursion cycle: checks its stack at entry, takes a stack limit last */

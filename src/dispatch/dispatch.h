@@ -81,6 +81,9 @@ PyObject *kn_box_str_error_text(void);
 PyObject *kn_box_key_error_args(const KnExcInfo *exc);
 PyObject *kn_box_key(KnType *t);                    /* the type key (docs/core-api.md) */
 KnType *kn_box_from_key(KnState *s, PyObject *key); /* NULL with an error set */
+/* options.c: locals={...} into the compilation; an argument converted for its parameter */
+int kn_dispatch_set_locals(KnCompilation *c, PyObject *options);
+PyObject *kn_dispatch_convert_arg(KnType *from, KnType *to, PyObject *o);
 
 /* the runtime's Python-side helpers (print.c) */
 void kn_rt_print(int32_t n, const int32_t *kinds, void **vals);

@@ -55,6 +55,9 @@ typedef struct Dispatcher {
     Overload **retired; /* replaced by recompile(); their code may still be called */
     int nretired, capretired;
     int explicit_sigs;
+    /* inline='always' or forceinline=True; jit(nopython=False): a failed compile says that
+     * there is no object mode to fall back to */
+    int inline_always, nopython_false;
 } Dispatcher;
 
 struct KnFrame {
@@ -137,20 +140,79 @@ find_exact(Dispatcher *d, KnType **args, int n)
     return NULL;
 }
 
+/* The explicit signature these arguments convert to best, as Numba's dispatcher chooses once
+ * compiling is disabled: unsafe conversions allowed (kn_type_conversion), fewest unsafe, then
+ * fewest safe, then fewest promoted arguments. *tie: another signature rates the same (Numba's
+ * "Ambiguous overloading" TypeError). */
 static Overload *
-find_convertible(Dispatcher *d, KnType **args, int n)
+find_best(Dispatcher *d, KnType **args, int n, Overload **tie)
 {
+    Overload *best = NULL;
+    *tie = NULL;
+    int best_rank[3] = {0, 0, 0};
     for (int i = 0; i < d->nov; i++) {
         Overload *ov = d->ovs[i];
         if (ov->failed || ov->nargs != n)
             continue;
-        int ok = 1;
-        for (int k = 0; ok && k < n; k++)
-            ok = kn_type_can_convert_safely(args[k], ov->args[k]);
-        if (ok)
-            return ov;
+        int rank[3] = {0, 0, 0}, ok = 1; /* counts of unsafe, safe, promoted arguments */
+        for (int k = 0; ok && k < n; k++) {
+            KnConversion conv = kn_type_conversion(args[k], ov->args[k]);
+            ok = conv != KN_CONV_NONE;
+            if (ok && conv != KN_CONV_EXACT)
+                rank[KN_CONV_UNSAFE - conv]++;
+        }
+        int better = ok && !best, worse = !ok;
+        for (int r = 0; ok && best && r < 3 && !better && !worse; r++) {
+            better = rank[r] < best_rank[r];
+            worse = rank[r] > best_rank[r];
+        }
+        if (better) {
+            best = ov;
+            *tie = NULL;
+            memcpy(best_rank, rank, sizeof rank);
+        } else if (ok && !worse && !*tie) {
+            *tie = ov;
+        }
     }
-    return NULL;
+    return best;
+}
+
+static Overload *
+find_convertible(Dispatcher *d, KnType **args, int n)
+{
+    Overload *tie;
+    Overload *ov = find_best(d, args, n, &tie);
+    return tie ? NULL : ov;
+}
+
+/* "Ambiguous overloading for f (int64,)": the signatures that rate the same, as Numba says */
+static void
+ambiguous(Dispatcher *d, KnType **args, int n, KnStrBuf *sb)
+{
+    Overload *tie, *best = find_best(d, args, n, &tie);
+    PyObject *nm = PyObject_GetAttrString(d->py_func, "__qualname__");
+    kn_sb_printf(sb, "Ambiguous overloading for %s (",
+                 nm && PyUnicode_Check(nm) ? PyUnicode_AsUTF8(nm) : "?");
+    Py_XDECREF(nm);
+    PyErr_Clear();
+    for (int i = 0; i < n; i++)
+        kn_sb_printf(sb, "%s%s", i ? ", " : "", args[i]->name);
+    kn_sb_printf(sb, "):");
+    Overload *two[2] = {best, tie};
+    for (int k = 0; k < 2; k++) {
+        kn_sb_printf(sb, "\n(");
+        for (int i = 0; i < n; i++)
+            kn_sb_printf(sb, "%s%s", i ? ", " : "", two[k]->args[i]->name);
+        kn_sb_printf(sb, ") -> %s", two[k]->ret ? two[k]->ret->name : "?");
+    }
+}
+
+/* No single explicit signature fits: TypeError, ambiguous or no match */
+static int
+is_ambiguous(Dispatcher *d, KnType **args, int n)
+{
+    Overload *tie;
+    return find_best(d, args, n, &tie) && tie;
 }
 
 static void
@@ -310,6 +372,7 @@ run_compile(Dispatcher *d, KnType **args, int n, KnType *declared_ret, Overload 
     c->boundscheck = d->boundscheck;
     c->error_model_python = d->error_model_python;
     c->thunk = d->thunk;
+    c->inline_always = d->inline_always;
     c->dump = dump_flags();
     c->declared_ret = declared_ret;
     c->arg_types = args;
@@ -332,7 +395,7 @@ run_compile(Dispatcher *d, KnType **args, int n, KnType *declared_ret, Overload 
                          s->overloads};
     KnFrame frame = {d, args, n, c, s->compiling, {0}, 0, {0}, 0};
     int rc = -1;
-    if (!keep || !env.support)
+    if (!keep || !env.support || kn_dispatch_set_locals(c, d->options) < 0)
         goto done;
     s->compiling = &frame;
     double t0 = (c->dump & KN_DUMP_TIME) ? now_ms() : 0;
@@ -351,6 +414,10 @@ run_compile(Dispatcher *d, KnType **args, int n, KnType *declared_ret, Overload 
     s->compiling = frame.outer;
     if (rc < 0) {
         if (!PyErr_Occurred()) {
+            if (d->nopython_false && c->diags.items.len && c->fn)
+                kn_diag_note(&c->diags, &c->diags.items.items[0], c->fn->span,
+                             "jit(nopython=False): kiln has no object mode to fall back to "
+                             "(object mode is not implemented; it compiles in nopython mode)");
             PyObject *exc = c->diags.items.len ? diag_exception(c, d) : NULL;
             if (exc) {
                 PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
@@ -515,6 +582,14 @@ resolve_call(KnCompilation *c, void *ref, KnType **args, int n, KnSpan span, KnC
     if (!ov && d->explicit_sigs)
         ov = find_convertible(d, args, n);
     if (!ov || ov->failed) {
+        if (d->explicit_sigs && !ov && is_ambiguous(d, args, n)) {
+            KnStrBuf sb;
+            kn_sb_init(&sb);
+            ambiguous(d, args, n, &sb);
+            kn_diag_error(&c->diags, KN_DIAG_TYPING, span, "%s", sb.data);
+            kn_sb_fini(&sb);
+            return -1;
+        }
         if (d->explicit_sigs && !ov) {
             KnStrBuf sb;
             kn_sb_init(&sb);
@@ -624,6 +699,26 @@ static const KnHooks hooks = {resolve_call, resolve_overload};
 
 /* ---- builtin ids: map the Python objects of lib/registry.def to their ids ---- */
 
+/* kiln's type objects as values: kiln.int32 is np.int32 in compiled code (kiln.types gives
+ * the pairs), so it converts (kiln.int32(x)) and is a dtype (dtype=kiln.float32). */
+static void
+value_classes(PyObject *ids)
+{
+    PyObject *types = PyImport_ImportModule("kiln.types");
+    PyObject *pairs = types ? PyObject_CallMethod(types, "_value_classes", NULL) : NULL;
+    for (Py_ssize_t i = 0; pairs && PyList_Check(pairs) && i < PyList_GET_SIZE(pairs); i++) {
+        PyObject *pair = PyList_GET_ITEM(pairs, i);
+        PyObject *id = PyTuple_Check(pair) && PyTuple_GET_SIZE(pair) == 2
+                           ? PyDict_GetItemWithError(ids, PyTuple_GET_ITEM(pair, 1))
+                           : NULL;
+        if (id)
+            PyDict_SetItem(ids, PyTuple_GET_ITEM(pair, 0), id);
+    }
+    PyErr_Clear();
+    Py_XDECREF(pairs);
+    Py_XDECREF(types);
+}
+
 static int
 builtins_setup(KnState *s)
 {
@@ -655,6 +750,7 @@ builtins_setup(KnState *s)
     Py_XDECREF(prange);
     Py_XDECREF(rid);
     Py_XDECREF(kiln);
+    value_classes(ids);
     s->builtin_ids = ids;
     /* calls implemented in Python: kiln.extending's registry (kiln/lib registers there) */
     PyObject *ext = PyImport_ImportModule("kiln.extending");
@@ -873,11 +969,16 @@ no_match(Dispatcher *d, KnType **types, int n)
 {
     KnStrBuf sb;
     kn_sb_init(&sb);
+    if (is_ambiguous(d, types, n)) {
+        ambiguous(d, types, n, &sb);
+        PyErr_SetString(PyExc_TypeError, sb.data);
+        kn_sb_fini(&sb);
+        return NULL;
+    }
     for (int i = 0; i < n; i++)
         kn_sb_printf(&sb, "%s%s", i ? ", " : "", types[i]->name);
     PyErr_Format(PyExc_TypeError, "No matching definition for argument type(s) %s", sb.data);
     kn_sb_fini(&sb);
-    KN_UNUSED(d);
     return NULL;
 }
 
@@ -901,6 +1002,28 @@ overload_of(Dispatcher *d, PyObject *const *args, int n, KnType **types)
     return ov;
 }
 
+/* Call an explicit signature the arguments convert to: those that unboxing does not convert
+ * itself (a float for an int) converted first (options.c). */
+static PyObject *
+invoke_converted(Overload *ov, PyObject *const *args, int n, KnType **types, int nogil)
+{
+    PyObject *small[64] = {NULL}, **conv = n <= 64 ? small : malloc(sizeof(PyObject *) * (size_t)n);
+    if (!conv)
+        return PyErr_NoMemory();
+    PyObject *r = NULL;
+    int k = 0;
+    for (; k < n; k++)
+        if (!(conv[k] = kn_dispatch_convert_arg(types[k], ov->args[k], args[k])))
+            goto done;
+    r = invoke(ov, conv, nogil);
+done:
+    while (k-- > 0)
+        Py_DECREF(conv[k]);
+    if (conv != small)
+        free(conv);
+    return r;
+}
+
 static PyObject *
 call_positional(Dispatcher *d, PyObject *const *args, int n)
 {
@@ -909,9 +1032,14 @@ call_positional(Dispatcher *d, PyObject *const *args, int n)
     if (!types)
         return PyErr_NoMemory();
     Overload *ov = overload_of(d, args, n, types);
+    PyObject *r = NULL;
+    if (ov && !ov->failed && memcmp(ov->args, types, sizeof(KnType *) * (size_t)n))
+        r = invoke_converted(ov, args, n, types, d->nogil);
+    else if (ov)
+        r = invoke(ov, args, d->nogil);
     if (types != small)
         free(types);
-    return ov ? invoke(ov, args, d->nogil) : NULL;
+    return r;
 }
 
 /* Whether the frontend rejects the function's parameters whatever the call (*args, **kwargs,
@@ -1450,6 +1578,10 @@ dispatcher_new(PyTypeObject *type, PyObject *args, PyObject *kw)
         PyObject *em = PyDict_GetItemString(d->options, "error_model");
         if (em && PyUnicode_Check(em) && !strcmp(PyUnicode_AsUTF8(em), "numpy"))
             d->error_model_python = 0;
+        PyObject *np = PyDict_GetItemString(d->options, "objmode_fallback");
+        d->nopython_false = np && PyObject_IsTrue(np) > 0;
+        PyObject *il = PyDict_GetItemString(d->options, "inline");
+        d->inline_always = il && PyUnicode_Check(il) && !strcmp(PyUnicode_AsUTF8(il), "always");
         PyObject *th = PyDict_GetItemString(d->options, "_thunk");
         d->thunk = th && PyObject_IsTrue(th) > 0;
     }

@@ -236,6 +236,13 @@ read_type(Reader *r)
     KnType *container = read_container_type(r);
     if (container || r->failed_container)
         return container;
+    int info = eat(r, "iinfo(") ? KN_BI_NP_IINFO : eat(r, "finfo(") ? KN_BI_NP_FINFO : -1;
+    if (info >= 0) { /* np.iinfo(t) / np.finfo(t) (types/model_misc.c) */
+        KnType *dt = read_type(r);
+        return dt && eat(r, ")")
+                   ? kn_type_info(r->types, info, dt, info == KN_BI_NP_IINFO ? "iinfo" : "finfo")
+                   : NULL;
+    }
     static const char *const iters[] = {"iter", "enumerate", "zip", "range_iter"}; /* KnIterKind */
     for (int k = 0; k < 4; k++) {
         size_t len = strlen(iters[k]);

@@ -185,7 +185,7 @@ kn_jit_remove(LLVMOrcResourceTrackerRef rt)
 /* ---- bitcode for cross-module inlining ---- */
 
 void
-kn_jit_bitcode(LLVMModuleRef m, void **out, size_t *size)
+kn_jit_bitcode(LLVMModuleRef m, void **out, size_t *size, int always)
 {
     *out = NULL;
     *size = 0;
@@ -195,7 +195,7 @@ kn_jit_bitcode(LLVMModuleRef m, void **out, size_t *size)
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
             for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
                 ninstr++;
-    if (ninstr > 400)
+    if (ninstr > 400 && !always)
         return;
     LLVMMemoryBufferRef buf = LLVMWriteBitcodeToMemoryBuffer(m);
     if (!buf)

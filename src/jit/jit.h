@@ -86,7 +86,8 @@ KnTexts *kn_jit_texts(KnCompilation *c);    /* KN_SIDE_TEXT, made when first ask
 void kn_jit_fini_products(KnCompilation *c);
 
 /* The module as bitcode (malloc'ed), to inline its functions into later callers. */
-void kn_jit_bitcode(LLVMModuleRef m, void **out, size_t *size);
+/* the module's bitcode for inlining into callers: only a small one, unless `always` */
+void kn_jit_bitcode(LLVMModuleRef m, void **out, size_t *size, int always);
 /* Link a callee's bitcode into m with every definition available_externally: LLVM can inline
  * them, and nothing is emitted twice (the JIT still resolves the symbols). */
 void kn_jit_link_for_inlining(LLVMModuleRef m, const void *bitcode, size_t size);

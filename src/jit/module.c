@@ -126,7 +126,7 @@ kn_jit_pass_optimize(KnCompilation *c)
     }
     if (!c->text_only) {
         KnCode *cd = code(c);
-        kn_jit_bitcode(m, &cd->bitcode, &cd->bitcode_size);
+        kn_jit_bitcode(m, &cd->bitcode, &cd->bitcode_size, c->inline_always);
     }
     /* after the bitcode: callers inline the uncut blocks */
     int cuts = kn_jit_split_blocks(m);

@@ -531,6 +531,11 @@ declare_native(L *l, KnFunction *fn, const char *name)
     unsigned nounwind = LLVMGetEnumAttributeKindForName("nounwind", 8);
     LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
                             LLVMCreateEnumAttribute(l->ctx, nounwind, 0));
+    if (l->c->inline_always && !l->c->in_cycle) { /* inline='always': every jitted caller */
+        unsigned always = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
+        LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                                LLVMCreateEnumAttribute(l->ctx, always, 0));
+    }
     return f;
 }
 

@@ -4,6 +4,8 @@
  * functions and classes with no object by name), and for loops' iterators. Their constructors. */
 #include "types/model.h"
 
+#include <stdio.h>
+
 static size_t
 size_one(const KnType *t)
 {
@@ -60,6 +62,19 @@ const KnTypeModel kn_type_model_class = {.same = same_name_if_no_ref, .hash = ha
 const KnTypeModel kn_type_model_bound = {.same = same_name, .hash = hash_name};
 /* a for loop's iterator: interned by its kind (id) and items, which decide its item type */
 const KnTypeModel kn_type_model_iter = {0};
+/* np.iinfo(t) / np.finfo(t): interned by its entry (id) and its dtype (items[0]) */
+const KnTypeModel kn_type_model_info = {0};
+
+KnType *
+kn_type_info(KnTypeTable *t, int id, KnType *dtype, const char *fname)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%s(%s)", fname, dtype->name);
+    KnType *items[1] = {dtype};
+    KnType key = {
+        .kind = KN_TY_INFO, .id = id, .n = 1, .items = items, .dtype = dtype, .name = name};
+    return kn_type_intern(t, &key, name);
+}
 
 KnType *
 kn_type_func(KnTypeTable *t, int builtin_id, void *ref, const char *name)

@@ -96,6 +96,8 @@ KnType *kn_type_module(KnTypeTable *t, int id, const char *name);
 KnType *kn_type_class(KnTypeTable *t, int id, void *ref, const char *name);
 KnType *kn_type_bound(KnTypeTable *t, KnType *self, const char *method);
 KnType *kn_type_iter(KnTypeTable *t, KnIterKind kind, KnType **items, int n, KnType *item);
+/* np.iinfo(dtype) / np.finfo(dtype) (model_misc.c): id its registry entry, fname its name */
+KnType *kn_type_info(KnTypeTable *t, int id, KnType *dtype, const char *fname);
 KnType *kn_type_by_name(const char *name); /* primitives by key name, NULL if none */
 /* list(item): item NULL for a list whose item type is not known yet (`[]`) (model_list.c) */
 KnType *kn_type_list(KnTypeTable *t, KnType *item);
@@ -107,6 +109,16 @@ KnType *kn_type_set(KnTypeTable *t, KnType *k);
 KnType *kn_type_array(KnTypeTable *t, KnType *dtype, int ndim, char layout, int readonly);
 /* NumPy's promotion of two array dtypes (int8 + int8 is int8, unlike Numba's scalars). */
 KnType *kn_type_numpy_promote(KnType *a, KnType *b);
+/* How a value of type `from` converts to `to`, as Numba's dispatcher rates a candidate
+ * signature (conversion.c): the larger, the worse; KN_CONV_NONE when it does not convert. */
+typedef enum KnConversion {
+    KN_CONV_EXACT,
+    KN_CONV_PROMOTE, /* a wider type of the same kind: int8 -> int64, float32 -> float64 */
+    KN_CONV_SAFE,    /* no precision lost: int32 -> float64, an array to layout 'A' */
+    KN_CONV_UNSAFE,  /* may lose: float -> int (truncates), int64 -> int32, int32 -> float32 */
+    KN_CONV_NONE,
+} KnConversion;
+KnConversion kn_type_conversion(KnType *from, KnType *to);
 
 static inline int
 kn_type_is_int(const KnType *t)

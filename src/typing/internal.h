@@ -61,6 +61,10 @@ int kn_typing_take_refined(KnCompilation *c); /* a refinement happened since the
 int kn_typing_build_dict(KnCompilation *c, KnInstr *in);
 KnType *kn_typing_dict_iter_item(KnCompilation *c, const KnType *t);
 int kn_typing_dict_untyped(KnCompilation *c, KnInstr *in);
+/* locals.c: locals={name: type}: the variables' types fixed before the fixpoint; a store to
+ * one (*handled = 1) checked to convert */
+void kn_typing_locals_init(KnCompilation *c);
+int kn_typing_locals_store(KnCompilation *c, KnInstr *in, int *handled);
 /* iter.c: the iterator protocol */
 int kn_typing_getiter(KnCompilation *c, KnInstr *in);
 int kn_typing_iternext(KnCompilation *c, KnInstr *in);

@@ -131,6 +131,8 @@ kn_typing_owner(const KnType *t)
         return "flags";
     if (kn_type_is_number(t))
         return "number";
+    if (t->kind == KN_TY_INFO) /* np.iinfo / np.finfo: compile-time, with attributes */
+        return kn_kind_name(t->kind);
     return kn_type_is_value(t) ? kn_kind_name(t->kind) : NULL;
 }
 

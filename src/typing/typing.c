@@ -554,6 +554,10 @@ type_store(KnCompilation *c, KnInstr *in, int *changed)
     if (!v)
         return 0;
     KnVar *var = &c->fn->vars.items[in->aux];
+    int declared;
+    KN_TRY(kn_typing_locals_store(c, in, &declared)); /* locals={...} (locals.c) */
+    if (declared)
+        return 0;
     if (!kn_type_is_value(v) && var->name[0] != '$' && !(var->type == NULL || var->type == v)) {
         kn_diag_error(&c->diags, KN_DIAG_TYPING, in->args[0]->span, "cannot assign %s to '%s'",
                       v->name, var->name);
@@ -793,6 +797,7 @@ kn_typing_infer(KnCompilation *c, KnType **argtypes)
     KnFunction *fn = c->fn;
     fn->arg_types = argtypes;
     mark_reachable(fn);
+    kn_typing_locals_init(c);
     for (int iter = 0; iter < 100; iter++) {
         int changed = 0;
         for (int b = 0; b < fn->blocks.len; b++) {

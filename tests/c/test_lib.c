@@ -12,12 +12,13 @@
 
 #include "check.h"
 
-/* owners of methods, attributes and operators: "number", "flags" and the kinds of run-time
- * values (types/kinds.def) */
+/* owners of methods, attributes and operators: "number", "flags", "info" (np.iinfo/np.finfo,
+ * compile-time values with attributes: lib/typevalues.def) and the kinds of run-time values
+ * (types/kinds.def) */
 static int
 is_value_owner(const char *owner)
 {
-    if (!strcmp(owner, "number") || !strcmp(owner, "flags"))
+    if (!strcmp(owner, "number") || !strcmp(owner, "flags") || !strcmp(owner, "info"))
         return 1;
     for (int k = 0; k < KN_TY_COUNT; k++)
         if ((kn_kind_flags((KnTypeKind)k) & KN_KIND_VALUE) &&

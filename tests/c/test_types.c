@@ -663,6 +663,47 @@ test_convert(void)
     CHECK_EQ_INT(bad, 0);
 }
 
+/* kn_type_conversion rates as Numba 0.68's casting table does (measured: which of two explicit
+ * signatures its dispatcher picks, or that the choice is ambiguous) */
+static void
+test_conversion(void)
+{
+    static const struct {
+        KnType *from, *to;
+        KnConversion want;
+    } cases[] = {
+        {&kn_type_int64, &kn_type_int64, KN_CONV_EXACT},
+        {&kn_type_int8, &kn_type_int64, KN_CONV_PROMOTE},
+        {&kn_type_float32, &kn_type_float64, KN_CONV_PROMOTE},
+        {&kn_type_complex64, &kn_type_complex128, KN_CONV_PROMOTE},
+        {&kn_type_int64, &kn_type_float64, KN_CONV_SAFE},
+        {&kn_type_uint64, &kn_type_float64, KN_CONV_SAFE},
+        {&kn_type_int16, &kn_type_float32, KN_CONV_SAFE},
+        {&kn_type_uint8, &kn_type_int16, KN_CONV_SAFE},
+        {&kn_type_uint32, &kn_type_int64, KN_CONV_SAFE},
+        {&kn_type_bool, &kn_type_int64, KN_CONV_SAFE},
+        {&kn_type_bool, &kn_type_float64, KN_CONV_SAFE},
+        {&kn_type_float64, &kn_type_complex128, KN_CONV_SAFE},
+        {&kn_type_int64, &kn_type_complex128, KN_CONV_SAFE},
+        {&kn_type_int32, &kn_type_float32, KN_CONV_UNSAFE},
+        {&kn_type_int64, &kn_type_int8, KN_CONV_UNSAFE},
+        {&kn_type_int64, &kn_type_uint32, KN_CONV_UNSAFE},
+        {&kn_type_uint64, &kn_type_int64, KN_CONV_UNSAFE},
+        {&kn_type_float64, &kn_type_int64, KN_CONV_UNSAFE},
+        {&kn_type_float64, &kn_type_float32, KN_CONV_UNSAFE},
+        {&kn_type_float64, &kn_type_complex64, KN_CONV_UNSAFE},
+        {&kn_type_int64, &kn_type_bool, KN_CONV_UNSAFE},
+        {&kn_type_complex128, &kn_type_float64, KN_CONV_NONE},
+        {&kn_type_complex64, &kn_type_int64, KN_CONV_NONE},
+        {&kn_type_str, &kn_type_int64, KN_CONV_NONE},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        CHECK_EQ_INT((int)kn_type_conversion(cases[i].from, cases[i].to), (int)cases[i].want);
+    KnType *ti = tup2(I64, I64), *tf = tup2(&kn_type_float64, &kn_type_float64);
+    CHECK_EQ_INT((int)kn_type_conversion(ti, tf), (int)KN_CONV_SAFE);
+    CHECK_EQ_INT((int)kn_type_conversion(tf, ti), (int)KN_CONV_UNSAFE);
+}
+
 /* The kinds table (types/kinds.def): every kind has a name and the value and number flags
  * that the kind-order test `kind <= KN_TY_SLICE` used to give; nothing depends on the order. */
 static void
@@ -682,6 +723,7 @@ test_kinds(void)
         {KN_TY_CLASS, "class", 0, 0}, {KN_TY_BOUND, "bound", 0, 0},
         {KN_TY_ITER, "iter", 0, 0},   {KN_TY_LIST, "list", 1, 0},
         {KN_TY_DICT, "dict", 1, 0},   {KN_TY_SET, "set", 1, 0},
+        {KN_TY_INFO, "info", 0, 0},
     };
     CHECK_EQ_INT((int)(sizeof want / sizeof want[0]), KN_TY_COUNT);
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
@@ -713,6 +755,7 @@ main(void)
     test_unify();
     test_convert();
     test_kinds();
+    test_conversion();
     /* a str value is a KnStr: its layout in the dispatcher's buffers and in lists */
     CHECK_EQ_INT((int)kn_type_size(&kn_type_str), (int)sizeof(KnStr));
     kn_types_fini(&T);
