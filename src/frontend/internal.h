@@ -35,6 +35,7 @@ typedef struct FE {
     int nloops;
     int ntemps;
     KnMap var_names; /* hash of a variable's name -> its index + 1 (the first of a hash) */
+    struct KnFeExc *exc; /* try.c: the try statements and except clauses around (or NULL) */
 } FE;
 
 typedef KnInstr *Val;
@@ -139,6 +140,14 @@ Val kn_fe_set_of(FE *fe, PyObject *call); /* set(iterable) */
 Val kn_fe_fstring(FE *fe, PyObject *node); /* JoinedStr */
 /* 'literal'.format(...): *handled 0 when node is another call */
 Val kn_fe_str_format(FE *fe, PyObject *node, int *handled);
+
+/* try.c: try/except/finally, raise, and what return/break/continue run on the way out */
+int kn_fe_try_stmt(FE *fe, PyObject *node);
+int kn_fe_raise_stmt(FE *fe, PyObject *node);
+int kn_fe_raise_with(FE *fe, PyObject *node, PyObject *cls, PyObject *args); /* constant args */
+Val kn_fe_exc_return(FE *fe, PyObject *node, Val v); /* NULL on error */
+int kn_fe_exc_leave_loop(FE *fe, PyObject *node);    /* break/continue */
+int kn_fe_exc_name_used(FE *fe, PyObject *node);     /* 1 (diagnosed): `e` of except ... as e */
 
 /* loops.c */
 int kn_fe_while_stmt(FE *fe, PyObject *node);

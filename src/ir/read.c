@@ -702,6 +702,9 @@ read_immediates(Reader *r, KnInstr *in, KnType **implied, double *as_float, Pend
         return 0;
     case KN_OP_RAISE:
         return eat(r, "exc#") ? read_int(r, &in->aux) : -1;
+    case KN_OP_EXC_MATCH:
+    case KN_OP_RERAISE:
+        return eat(r, "try#") ? read_int(r, &in->aux) : 0;
     case KN_OP_GETITER: {
         static const char *const kinds[] = {"seq", "enumerate", "zip", "range"};
         for (int k = 0; k < 4; k++)

@@ -50,6 +50,9 @@ typedef struct L {
     LLVMValueRef defer_flags[KN_MAX_DEFERRED]; /* i1 allocas for KN_SIDE_DEFERRED */
     LLVMValueRef defer_flag; /* while lowering a deferred division: its flag, else NULL */
     int divisor_nonzero;     /* while lowering a division passes/nonzero.c cleared: no test */
+    LLVMBasicBlockRef handler; /* the current block's unwind target (inside a try), or NULL */
+    LLVMValueRef *exc_saved;   /* by try id: the KnExcInfo its except clause caught (exceptions.c) */
+    int nexc_saved;
 } L;
 
 /* ---- the lowering model of a kind (types/kinds.def names it: kn_lower_model_<lm>,
@@ -151,6 +154,11 @@ void kn_lower_own(L *l, LLVMValueRef v, const KnType *t); /* register an owned t
 void kn_lower_release_owned(L *l, LLVMValueRef v, const KnType *t); /* and release it early */
 void kn_lower_cleanup(L *l); /* release variables and owned temps before leaving (emit.c) */
 void kn_lower_unwind(L *l, LLVMValueRef status); /* leave with an exception (emit.c) */
+/* exceptions.c: try/except (the pending KnExcInfo, handlers), raise with run-time arguments */
+void kn_lower_exc_setup(L *l);
+LLVMValueRef kn_lower_exc_match(L *l, KnInstr *in);
+void kn_lower_reraise(L *l, KnInstr *in);
+void kn_lower_raise(L *l, KnInstr *in);
 LLVMValueRef kn_lower_array_getitem(L *l, KnInstr *in);
 LLVMValueRef kn_lower_array_const_slice(L *l, KnInstr *in); /* SLICE op on an array */
 LLVMValueRef kn_lower_array_method(L *l, KnInstr *in, const char *name, LLVMValueRef a,

@@ -247,8 +247,11 @@ consider(KnCompilation *c, KnBlock *h)
     if (!t || !((t->op == KN_OP_CBR && is_counter_header(c->fn, h)) || is_iterator_header(c, h)))
         return;
     Loop lp = {.header = h, .exit = t->targets[1]};
-    if (collect_body(&lp) < 0)
+    if (collect_body(&lp) < 0 || h->unwind)
         return;
+    for (int i = 0; i < lp.n; i++)
+        if (lp.body[i]->unwind)
+            return; /* inside a try: the handler would see the variables of later iterations */
     char state[MAX_BODY];
     memset(state, 0, sizeof state);
     if (has_inner_cycle(&lp, 0, state))

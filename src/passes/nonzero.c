@@ -183,6 +183,16 @@ kn_pass_nonzero_divisors(KnCompilation *c)
     f.preds = kn_arena_alloc(a, sizeof(int *) * (size_t)nb);
     f.npreds = kn_arena_alloc(a, sizeof(int) * (size_t)nb);
     find_preds(&f);
+    /* an exception handler (an unwind target) may be entered from anywhere in the protected
+     * blocks, by the very division that found its divisor zero: it starts knowing nothing */
+    char *handler = kn_arena_alloc(a, (size_t)nb + 1);
+    for (int b = 0; b < nb; b++)
+        handler[b] = 0;
+    for (int b = 0; b < nb; b++) {
+        const KnBlock *u = fn->blocks.items[b]->unwind;
+        if (u && f.index[u->id] >= 0)
+            handler[f.index[u->id]] = 1;
+    }
     /* optimistic start (everything known except at the entry), then shrink to the fixpoint */
     for (int b = 0; b < nb; b++)
         f.out[b] = ~(uint64_t)0;
@@ -195,7 +205,7 @@ kn_pass_nonzero_divisors(KnCompilation *c)
             uint64_t in = b == 0 ? 0 : ~(uint64_t)0;
             for (int k = 0; k < f.npreds[b]; k++)
                 in &= f.out[f.preds[b][k]];
-            if (b != 0 && f.npreds[b] == 0)
+            if ((b != 0 && f.npreds[b] == 0) || handler[b])
                 in = 0;
             f.in[b] = in;
             uint64_t out = transfer(&f, blk, in, 0);
