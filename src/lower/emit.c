@@ -589,6 +589,7 @@ kn_lower_unwind(L *l, LLVMValueRef status)
         return;
     }
     if (!l->has_refs) { /* nothing to release: return here */
+        kn_lower_exc_leaving(l);
         LLVMBuildRet(l->b, status);
         return;
     }
@@ -607,6 +608,7 @@ kn_lower_finish_unwind(L *l)
     if (!l->unwind)
         return;
     LLVMPositionBuilderAtEnd(l->b, l->unwind);
+    kn_lower_exc_leaving(l);
     release_vars(l);
     LLVMBuildRet(l->b, LLVMBuildLoad2(l->b, l->i32, l->unwind_status, "status"));
 }

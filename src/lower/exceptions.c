@@ -1,7 +1,9 @@
 /* exceptions.c - lowering of try/except: raise (with run-time arguments), exc_match, reraise.
  *
- * The pending exception is the KnExcInfo the function fills (its %exc parameter; in a function
- * with the direct ABI that has handlers, an entry-block alloca of the same layout). A raise in a
+ * In a function with handlers the pending exception is an entry-block KnExcInfo of its own,
+ * which callees fill too, copied to the caller's %exc only when it leaves the function
+ * (kn_lower_exc_leaving): a raise caught in the same function then stays in registers (SROA),
+ * and a clause whose match is known folds away. A raise in a
  * block with an unwind target records the exception there, releases the block's owned
  * temporaries (the release chain, emit.c) and branches to the handler's block instead of
  * returning a status (kn_lower_unwind, l->handler). Variables stay alive: the handler reads
@@ -52,10 +54,21 @@ kn_lower_exc_setup(L *l)
                 ntries = in->aux;
         }
     }
-    if (any && !l->exc_ptr) /* direct ABI: the pending exception lives here */
+    if (any) { /* the pending exception lives here; copied out when it leaves the function */
+        l->exc_out = l->exc_ptr; /* NULL: the direct ABI */
         l->exc_ptr = kn_lower_entry_alloca(l, excinfo_type(l), "excinfo");
+        LLVMBuildStore(l->b, LLVMConstNull(excinfo_type(l)), l->exc_ptr);
+    }
     l->nexc_saved = ntries;
     l->exc_saved = kn_arena_alloc(&l->c->arena, sizeof(LLVMValueRef) * (size_t)(ntries + 1));
+}
+
+/* An exception leaves the function: the caller's KnExcInfo gets the pending one. */
+void
+kn_lower_exc_leaving(L *l)
+{
+    if (l->exc_out)
+        LLVMBuildStore(l->b, LLVMBuildLoad2(l->b, excinfo_type(l), l->exc_ptr, ""), l->exc_out);
 }
 
 static LLVMValueRef

@@ -53,6 +53,7 @@ typedef struct L {
     LLVMBasicBlockRef handler; /* the current block's unwind target (inside a try), or NULL */
     LLVMValueRef *exc_saved;   /* by try id: the KnExcInfo its except clause caught (exceptions.c) */
     int nexc_saved;
+    LLVMValueRef exc_out; /* with handlers: the caller's KnExcInfo (exc_ptr is the function's) */
 } L;
 
 /* ---- the lowering model of a kind (types/kinds.def names it: kn_lower_model_<lm>,
@@ -156,6 +157,7 @@ void kn_lower_cleanup(L *l); /* release variables and owned temps before leaving
 void kn_lower_unwind(L *l, LLVMValueRef status); /* leave with an exception (emit.c) */
 /* exceptions.c: try/except (the pending KnExcInfo, handlers), raise with run-time arguments */
 void kn_lower_exc_setup(L *l);
+void kn_lower_exc_leaving(L *l); /* an exception leaves the function: copy it out */
 LLVMValueRef kn_lower_exc_match(L *l, KnInstr *in);
 void kn_lower_reraise(L *l, KnInstr *in);
 void kn_lower_raise(L *l, KnInstr *in);
