@@ -232,7 +232,113 @@ def test_the_former_unsupported_cases_compile():
     check(uses_try_finally, 1)
 
 
+def nested_tries(x):
+    r = 0
+    try:
+        try:
+            if x == 1:
+                raise KeyError("k")
+            if x == 2:
+                raise ValueError("v")
+        except KeyError:
+            r += 1
+            if x == 1:
+                raise IndexError("from the handler")
+        else:
+            r += 2
+            if x == 0:
+                raise TypeError("from else")
+        finally:
+            r += 10
+    except (IndexError, TypeError, ValueError):
+        r += 100
+    return r
+
+
+def try_in_finally(x):
+    r = 0
+    try:
+        r = 1
+    finally:
+        try:
+            if x:
+                raise ValueError
+        except ValueError:
+            r = 5
+    return r
+
+
+@pytest.mark.parametrize("x", [0, 1, 2, 3])
+def test_nested_tries_and_raises_in_handlers_and_else(x):
+    check(nested_tries, x)
+
+
+@pytest.mark.parametrize("x", [0, 1])
+def test_try_inside_finally(x):
+    check(try_in_finally, x)
+
+
 # --- raised by the runtime and by callees -------------------------------------------------------
+
+def str_items(n):
+    out = ""
+    for i in range(n):
+        try:
+            out += "abc"[i]
+        except IndexError:
+            out += "!"
+    return out
+
+
+def list_methods(n):
+    lst = [1, 2, 3]
+    tot = 0
+    for i in range(n):
+        try:
+            tot += lst[i]
+            lst.remove(i)
+        except ValueError:
+            tot += 100
+        except IndexError:
+            tot += 1000
+    return tot
+
+
+def test_str_and_list_errors_are_caught():
+    check(str_items, 5)
+    check(list_methods, 5)
+
+
+@kiln.njit
+def recursive(n):
+    if n == 0:
+        raise ValueError("bottom", n)
+    try:
+        return recursive(n - 1) + 1
+    except KeyError:
+        return -1
+
+
+@kiln.njit
+def recursive_catching(n):
+    if n == 0:
+        raise ValueError("bottom", n)
+    try:
+        return recursive_catching(n - 1) + 1
+    except ValueError:
+        return 100
+
+
+def calls_recursive(n):
+    try:
+        return recursive(n)
+    except ValueError:
+        return -5
+
+
+def test_try_in_recursive_functions():
+    check(calls_recursive, 4)
+    check(recursive_catching.py_func, 4, cfunc=recursive_catching)
 
 def runtime_errors(k, a, s, lst):
     d = {"a": 1}

@@ -7,7 +7,7 @@
  * (computeKnownBitsFromContext), which made 1,000 such lines take 35 s to optimize and 2,000
  * lines 110 s.
  *
- * Kiln has no try/except, so once a checked division by the variable `y` has not raised, `y`
+ * Once a checked division by the variable `y` has not raised, `y`
  * is nonzero until the next store to `y` (KIR writes variables only with `store`). This pass is a
  * forward must-dataflow over the reachable blocks: a bit per divisor variable, set after a
  * division that raises on zero, cleared by a store, intersected where paths meet. A later
@@ -19,7 +19,8 @@
  * raise where it stands) but may still drop its check. The skipped division converts `y` to its
  * operand type first; only conversions that keep a nonzero value nonzero qualify (an int to a
  * wider int or to a float, a float to a float as wide). The first 64 divisor variables are
- * tracked, one uint64_t per block. */
+ * tracked, one uint64_t per block. An exception handler (a block's unwind target) starts
+ * knowing nothing: the division that found its divisor zero may be what led there. */
 #include "passes/passes.h"
 
 #include <stdint.h>
