@@ -272,8 +272,9 @@ stmt(FE *fe, PyObject *node)
     if (!strcmp(k, "Try"))
         return kn_fe_try_stmt(fe, node);
     if (!strcmp(k, "With") || !strcmp(k, "AsyncWith")) {
-        UNSUPPORTED(fe, node, "%s statements are not supported in compiled code (objmode, "
-                              "which 'with' will need, is not implemented yet)",
+        UNSUPPORTED(fe, node,
+                    "%s statements are not supported in compiled code (objmode, "
+                    "which 'with' will need, is not implemented yet)",
                     k[0] == 'W' ? "with" : "async with");
         return -1;
     }

@@ -127,8 +127,7 @@ bound_handler(FE *fe, PyObject *name)
 {
     struct KnFeExc *x = fe->exc;
     for (int k = x ? x->nhandlers - 1 : -1; k >= 0; k--)
-        if (x->handlers[k].name &&
-            PyUnicode_Compare(x->handlers[k].name, name) == 0)
+        if (x->handlers[k].name && PyUnicode_Compare(x->handlers[k].name, name) == 0)
             return &x->handlers[k];
     return NULL;
 }
@@ -246,8 +245,10 @@ kn_fe_raise_stmt(FE *fe, PyObject *node)
                 goto done;
             }
             if (nrt == MAX_RT_ARGS) {
-                UNSUPPORTED(fe, a, "an exception takes at most %d arguments that are not "
-                                   "constants", MAX_RT_ARGS);
+                UNSUPPORTED(fe, a,
+                            "an exception takes at most %d arguments that are not "
+                            "constants",
+                            MAX_RT_ARGS);
                 goto done;
             }
             if (!(rt[nrt++] = kn_fe_expr(fe, a)))
@@ -403,8 +404,7 @@ handler_body(FE *fe, PyObject *h, int id, KnBlock *next)
 {
     struct KnFeExc *x = fe->exc;
     if (x->nhandlers == MAX_TRIES) {
-        UNSUPPORTED(fe, h, "except clauses nested more than %d deep are not supported",
-                    MAX_TRIES);
+        UNSUPPORTED(fe, h, "except clauses nested more than %d deep are not supported", MAX_TRIES);
         return -1;
     }
     PyObject *name = A(h, "name");

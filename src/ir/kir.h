@@ -110,7 +110,8 @@ typedef struct KnBuilder {
     KnArena *arena;
     KnFunction *fn;
     KnBlock *cur; /* NULL after a terminator: code that follows is unreachable */
-    KnBlock *unwind; /* the unwind target of the blocks made now (inside a `try`), or NULL */
+    /* the unwind target of the blocks made now (inside a `try`: frontend/try.c), or NULL */
+    KnBlock *unwind;
 } KnBuilder;
 
 KnFunction *kn_kir_function_new(KnArena *a, const char *name, const char *filename);

@@ -130,15 +130,14 @@ match_value(L *l, KnInstr *in, LLVMValueRef idx)
     LLVMBasicBlockRef tbl = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "exc_map");
     LLVMBasicBlockRef late = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "exc_late");
     LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "exc_matched");
-    kn_lower_cold_branch(l,
-                         LLVMBuildICmp(l->b, LLVMIntUGE, idx,
-                                       LLVMConstInt(l->i64, (unsigned long long)n, 0), ""),
-                         late, tbl);
+    kn_lower_cold_branch(
+        l, LLVMBuildICmp(l->b, LLVMIntUGE, idx, LLVMConstInt(l->i64, (unsigned long long)n, 0), ""),
+        late, tbl);
     LLVMPositionBuilderAtEnd(l->b, tbl);
     LLVMValueRef at[2] = {LLVMConstInt(l->i64, 0, 0), idx};
     LLVMValueRef byte = LLVMBuildLoad2(
-        l->b, l->i8, LLVMBuildInBoundsGEP2(l->b, LLVMArrayType2(l->i8, (uint64_t)n), map, at, 2, ""),
-        "");
+        l->b, l->i8,
+        LLVMBuildInBoundsGEP2(l->b, LLVMArrayType2(l->i8, (uint64_t)n), map, at, 2, ""), "");
     LLVMValueRef in_map = LLVMBuildICmp(l->b, LLVMIntNE, byte, LLVMConstInt(l->i8, 0, 0), "");
     LLVMBuildBr(l->b, join);
     LLVMPositionBuilderAtEnd(l->b, late);
@@ -147,8 +146,8 @@ match_value(L *l, KnInstr *in, LLVMValueRef idx)
         LLVMTypeRef params[2] = {l->i64, l->ptr};
         LLVMValueRef args[2] = {idx, class_ptr(l, in->args[i])};
         LLVMValueRef r = kn_lower_extern(l, "kn_rt_exc_match_late", l->i32, params, 2, args);
-        any = LLVMBuildOr(l->b, any, LLVMBuildICmp(l->b, LLVMIntNE, r, LLVMConstInt(l->i32, 0, 0), ""),
-                          "");
+        any = LLVMBuildOr(l->b, any,
+                          LLVMBuildICmp(l->b, LLVMIntNE, r, LLVMConstInt(l->i32, 0, 0), ""), "");
     }
     LLVMBasicBlockRef late_end = LLVMGetInsertBlock(l->b);
     LLVMBuildBr(l->b, join);
@@ -230,7 +229,8 @@ arg_bits(L *l, int k, const KnInstr *a, int *kind)
         *kind = t->is_signed ? 1 : 2;
         if (t->bits == 64)
             return v;
-        return t->is_signed ? LLVMBuildSExt(l->b, v, l->i64, "") : LLVMBuildZExt(l->b, v, l->i64, "");
+        return t->is_signed ? LLVMBuildSExt(l->b, v, l->i64, "")
+                            : LLVMBuildZExt(l->b, v, l->i64, "");
     }
 }
 

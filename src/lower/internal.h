@@ -50,10 +50,13 @@ typedef struct L {
     LLVMValueRef defer_flags[KN_MAX_DEFERRED]; /* i1 allocas for KN_SIDE_DEFERRED */
     LLVMValueRef defer_flag; /* while lowering a deferred division: its flag, else NULL */
     int divisor_nonzero;     /* while lowering a division passes/nonzero.c cleared: no test */
-    LLVMBasicBlockRef handler; /* the current block's unwind target (inside a try), or NULL */
-    LLVMValueRef *exc_saved;   /* by try id: the KnExcInfo its except clause caught (exceptions.c) */
+    /* try/except (exceptions.c): the current block's unwind target, or NULL; by try id, the
+     * KnExcInfo its except clause caught; with handlers, the caller's KnExcInfo (exc_ptr is
+     * then the function's own) */
+    LLVMBasicBlockRef handler;
+    LLVMValueRef *exc_saved;
     int nexc_saved;
-    LLVMValueRef exc_out; /* with handlers: the caller's KnExcInfo (exc_ptr is the function's) */
+    LLVMValueRef exc_out;
 } L;
 
 /* ---- the lowering model of a kind (types/kinds.def names it: kn_lower_model_<lm>,
