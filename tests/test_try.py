@@ -207,6 +207,44 @@ def uses_try_finally(x):
     return y
 
 
+def finally_with_a_try_inside(x):
+    acc = 0
+    for i in range(4):
+        try:
+            if i == 1:
+                continue  # runs a copy of the finally, with its try, here
+            if i == x:
+                return acc  # and another here
+            acc += 1
+        finally:
+            try:
+                acc += 100
+            except ValueError:
+                pass
+            if i == x:
+                return -acc  # noqa: B012
+    return acc
+
+
+def except_base_exception(x):
+    try:
+        if x:
+            raise OtherError("any")
+        return 0
+    except BaseException:
+        return 1
+
+
+@pytest.mark.parametrize("x", [0, 2, 3, 9])
+def test_a_try_inside_a_finally_that_exits_run_twice(x):
+    check(finally_with_a_try_inside, x)
+
+
+@pytest.mark.parametrize("x", [0, 1])
+def test_except_base_exception(x):
+    check(except_base_exception, x)
+
+
 @pytest.mark.parametrize("x", [0, 2, 6])
 def test_else_and_finally(x):
     check(else_finally, x)
@@ -302,6 +340,41 @@ def list_methods(n):
         except IndexError:
             tot += 1000
     return tot
+
+
+def key_error_reraised(k):
+    d = {"a": 1, "b": 2}
+    try:
+        return d[k]
+    except KeyError:
+        raise
+
+
+def int_key_error_reraised(k):
+    d = {1: 1, 2: 2}
+    try:
+        return d[k]
+    except KeyError as e:
+        raise e
+
+
+def comprehension_in_try(a):
+    try:
+        lst = [10 // v for v in a]
+    except ZeroDivisionError:
+        lst = [0]
+    return lst
+
+
+def test_a_reraised_key_error_keeps_its_key():
+    check(key_error_reraised, "z")
+    check(key_error_reraised, "a")
+    check(int_key_error_reraised, 5)
+
+
+def test_the_blocks_of_a_comprehension_are_protected():
+    check(comprehension_in_try, [1, 2])
+    check(comprehension_in_try, [1, 0])
 
 
 def test_str_and_list_errors_are_caught():

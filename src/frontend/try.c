@@ -307,6 +307,8 @@ run_finals(FE *fe, PyObject *node, int down_to)
         return 0;
     int saved = x->ntries;
     KnBlock *saved_unwind = fe->b.unwind;
+    TryCtx kept[MAX_TRIES]; /* a try inside a finally body reuses the entries above k */
+    memcpy(kept, x->tries, sizeof kept);
     int rc = 0;
     for (int k = saved - 1; k >= down_to && rc == 0; k--) {
         TryCtx *t = &x->tries[k];
@@ -316,6 +318,7 @@ run_finals(FE *fe, PyObject *node, int down_to)
         set_unwind(fe, span_of(fe, node), t->outer);
         rc = kn_fe_stmts(fe, t->finalbody);
     }
+    memcpy(x->tries, kept, sizeof kept);
     x->ntries = saved;
     fe->b.unwind = saved_unwind;
     return rc;
@@ -418,12 +421,12 @@ handler_body(FE *fe, PyObject *h, int id, KnBlock *next)
 static int
 handlers(FE *fe, PyObject *node, PyObject *hs, int id, KnBlock *next)
 {
-    int all = 0;
+    int all = 0, bare = 0;
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(hs) && !all; i++) {
         PyObject *h = PyList_GET_ITEM(hs, i), *type = A(h, "type");
         KnBlock *body = kn_kir_block_new(&fe->b);
         if (!type) {
-            all = 1;
+            all = bare = 1;
             KN_TRY(match_all(fe, h, id));
             kn_kir_br(&fe->b, span_of(fe, h), body);
         } else {
@@ -440,8 +443,8 @@ handlers(FE *fe, PyObject *node, PyObject *hs, int id, KnBlock *next)
         kn_kir_set_block(&fe->b, body);
         KN_TRY(handler_body(fe, h, id, next));
     }
-    if (!all)
-        emit_reraise(fe, node, 0); /* nothing matched: on to the outer handler */
+    if (!bare) /* nothing matched (after `except BaseException` never): the outer handler */
+        emit_reraise(fe, node, 0);
     return 0;
 }
 
