@@ -519,10 +519,12 @@ def raise_from(x):
     try:
         if x == 1:
             raise KeyError("k")
+        if x == 2:
+            raise IndexError(f"at {x}")
         return 0
-    except KeyError as e:
-        if x == 1:
-            raise ValueError("from e") from e
+    except (KeyError, IndexError) as e:
+        if x > 0:
+            raise ValueError(f"from e {x}") from e
     return 1
 
 
@@ -549,7 +551,13 @@ def test_bare_raise_reraises_the_clause_exception_after_a_nested_try():
 
 def test_raise_from():
     check(raise_from, 0)
-    check(raise_from, 1)
+    for x in (1, 2):
+        got = check(raise_from, x)
+        try:
+            raise_from(x)
+        except ValueError as want:
+            assert type(got.__cause__) is type(want.__cause__)
+            assert got.__cause__.args == want.__cause__.args
     check(raise_from_none, 1)
     with pytest.raises(ValueError) as info:
         kiln.njit(raise_from_none)(1)

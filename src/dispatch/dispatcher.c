@@ -717,6 +717,23 @@ raise_from_table(KnExcInfo *exc)
     Py_XDECREF(formatted);
     if (inst)
         kn_box_exc_cause(entry, inst);
+    static int making_cause; /* `from e`: e itself, one level (its own cause is not kept) */
+    if (inst && !making_cause && kn_box_exc_cause_caught(entry)) {
+        KnExcInfo cause;
+        kn_rt_exc_cause(&cause);
+        kn_rt_exc_swap_texts(); /* e's str arguments */
+        making_cause = 1;
+        raise_from_table(&cause);
+        making_cause = 0;
+        kn_rt_exc_swap_texts();
+        PyObject *t, *v, *tb;
+        PyErr_Fetch(&t, &v, &tb);
+        PyErr_NormalizeException(&t, &v, &tb);
+        if (v)
+            PyException_SetCause(inst, v); /* steals v */
+        Py_XDECREF(t);
+        Py_XDECREF(tb);
+    }
     if (inst && exc->where) {
         /* where in the source it was raised: an exception note (PEP 678) where Python has them */
         PyObject *note = PyUnicode_FromFormat("raised by kiln-compiled code at %s", exc->where);

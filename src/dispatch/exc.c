@@ -8,7 +8,9 @@
  * - kn_box_exc_args: the arguments of an entry (class, args, (positions, cause)) made by a
  *   raise with run-time arguments (frontend/try.c): args with the values compiled code stored
  *   in KnExcInfo (lower/exceptions.c gives their kinds) at the run-time positions.
- * - kn_box_exc_cause: `raise ... from None` / `from Cls(...)` sets __cause__. */
+ * - kn_box_exc_cause: `raise ... from None` / `from Cls(...)` sets __cause__; `from e` is
+ *   built by the dispatcher's raise_from_table from what the runtime kept
+ *   (kn_box_exc_cause_caught, runtime/exc.c). */
 #include "dispatch/dispatch.h"
 
 static int
@@ -96,14 +98,21 @@ kn_box_exc_args(PyObject *entry, const KnExcInfo *exc)
     return r;
 }
 
+int
+kn_box_exc_cause_caught(PyObject *entry)
+{
+    return PyTuple_GET_SIZE(entry) == 3 &&
+           PyTuple_GET_ITEM(PyTuple_GET_ITEM(entry, 2), 1) == Py_True;
+}
+
 void
 kn_box_exc_cause(PyObject *entry, PyObject *inst)
 {
     if (PyTuple_GET_SIZE(entry) != 3)
         return;
     PyObject *cause = PyTuple_GET_ITEM(PyTuple_GET_ITEM(entry, 2), 1);
-    if (cause == Py_Ellipsis)
-        return;
+    if (cause == Py_Ellipsis || cause == Py_True)
+        return; /* from e: raise_from_table builds e (kn_box_exc_cause_caught) */
     if (cause == Py_None) {
         PyException_SetCause(inst, NULL); /* from None: also suppresses the context */
         return;

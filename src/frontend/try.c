@@ -17,8 +17,10 @@
  * `raise` enters (class, args) in the process-wide exception table. Arguments that are not
  * constants become the RAISE's operands (at most 4: numbers, bools or strs, checked by typing);
  * the entry is then (class, args, (positions, cause)), where args holds None at the run-time
- * positions and cause is Ellipsis (no `from`), None (`from None`) or (class, args) of a
- * constant cause. The dispatcher builds the exception from it (dispatch/exc.c). */
+ * positions and cause is Ellipsis (no `from`), None (`from None`), True (`from e`, the
+ * exception an except clause caught: the RAISE's imm.i is its try, whose saved exception
+ * lowering hands to the runtime) or (class, args) of a constant cause. The dispatcher builds
+ * the exception from it (dispatch/exc.c). */
 #include "frontend/internal.h"
 
 enum { MAX_TRIES = 32, MAX_RT_ARGS = 4 };
@@ -154,10 +156,10 @@ emit_reraise(FE *fe, PyObject *node, int id)
     r->aux = id;
 }
 
-/* `from cause`: Ellipsis (none), None, or (class, args) of a constant exception; NULL with a
- * diagnostic. A caught exception (`from e`) is accepted without being attached. */
+/* `from cause`: Ellipsis (none), None, True (`from e`: *caught is e's try) or (class, args)
+ * of a constant exception; NULL with a diagnostic. */
 static PyObject *
-cause_of(FE *fe, PyObject *node)
+cause_of(FE *fe, PyObject *node, int *caught)
 {
     PyObject *c = A(node, "cause");
     if (!c) {
@@ -169,8 +171,9 @@ cause_of(FE *fe, PyObject *node)
         return Py_None; /* from None */
     }
     if (is(c, "Name") && bound_handler(fe, A(c, "id"))) {
-        Py_INCREF(Py_Ellipsis); /* from e: the cause is not attached (docs/internals.md) */
-        return Py_Ellipsis;
+        *caught = bound_handler(fe, A(c, "id"))->id;
+        Py_INCREF(Py_True);
+        return Py_True;
     }
     PyObject *clsnode = is(c, "Call") ? A(c, "func") : c;
     PyObject *cls = exception_class(fe, clsnode);
@@ -264,7 +267,8 @@ kn_fe_raise_stmt(FE *fe, PyObject *node)
         }
         PyTuple_SET_ITEM(args, i, v);
     }
-    PyObject *cause = cause_of(fe, node);
+    int caught = 0;
+    PyObject *cause = cause_of(fe, node, &caught);
     if (!cause)
         goto done;
     if (!nrt && cause == Py_Ellipsis) {
@@ -283,6 +287,7 @@ kn_fe_raise_stmt(FE *fe, PyObject *node)
     if (idx >= 0) {
         Val r = emit(fe, KN_OP_RAISE, node, nrt, rt);
         r->aux = idx;
+        r->imm.i = caught;
         rc = 0;
     }
 done:

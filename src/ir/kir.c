@@ -357,6 +357,8 @@ print_imm(KnStrBuf *sb, const KnInstr *in, const KnFunction *fn)
 
     case KN_OP_RAISE:
         kn_sb_printf(sb, " exc#%d", in->aux);
+        if (in->imm.i > 0) /* raise ... from e: e's try (frontend/try.c) */
+            kn_sb_printf(sb, " cause try#%d", (int)in->imm.i);
         break;
     case KN_OP_EXC_MATCH:
     case KN_OP_RERAISE: /* the try whose exception it saves / raises again (frontend/try.c) */

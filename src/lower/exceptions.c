@@ -22,7 +22,8 @@
  *
  * A raise's run-time arguments go to KnExcInfo.args, with nargs = n | kinds << 8 (4 bits per
  * argument: 1 int64, 2 uint64, 3 bool, 4 float64 bits, 5 str, whose text the runtime keeps:
- * kn_rt_exc_text). The dispatcher rebuilds the Python values (dispatch/exc.c). */
+ * kn_rt_exc_text). The dispatcher rebuilds the Python values (dispatch/exc.c). `raise ... from
+ * e` first hands e (its try's saved KnExcInfo) to the runtime (kn_rt_exc_keep_cause). */
 #include "lower/internal.h"
 
 enum { EXC_FIELDS = 8, F_INDEX = 0, F_NARGS = 1, F_ARGS = 2, F_CALLED_FROM = 7 };
@@ -239,6 +240,11 @@ kn_lower_raise(L *l, KnInstr *in)
 {
     if (leaves_direct(l))
         return;
+    if (in->imm.i > 0 && in->imm.i <= l->nexc_saved) { /* from e: the runtime keeps e */
+        LLVMTypeRef p = l->ptr;
+        LLVMValueRef e = saved(l, (int)in->imm.i);
+        kn_lower_extern(l, "kn_rt_exc_keep_cause", LLVMVoidTypeInContext(l->ctx), &p, 1, &e);
+    }
     LLVMBuildStore(l->b, LLVMConstInt(l->i64, (unsigned)in->aux, 0), l->exc_ptr);
     kn_lower_store_where(l);
     if (in->nargs) {

@@ -543,6 +543,8 @@ TRY_KIR = program("""
         ret %9
       b4:
         reraise try#1
+      b5:
+        raise exc#0 cause try#1
 """)
 
 
@@ -551,6 +553,7 @@ def test_typing_types_exc_match_and_reraise():
     out = _core._run_pass(TRY_KIR, "typing", (I64,))
     assert "exc_match try#1 %5, %6 : bool" in out
     assert "reraise try#1" in out
+    assert "raise exc#0 cause try#1" in _core._read_kir(TRY_KIR)
 
 
 # ---- bad input ----
