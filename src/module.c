@@ -222,6 +222,7 @@ register_runtime(KnJit *jit, char **err)
 #include "runtime/symbols.def"
 #undef X
         {"kn_rt_print", (void *)kn_rt_print},
+        {"kn_rt_exc_match_late", (void *)kn_rt_exc_match_late},
         {"kn_rt_interrupt_flag", (void *)&kn_rt_interrupt_flag},
     };
     return kn_jit_define_symbols(jit, syms, KN_ARRAY_LEN(syms), err);

@@ -7,8 +7,8 @@ and a caret under the column (``harness.assert_rendered``). After an error nothi
 the dispatcher still compiles for other argument types.
 
 Constructs rejected here are those kiln's first version does not compile. Numba compiles some of
-them (``try``/``except`` in a restricted form, generators); when kiln grows them, their cases
-move to the feature tests.
+them (generators); when kiln grows them, their cases move to the feature tests (``try`` moved
+to tests/test_try.py).
 """
 
 import contextlib
@@ -165,24 +165,6 @@ def test_dispatcher_usable_after_typing_error(func, bad, good, result, snippet, 
 
 # --- unsupported constructs ---------------------------------------------------------------
 
-def uses_try(x):
-    y = x
-    try:
-        y = x + 1
-    except Exception:
-        y = 0
-    return y
-
-
-def uses_try_finally(x):
-    y = x
-    try:
-        y = x + 1
-    finally:
-        y = y + 1
-    return y
-
-
 def uses_with(x):
     y = x
     with CONTEXT:
@@ -227,8 +209,6 @@ async def coroutine(x):
 
 
 @pytest.mark.parametrize("func, snippet, words", [
-    (uses_try, "try:", ["try"]),
-    (uses_try_finally, "try:", ["try"]),
     (uses_with, "with CONTEXT:", ["with"]),
     (defines_class, "class Inner:", ["class"]),
     (generator, ("yield y", "def generator"), [("yield", "generator")]),

@@ -77,6 +77,9 @@ typedef struct KnHooks {
     /* The dispatcher of the Python implementation for q (borrowed, kept alive by
      * kiln.extending), or *out = NULL when there is none; -1 with a diagnostic on error. */
     int (*resolve_overload)(KnCompilation *c, const KnOverloadQuery *q, KnSpan span, void **out);
+    /* Is the class of exception table entry `index` a subclass of `cls` (a class object, or
+     * NULL)? 1 or 0; -1 when index is past the end of the table (lower/exceptions.c). */
+    int (*exc_match)(KnCompilation *c, const void *cls, int64_t index);
 } KnHooks;
 
 /* The side table's keys: one per stage product or pass scratch. The struct stored under a key

@@ -79,6 +79,12 @@ PyObject *kn_box_str_new(const struct KnStr *s);
 PyObject *kn_box_str_error_text(void);
 /* box_dict.c: the arguments of the KeyError compiled code raised (KN_EXC_KEY_ERROR): (key,) */
 PyObject *kn_box_key_error_args(const KnExcInfo *exc);
+/* exc.c: try/except's hook and run-time match, raise with run-time arguments, `from` */
+int kn_dispatch_exc_match(KnCompilation *c, const void *cls, int64_t index);
+int32_t kn_rt_exc_match_late(int64_t index, void *cls);
+PyObject *kn_box_exc_args(PyObject *entry, const KnExcInfo *exc);
+void kn_box_exc_cause(PyObject *entry, PyObject *inst);
+int kn_box_exc_cause_caught(PyObject *entry);       /* `from e`: the runtime kept e */
 PyObject *kn_box_key(KnType *t);                    /* the type key (docs/core-api.md) */
 KnType *kn_box_from_key(KnState *s, PyObject *key); /* NULL with an error set */
 /* options.c: locals={...} into the compilation; an argument converted for its parameter */

@@ -695,7 +695,7 @@ resolve_overload(KnCompilation *c, const KnOverloadQuery *q, KnSpan span, void *
     return 0;
 }
 
-static const KnHooks hooks = {resolve_call, resolve_overload};
+static const KnHooks hooks = {resolve_call, resolve_overload, kn_dispatch_exc_match};
 
 /* ---- builtin ids: map the Python objects of lib/registry.def to their ids ---- */
 
@@ -775,7 +775,10 @@ raise_from_table(KnExcInfo *exc)
         return NULL;
     }
     PyObject *args = PyTuple_GET_ITEM(entry, 1), *formatted = NULL;
-    if (exc->index == KN_EXC_KEY_ERROR && !(args = formatted = kn_box_key_error_args(exc)))
+    if (PyTuple_GET_SIZE(entry) == 3) { /* run-time arguments, a cause (exc.c) */
+        if (!(args = formatted = kn_box_exc_args(entry, exc)))
+            return NULL;
+    } else if (exc->index == KN_EXC_KEY_ERROR && !(args = formatted = kn_box_key_error_args(exc)))
         return NULL; /* KeyError(key): the key rebuilt from its parts (box_dict.c) */
     if (!formatted && (exc->index == KN_EXC_INT_LITERAL || exc->index == KN_EXC_FLOAT_LITERAL)) {
         /* the bad literal's repr (runtime/str.c kept its text) */
@@ -808,6 +811,25 @@ raise_from_table(KnExcInfo *exc)
     }
     PyObject *inst = PyObject_Call(PyTuple_GET_ITEM(entry, 0), args, NULL);
     Py_XDECREF(formatted);
+    if (inst)
+        kn_box_exc_cause(entry, inst);
+    static int making_cause; /* `from e`: e itself, one level (its own cause is not kept) */
+    if (inst && !making_cause && kn_box_exc_cause_caught(entry)) {
+        KnExcInfo cause;
+        kn_rt_exc_cause(&cause);
+        kn_rt_exc_swap_texts(); /* e's str arguments */
+        making_cause = 1;
+        raise_from_table(&cause);
+        making_cause = 0;
+        kn_rt_exc_swap_texts();
+        PyObject *t, *v, *tb;
+        PyErr_Fetch(&t, &v, &tb);
+        PyErr_NormalizeException(&t, &v, &tb);
+        if (v)
+            PyException_SetCause(inst, v); /* steals v */
+        Py_XDECREF(t);
+        Py_XDECREF(tb);
+    }
     if (inst && exc->where) {
         /* where in the source it was raised: an exception note (PEP 678) where Python has them */
         PyObject *note = PyUnicode_FromFormat("raised by kiln-compiled code at %s", exc->where);

@@ -35,6 +35,8 @@ typedef struct FE {
     int nloops;
     int ntemps;
     KnMap var_names; /* hash of a variable's name -> its index + 1 (the first of a hash) */
+    /* try.c: the try statements and except clauses around (or NULL) */
+    struct KnFeExc *exc;
 } FE;
 
 typedef KnInstr *Val;
@@ -139,6 +141,16 @@ Val kn_fe_set_of(FE *fe, PyObject *call); /* set(iterable) */
 Val kn_fe_fstring(FE *fe, PyObject *node); /* JoinedStr */
 /* 'literal'.format(...): *handled 0 when node is another call */
 Val kn_fe_str_format(FE *fe, PyObject *node, int *handled);
+
+/* try.c: try/except/finally, raise, and what return/break/continue run on the way out */
+int kn_fe_try_stmt(FE *fe, PyObject *node);
+int kn_fe_raise_stmt(FE *fe, PyObject *node);
+int kn_fe_raise_with(FE *fe, PyObject *node, PyObject *cls, PyObject *args); /* constant args */
+/* what return (NULL on error) and break/continue run on their way out */
+Val kn_fe_exc_return(FE *fe, PyObject *node, Val v);
+int kn_fe_exc_leave_loop(FE *fe, PyObject *node);
+/* 1, with a diagnostic, when node names the exception of `except ... as e` */
+int kn_fe_exc_name_used(FE *fe, PyObject *node);
 
 /* loops.c */
 int kn_fe_while_stmt(FE *fe, PyObject *node);

@@ -296,6 +296,8 @@ kn_fe_name_load(FE *fe, PyObject *node)
 {
     PyObject *id = A(node, "id");
     const char *nm = kn_fe_str_of(fe, id);
+    if (kn_fe_exc_name_used(fe, node)) /* the exception of `except ... as e` (try.c) */
+        return NULL;
     int r = PySet_Contains(fe->locals, id);
     if (r > 0) {
         int v = kn_fe_local_var(fe, nm, span_of(fe, node));
@@ -343,6 +345,8 @@ kn_fe_collect_locals(FE *fe, PyObject *body)
         }
         KN_TRY(kn_fe_collect_locals(fe, A(s, "body")));
         KN_TRY(kn_fe_collect_locals(fe, A(s, "orelse")));
+        KN_TRY(kn_fe_collect_locals(fe, A(s, "handlers"))); /* try: each clause's body */
+        KN_TRY(kn_fe_collect_locals(fe, A(s, "finalbody")));
     }
     return 0;
 }

@@ -154,96 +154,10 @@ return_stmt(FE *fe, PyObject *node)
         v = emit(fe, KN_OP_CONST, node, 0, NULL);
         v->type = &kn_type_none;
     }
+    if (!(v = kn_fe_exc_return(fe, node, v))) /* finally bodies on the way out (try.c) */
+        return -1;
     emit(fe, KN_OP_RET, node, 1, &v);
     return 0;
-}
-
-/* Enter (class, args) in the exception table; returns its index. */
-static int
-exc_index(FE *fe, PyObject *node, PyObject *cls, PyObject *args)
-{
-    PyObject *entry = PyTuple_Pack(2, cls, args);
-    if (!entry)
-        return -1;
-    Py_ssize_t n = PyList_GET_SIZE(fe->env->exc_table);
-    for (Py_ssize_t i = 0; i < n; i++) {
-        int eq = PyObject_RichCompareBool(PyList_GET_ITEM(fe->env->exc_table, i), entry, Py_EQ);
-        if (eq > 0) {
-            Py_DECREF(entry);
-            return (int)i;
-        }
-        PyErr_Clear();
-    }
-    int rc = PyList_Append(fe->env->exc_table, entry);
-    Py_DECREF(entry);
-    if (rc < 0) {
-        PyErr_Clear();
-        UNSUPPORTED(fe, node, "cannot record this exception");
-        return -1;
-    }
-    return (int)n;
-}
-
-static int
-raise_with(FE *fe, PyObject *node, PyObject *cls, PyObject *args)
-{
-    int idx = exc_index(fe, node, cls, args);
-    if (idx < 0)
-        return -1;
-    Val r = emit(fe, KN_OP_RAISE, node, 0, NULL);
-    r->aux = idx;
-    return 0;
-}
-
-static int
-raise_stmt(FE *fe, PyObject *node)
-{
-    PyObject *exc = A(node, "exc");
-    if (!exc) {
-        UNSUPPORTED(fe, node, "re-raising with a bare 'raise' is not supported");
-        return -1;
-    }
-    PyObject *clsnode = is(exc, "Call") ? A(exc, "func") : exc;
-    PyObject *cls = NULL;
-    if (is(clsnode, "Name") && PySet_Contains(fe->locals, A(clsnode, "id")) <= 0)
-        cls = kn_fe_lookup_global(fe, A(clsnode, "id"));
-    else if (is(clsnode, "Attribute")) {
-        PyObject *base = A(clsnode, "value");
-        PyObject *mod = is(base, "Name") ? kn_fe_lookup_global(fe, A(base, "id")) : NULL;
-        cls = mod ? PyObject_GetAttr(mod, A(clsnode, "attr")) : NULL;
-        Py_XDECREF(cls); /* the module keeps it */
-        PyErr_Clear();
-    }
-    if (!cls || !PyType_Check(cls) ||
-        !PyType_IsSubtype((PyTypeObject *)cls, (PyTypeObject *)PyExc_BaseException)) {
-        UNSUPPORTED(fe, exc,
-                    "can only raise an exception class or an instance made from "
-                    "constant arguments");
-        return -1;
-    }
-    PyObject *args = NULL;
-    if (is(exc, "Call")) {
-        PyObject *pargs = A(exc, "args"), *kws = A(exc, "keywords");
-        if (kws && PyList_GET_SIZE(kws)) {
-            UNSUPPORTED(fe, exc, "keyword arguments to exceptions are not supported");
-            return -1;
-        }
-        args = PyTuple_New(PyList_GET_SIZE(pargs));
-        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(pargs); i++) {
-            PyObject *v = kn_fe_const_eval(fe, PyList_GET_ITEM(pargs, i));
-            if (!v) {
-                Py_DECREF(args);
-                UNSUPPORTED(fe, PyList_GET_ITEM(pargs, i), "exception arguments must be constants");
-                return -1;
-            }
-            PyTuple_SET_ITEM(args, i, v);
-        }
-    } else {
-        args = PyTuple_New(0);
-    }
-    int rc = raise_with(fe, node, cls, args);
-    Py_DECREF(args);
-    return rc;
 }
 
 static int
@@ -270,7 +184,7 @@ assert_stmt(FE *fe, PyObject *node)
     } else {
         args = PyTuple_New(0);
     }
-    int rc = raise_with(fe, node, PyExc_AssertionError, args);
+    int rc = kn_fe_raise_with(fe, node, PyExc_AssertionError, args);
     Py_DECREF(args);
     kn_kir_set_block(&fe->b, ok);
     return rc;
@@ -348,12 +262,22 @@ stmt(FE *fe, PyObject *node)
             UNSUPPORTED(fe, node, "'%s' outside a loop", k[0] == 'B' ? "break" : "continue");
             return -1;
         }
+        KN_TRY(kn_fe_exc_leave_loop(fe, node)); /* finally bodies on the way out (try.c) */
         LoopCtx *l = &fe->loops[fe->nloops - 1];
         kn_kir_br(&fe->b, span_of(fe, node), k[0] == 'B' ? l->brk : l->cont);
         return 0;
     }
     if (!strcmp(k, "Raise"))
-        return raise_stmt(fe, node);
+        return kn_fe_raise_stmt(fe, node);
+    if (!strcmp(k, "Try"))
+        return kn_fe_try_stmt(fe, node);
+    if (!strcmp(k, "With") || !strcmp(k, "AsyncWith")) {
+        UNSUPPORTED(fe, node,
+                    "%s statements are not supported in compiled code (objmode, "
+                    "which 'with' will need, is not implemented yet)",
+                    k[0] == 'W' ? "with" : "async with");
+        return -1;
+    }
     if (!strcmp(k, "Delete"))
         return del_stmt(fe, node);
     if (!strcmp(k, "Assert"))
@@ -361,10 +285,7 @@ stmt(FE *fe, PyObject *node)
     static const struct {
         const char *kind, *what;
     } names[] = {
-        {"Try", "try/except"},
         {"TryStar", "try/except*"},
-        {"With", "with statements"},
-        {"AsyncWith", "async with"},
         {"ClassDef", "class definitions inside jitted functions"},
         {"FunctionDef", "function definitions inside jitted functions"},
         {"AsyncFunctionDef", "async functions"},

@@ -118,6 +118,7 @@ kn_kir_block_new(KnBuilder *b)
 {
     KnBlock *blk = kn_arena_alloc(b->arena, sizeof(KnBlock));
     blk->id = b->fn->blocks.len;
+    blk->unwind = b->unwind;
     KN_VEC_PUSH(b->arena, b->fn->blocks, blk);
     return blk;
 }
@@ -356,6 +357,13 @@ print_imm(KnStrBuf *sb, const KnInstr *in, const KnFunction *fn)
 
     case KN_OP_RAISE:
         kn_sb_printf(sb, " exc#%d", in->aux);
+        if (in->imm.i > 0) /* raise ... from e: e's try (frontend/try.c) */
+            kn_sb_printf(sb, " cause try#%d", (int)in->imm.i);
+        break;
+    case KN_OP_EXC_MATCH:
+    case KN_OP_RERAISE: /* the try whose exception it saves / raises again (frontend/try.c) */
+        if (in->aux > 0)
+            kn_sb_printf(sb, " try#%d", in->aux);
         break;
     case KN_OP_GETITER: {
         static const char *const k[] = {"seq", "enumerate", "zip", "range"};

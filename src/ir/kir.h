@@ -83,7 +83,7 @@ struct KnBlock {
     int polls;                /* frontend: a `while` head, where lowering polls for Ctrl-C */
     KnBlock *unwind;          /* exception edge: where control goes, with the exception pending,
                                  when an instruction of this block raises (NULL: out of the
-                                 function). Not yet set by the frontend (try/except). */
+                                 function). Set by the frontend inside `try` (frontend/try.c). */
     KN_VEC(KnInstr *) instrs; /* the last one is a terminator once the block is sealed */
 };
 
@@ -110,6 +110,8 @@ typedef struct KnBuilder {
     KnArena *arena;
     KnFunction *fn;
     KnBlock *cur; /* NULL after a terminator: code that follows is unreachable */
+    /* the unwind target of the blocks made now (inside a `try`: frontend/try.c), or NULL */
+    KnBlock *unwind;
 } KnBuilder;
 
 KnFunction *kn_kir_function_new(KnArena *a, const char *name, const char *filename);
@@ -181,7 +183,7 @@ KnOp kn_kir_op_by_name(const char *text, size_t n);
 static inline int
 kn_kir_op_not_yet_compiled(KnOp op)
 {
-    return op == KN_OP_MAKE_CLOSURE || op == KN_OP_EXC_MATCH || op == KN_OP_RERAISE;
+    return op == KN_OP_MAKE_CLOSURE;
 }
 const char *kn_kir_binop_symbol(KnBinop op);
 const char *kn_kir_cmp_symbol(KnCmp op);

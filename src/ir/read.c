@@ -707,8 +707,18 @@ read_immediates(Reader *r, KnInstr *in, KnType **implied, double *as_float, Pend
         if (eat(r, "unpack "))
             return read_int(r, &in->aux);
         return 0;
-    case KN_OP_RAISE:
-        return eat(r, "exc#") ? read_int(r, &in->aux) : -1;
+    case KN_OP_RAISE: {
+        int cause = 0;
+        if (!eat(r, "exc#") || read_int(r, &in->aux) < 0)
+            return -1;
+        if (eat(r, " cause try#") && read_int(r, &cause) < 0)
+            return -1;
+        in->imm.i = cause;
+        return 0;
+    }
+    case KN_OP_EXC_MATCH:
+    case KN_OP_RERAISE:
+        return eat(r, "try#") ? read_int(r, &in->aux) : 0;
     case KN_OP_GETITER: {
         static const char *const kinds[] = {"seq", "enumerate", "zip", "range"};
         for (int k = 0; k < 4; k++)

@@ -224,7 +224,7 @@ kn_lower_raise_index_if(L *l, LLVMValueRef cond, LLVMValueRef exc_index, LLVMVal
     LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "ok");
     kn_lower_cold_branch(l, cond, bad, ok);
     LLVMPositionBuilderAtEnd(l->b, bad);
-    if (l->direct) {
+    if (l->direct && !l->handler) {
         kn_lower_not_raising(l);
         LLVMPositionBuilderAtEnd(l->b, ok);
         return;
@@ -299,7 +299,7 @@ propagate_code(L *l, LLVMValueRef code)
     LLVMPositionBuilderAtEnd(l->b, bad);
     if (kn_lower_coded(l)) {
         kn_lower_ret_coded(l, LLVMGetUndef(kn_lower_type(l, l->c->fn->ret_type)), code);
-    } else if (l->direct) {
+    } else if (l->direct && !l->handler) {
         kn_lower_not_raising(l);
     } else {
         LLVMValueRef idx = LLVMBuildAdd(l->b, LLVMBuildZExt(l->b, code, l->i64, ""),
@@ -569,7 +569,7 @@ chain_entry(L *l, int k)
         LLVMBasicBlockRef blk = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "release");
         LLVMPositionBuilderAtEnd(l->b, blk);
         kn_lower_decref(l, l->owned_v[j], l->owned_t[j]);
-        LLVMBuildBr(l->b, j ? l->chain[j - 1] : l->unwind);
+        LLVMBuildBr(l->b, j ? l->chain[j - 1] : l->handler ? l->handler : l->unwind);
         LLVMPositionBuilderAtEnd(l->b, here);
         l->chain[l->nchain++] = blk;
     }
@@ -584,7 +584,12 @@ chain_entry(L *l, int k)
 void
 kn_lower_unwind(L *l, LLVMValueRef status)
 {
+    if (l->handler) { /* inside a try: the block's temporaries, then its handler (exceptions.c) */
+        LLVMBuildBr(l->b, l->has_refs && l->nowned ? chain_entry(l, l->nowned - 1) : l->handler);
+        return;
+    }
     if (!l->has_refs) { /* nothing to release: return here */
+        kn_lower_exc_leaving(l);
         LLVMBuildRet(l->b, status);
         return;
     }
@@ -603,6 +608,7 @@ kn_lower_finish_unwind(L *l)
     if (!l->unwind)
         return;
     LLVMPositionBuilderAtEnd(l->b, l->unwind);
+    kn_lower_exc_leaving(l);
     release_vars(l);
     LLVMBuildRet(l->b, LLVMBuildLoad2(l->b, l->i32, l->unwind_status, "status"));
 }

@@ -50,6 +50,13 @@ typedef struct L {
     LLVMValueRef defer_flags[KN_MAX_DEFERRED]; /* i1 allocas for KN_SIDE_DEFERRED */
     LLVMValueRef defer_flag; /* while lowering a deferred division: its flag, else NULL */
     int divisor_nonzero;     /* while lowering a division passes/nonzero.c cleared: no test */
+    /* try/except (exceptions.c): the current block's unwind target, or NULL; by try id, the
+     * KnExcInfo its except clause caught; with handlers, the caller's KnExcInfo (exc_ptr is
+     * then the function's own) */
+    LLVMBasicBlockRef handler;
+    LLVMValueRef *exc_saved;
+    int nexc_saved;
+    LLVMValueRef exc_out;
 } L;
 
 /* ---- the lowering model of a kind (types/kinds.def names it: kn_lower_model_<lm>,
@@ -151,6 +158,12 @@ void kn_lower_own(L *l, LLVMValueRef v, const KnType *t); /* register an owned t
 void kn_lower_release_owned(L *l, LLVMValueRef v, const KnType *t); /* and release it early */
 void kn_lower_cleanup(L *l); /* release variables and owned temps before leaving (emit.c) */
 void kn_lower_unwind(L *l, LLVMValueRef status); /* leave with an exception (emit.c) */
+/* exceptions.c: try/except (the pending KnExcInfo, handlers), raise with run-time arguments */
+void kn_lower_exc_setup(L *l);
+void kn_lower_exc_leaving(L *l); /* an exception leaves the function: copy it out */
+LLVMValueRef kn_lower_exc_match(L *l, KnInstr *in);
+void kn_lower_reraise(L *l, KnInstr *in);
+void kn_lower_raise(L *l, KnInstr *in);
 LLVMValueRef kn_lower_array_getitem(L *l, KnInstr *in);
 LLVMValueRef kn_lower_array_const_slice(L *l, KnInstr *in); /* SLICE op on an array */
 LLVMValueRef kn_lower_array_method(L *l, KnInstr *in, const char *name, LLVMValueRef a,

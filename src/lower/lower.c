@@ -470,13 +470,13 @@ lower_instr(L *l, KnInstr *in)
         lower_ret(l, in);
         break;
     case KN_OP_RAISE:
-        if (l->direct) {
-            kn_lower_not_raising(l);
-            break;
-        }
-        LLVMBuildStore(l->b, LLVMConstInt(l->i64, (unsigned)in->aux, 0), l->exc_ptr);
-        kn_lower_store_where(l);
-        kn_lower_unwind(l, LLVMConstInt(l->i32, 1, 0));
+        kn_lower_raise(l, in); /* exceptions.c */
+        break;
+    case KN_OP_EXC_MATCH:
+        v = kn_lower_exc_match(l, in);
+        break;
+    case KN_OP_RERAISE:
+        kn_lower_reraise(l, in);
         break;
     default:
         kn_diag_error(&l->c->diags, KN_DIAG_LOWERING, in->span,
@@ -502,7 +502,7 @@ lowered:
         else
             kn_lower_own_until(l, v, in->type, l->cur_block);
     }
-    if (in->op == KN_OP_RET || in->op == KN_OP_RAISE)
+    if (in->op == KN_OP_RET || in->op == KN_OP_RAISE || in->op == KN_OP_RERAISE)
         kn_lower_release_due(l, 0);
     if (in->op == KN_OP_ITERNEXT) /* the item is in its slot: on to the loop's body */
         LLVMBuildBr(l->b, l->blocks[in->targets[0]->id]);
@@ -682,6 +682,7 @@ lower_body(L *l)
         LLVMBuildStore(l->b, LLVMConstInt(l->i1, 0, 0), l->defer_flags[k]);
     }
     find_slots(l);
+    kn_lower_exc_setup(l); /* exceptions.c: the pending exception of a direct-ABI try */
     if (l->limit && l->c->target->stack_checks)
         check_recursion(l);
     LLVMBuildBr(l->b, l->blocks[0]);
@@ -689,15 +690,8 @@ lower_body(L *l)
         KnBlock *blk = fn->blocks.items[b];
         if (!blk->reachable)
             continue;
-        if (blk->unwind) { /* ir/kir.h: try/except is not lowered yet */
-            kn_diag_error(&l->c->diags, KN_DIAG_LOWERING,
-                          blk->instrs.len ? blk->instrs.items[0]->span : fn->span,
-                          "internal error: lowering reached an exception edge (b%d unwind b%d), "
-                          "which kiln does not compile yet",
-                          blk->id, blk->unwind->id);
-            return -1;
-        }
         LLVMPositionBuilderAtEnd(l->b, l->blocks[b]);
+        l->handler = blk->unwind ? l->blocks[blk->unwind->id] : NULL; /* exceptions.c */
         l->cur_block = b;
         if (blk->polls) {
             l->span = blk->instrs.len ? blk->instrs.items[0]->span : fn->span;

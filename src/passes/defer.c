@@ -16,8 +16,8 @@
  *   - one exit, the header's: no break, return or raise inside;
  *   - a body that reads arrays and locals and computes with scalars: no stores to memory, no
  *     calls other than non-raising builtins, no other operation that can raise (boundscheck
- *     off), no array values made (kiln has no try/except, so the locals the exception abandons
- *     cannot be seen);
+ *     off), no array values made, and no block of the loop inside a `try` (the handler
+ *     would see the locals of the iterations after the division);
  *   - exactly one raising float division.
  * Lowering reads KN_SIDE_DEFERRED (lower.c): the division ors its check into a flag, and the exit
  * block starts with `if flag: raise`. */
@@ -247,8 +247,11 @@ consider(KnCompilation *c, KnBlock *h)
     if (!t || !((t->op == KN_OP_CBR && is_counter_header(c->fn, h)) || is_iterator_header(c, h)))
         return;
     Loop lp = {.header = h, .exit = t->targets[1]};
-    if (collect_body(&lp) < 0)
+    if (collect_body(&lp) < 0 || h->unwind)
         return;
+    for (int i = 0; i < lp.n; i++)
+        if (lp.body[i]->unwind)
+            return; /* inside a try: the handler would see the variables of later iterations */
     char state[MAX_BODY];
     memset(state, 0, sizeof state);
     if (has_inner_cycle(&lp, 0, state))

@@ -7,7 +7,7 @@
  * (computeKnownBitsFromContext), which made 1,000 such lines take 35 s to optimize and 2,000
  * lines 110 s.
  *
- * Kiln has no try/except, so once a checked division by the variable `y` has not raised, `y`
+ * Once a checked division by the variable `y` has not raised, `y`
  * is nonzero until the next store to `y` (KIR writes variables only with `store`). This pass is a
  * forward must-dataflow over the reachable blocks: a bit per divisor variable, set after a
  * division that raises on zero, cleared by a store, intersected where paths meet. A later
@@ -19,7 +19,8 @@
  * raise where it stands) but may still drop its check. The skipped division converts `y` to its
  * operand type first; only conversions that keep a nonzero value nonzero qualify (an int to a
  * wider int or to a float, a float to a float as wide). The first 64 divisor variables are
- * tracked, one uint64_t per block. */
+ * tracked, one uint64_t per block. An exception handler (a block's unwind target) starts
+ * knowing nothing: the division that found its divisor zero may be what led there. */
 #include "passes/passes.h"
 
 #include <stdint.h>
@@ -183,6 +184,16 @@ kn_pass_nonzero_divisors(KnCompilation *c)
     f.preds = kn_arena_alloc(a, sizeof(int *) * (size_t)nb);
     f.npreds = kn_arena_alloc(a, sizeof(int) * (size_t)nb);
     find_preds(&f);
+    /* an exception handler (an unwind target) may be entered from anywhere in the protected
+     * blocks, by the very division that found its divisor zero: it starts knowing nothing */
+    char *handler = kn_arena_alloc(a, (size_t)nb + 1);
+    for (int b = 0; b < nb; b++)
+        handler[b] = 0;
+    for (int b = 0; b < nb; b++) {
+        const KnBlock *u = fn->blocks.items[b]->unwind;
+        if (u && f.index[u->id] >= 0)
+            handler[f.index[u->id]] = 1;
+    }
     /* optimistic start (everything known except at the entry), then shrink to the fixpoint */
     for (int b = 0; b < nb; b++)
         f.out[b] = ~(uint64_t)0;
@@ -195,7 +206,7 @@ kn_pass_nonzero_divisors(KnCompilation *c)
             uint64_t in = b == 0 ? 0 : ~(uint64_t)0;
             for (int k = 0; k < f.npreds[b]; k++)
                 in &= f.out[f.preds[b][k]];
-            if (b != 0 && f.npreds[b] == 0)
+            if ((b != 0 && f.npreds[b] == 0) || handler[b])
                 in = 0;
             f.in[b] = in;
             uint64_t out = transfer(&f, blk, in, 0);

@@ -126,6 +126,8 @@ kn_pass_can_raise(KnCompilation *c)
         KnBlock *blk = fn->blocks.items[b];
         if (blk->reachable && blk->polls)
             return 1; /* a `while` loop: KeyboardInterrupt */
+        if (blk->unwind)
+            continue; /* inside a try: its raises go to the handler, whose reraise counts */
         for (int i = 0; blk->reachable && i < blk->instrs.len; i++)
             if (kn_pass_instr_raises(c, blk->instrs.items[i]))
                 return 1;

@@ -255,4 +255,12 @@ void kn_rt_histogram_edges(const double *a, int64_t n, const double *edges, int6
 /* np.linspace(lo, hi, nbins + 1), bit for bit: edges[nbins + 1] */
 void kn_rt_linspace_edges(double lo, double hi, int64_t nbins, double *edges);
 
+/* exc.c: the text of a str argument of an exception raised with run-time arguments (slot k) */
+void kn_rt_exc_text(int64_t k, const void *str);
+const void *kn_rt_exc_text_get(int64_t k, int32_t *kind, int64_t *length);
+/* raise ... from e: keep e (a KnExcInfo and its texts), read it back, swap its texts in */
+void kn_rt_exc_keep_cause(const void *info);
+void kn_rt_exc_cause(void *info);
+void kn_rt_exc_swap_texts(void);
+
 #endif

@@ -5,6 +5,9 @@
 
 #include "typing/typing.h"
 
+/* exceptions.c: RAISE with run-time arguments, EXC_MATCH, RERAISE */
+int kn_typing_exc(KnCompilation *c, KnInstr *in);
+
 /* rules.c: the floor */
 int kn_typing_err(KnCompilation *c, KnSpan span, const char *fmt, ...)
     __attribute__((format(printf, 3, 4))); /* a typing error at span; returns -1 */

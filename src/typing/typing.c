@@ -642,8 +642,11 @@ type_instr(KnCompilation *c, KnInstr *in, int *changed)
     case KN_OP_CONST:
     case KN_OP_GLOBAL:
     case KN_OP_BR:
-    case KN_OP_RAISE:
         return 0;
+    case KN_OP_RAISE:
+    case KN_OP_EXC_MATCH:
+    case KN_OP_RERAISE:
+        return kn_typing_exc(c, in); /* exceptions.c */
     case KN_OP_ARG:
         in->type = c->fn->arg_types[in->aux];
         return 0;

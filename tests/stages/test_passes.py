@@ -470,9 +470,10 @@ def test_new_ops_are_printed_and_read_back():
 
 
 # build_list, build_dict and build_set compile since issue 9 (lists, dicts and sets): see
-# test_typing_types_build_dict_and_set below
+# test_typing_types_build_dict_and_set below; exc_match and reraise since issue 10 (try/except):
+# see test_typing_types_exc_match_and_reraise
 @pytest.mark.parametrize(
-    "op", ["make_closure", "exc_match", "reraise"]
+    "op", ["make_closure"]
 )
 def test_typing_rejects_ops_that_kiln_does_not_compile_yet(op):
     bodies = {
@@ -520,6 +521,39 @@ def test_typing_types_build_dict_and_set():
     """)
     out = _core._run_pass(text, "typing", (I64,))
     assert "DictType[int64,int64]" in out and "set(int64)" in out
+
+
+TRY_KIR = program("""
+    function f(a)
+      b0:
+        %0 = arg 0
+        store a %0
+        br b1
+      b1: unwind b2
+        %2 = const 0
+        %3 = binop // %0, %2
+        ret %3
+      b2:
+        %5 = global ValueError
+        %6 = global ZeroDivisionError
+        %7 = exc_match try#1 %5, %6
+        cbr %7 ? b3 : b4
+      b3:
+        %9 = load a
+        ret %9
+      b4:
+        reraise try#1
+      b5:
+        raise exc#0 cause try#1
+""")
+
+
+def test_typing_types_exc_match_and_reraise():
+    assert _core._read_kir(TRY_KIR) == TRY_KIR
+    out = _core._run_pass(TRY_KIR, "typing", (I64,))
+    assert "exc_match try#1 %5, %6 : bool" in out
+    assert "reraise try#1" in out
+    assert "raise exc#0 cause try#1" in _core._read_kir(TRY_KIR)
 
 
 # ---- bad input ----

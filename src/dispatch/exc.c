@@ -1,0 +1,126 @@
+/* exc.c - the Python end of try/except in compiled code.
+ *
+ * - kn_dispatch_exc_match: the exc_match hook (base/context.h): is the class of exception
+ *   table entry `index` a subclass of `cls`? Lowering asks it for every entry of the table to
+ *   make an except clause's constant byte map (lower/exceptions.c).
+ * - kn_rt_exc_match_late: the same question at run time, for entries added to the table after
+ *   the clause was compiled (it takes the GIL: compiled code may run without it).
+ * - kn_box_exc_args: the arguments of an entry (class, args, (positions, cause)) made by a
+ *   raise with run-time arguments (frontend/try.c): args with the values compiled code stored
+ *   in KnExcInfo (lower/exceptions.c gives their kinds) at the run-time positions.
+ * - kn_box_exc_cause: `raise ... from None` / `from Cls(...)` sets __cause__; `from e` is
+ *   built by the dispatcher's raise_from_table from what the runtime kept
+ *   (kn_box_exc_cause_caught, runtime/exc.c). */
+#include "dispatch/dispatch.h"
+
+static int
+entry_matches(int64_t index, PyObject *cls)
+{
+    PyObject *table = kn_state->exc_table;
+    if (index < 0 || index >= PyList_GET_SIZE(table))
+        return -1;
+    if (!cls)
+        return 0;
+    PyObject *ecls = PyTuple_GET_ITEM(PyList_GET_ITEM(table, index), 0);
+    int r = PyObject_IsSubclass(ecls, cls);
+    if (r < 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    return r;
+}
+
+int
+kn_dispatch_exc_match(KnCompilation *c, const void *cls, int64_t index)
+{
+    (void)c;
+    return entry_matches(index, (PyObject *)cls);
+}
+
+int32_t
+kn_rt_exc_match_late(int64_t index, void *cls)
+{
+    PyGILState_STATE g = PyGILState_Ensure();
+    int r = entry_matches(index, cls);
+    PyGILState_Release(g);
+    return r > 0;
+}
+
+static PyObject *
+arg_value(const KnExcInfo *exc, int j)
+{
+    int kind = (int)((exc->nargs >> (8 + 4 * j)) & 0xF);
+    int64_t v = exc->args[j];
+    switch (kind) {
+    case 2:
+        return PyLong_FromUnsignedLongLong((unsigned long long)v);
+    case 3:
+        return PyBool_FromLong((long)v);
+    case 4: {
+        double d;
+        memcpy(&d, &v, sizeof d);
+        return PyFloat_FromDouble(d);
+    }
+    case 5: {
+        int32_t k;
+        int64_t len;
+        const void *p = kn_rt_exc_text_get(j, &k, &len);
+        return PyUnicode_FromKindAndData(k, p, (Py_ssize_t)len);
+    }
+    default:
+        return PyLong_FromLongLong(v);
+    }
+}
+
+PyObject *
+kn_box_exc_args(PyObject *entry, const KnExcInfo *exc)
+{
+    PyObject *consts = PyTuple_GET_ITEM(entry, 1);
+    PyObject *positions = PyTuple_GET_ITEM(PyTuple_GET_ITEM(entry, 2), 0);
+    PyObject *args = PyList_GetSlice(consts, 0, PY_SSIZE_T_MAX);
+    if (!args && PyTuple_Check(consts)) {
+        PyErr_Clear();
+        args = PySequence_List(consts);
+    }
+    if (!args)
+        return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(positions);
+    for (Py_ssize_t j = 0; j < n && j < 4 && j < (exc->nargs & 0xFF); j++) {
+        Py_ssize_t pos = PyLong_AsSsize_t(PyTuple_GET_ITEM(positions, j));
+        PyObject *v = arg_value(exc, (int)j);
+        if (!v || PyList_SetItem(args, pos, v) < 0) {
+            Py_DECREF(args);
+            return NULL;
+        }
+    }
+    PyObject *r = PyList_AsTuple(args);
+    Py_DECREF(args);
+    return r;
+}
+
+int
+kn_box_exc_cause_caught(PyObject *entry)
+{
+    return PyTuple_GET_SIZE(entry) == 3 &&
+           PyTuple_GET_ITEM(PyTuple_GET_ITEM(entry, 2), 1) == Py_True;
+}
+
+void
+kn_box_exc_cause(PyObject *entry, PyObject *inst)
+{
+    if (PyTuple_GET_SIZE(entry) != 3)
+        return;
+    PyObject *cause = PyTuple_GET_ITEM(PyTuple_GET_ITEM(entry, 2), 1);
+    if (cause == Py_Ellipsis || cause == Py_True)
+        return; /* from e: raise_from_table builds e (kn_box_exc_cause_caught) */
+    if (cause == Py_None) {
+        PyException_SetCause(inst, NULL); /* from None: also suppresses the context */
+        return;
+    }
+    PyObject *c = PyObject_Call(PyTuple_GET_ITEM(cause, 0), PyTuple_GET_ITEM(cause, 1), NULL);
+    if (!c) {
+        PyErr_Clear();
+        return;
+    }
+    PyException_SetCause(inst, c); /* steals c */
+}
