@@ -517,9 +517,10 @@ take_reduce(FE *fe, GenSink *s, Val v)
     default: { /* min/max: the first item, then each that is strictly smaller (larger) */
         int item = kn_fe_temp_var(fe, "item", sp);
         kn_fe_store(fe, sp, item, v);
-        KnBlock *first = kn_kir_block_new(&fe->b), *cmp = kn_kir_block_new(&fe->b),
-                *take = kn_kir_block_new(&fe->b), *resume = kn_kir_block_new(&fe->b);
+        KnBlock *cmp = kn_kir_block_new(&fe->b), *take = kn_kir_block_new(&fe->b),
+                *resume = kn_kir_block_new(&fe->b);
         if (s->flag >= 0) {
+            KnBlock *first = kn_kir_block_new(&fe->b);
             Val seen = kn_fe_load(fe, sp, s->flag);
             kn_kir_cbr(&fe->b, sp, kn_kir_emit1(&fe->b, KN_OP_TRUTH, sp, seen), cmp, first);
             kn_kir_set_block(&fe->b, first);
