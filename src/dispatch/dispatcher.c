@@ -38,6 +38,8 @@ typedef struct Overload {
     void *bitcode;   /* the optimized module, for inlining into callers (malloc), or NULL */
     size_t bitcode_size;
     PyObject *error; /* the exception instance, for failed entries */
+    int generator;   /* a generator function: calls make a kiln.generator (box_generator.c) */
+    KnGenStart gen;
 } Overload;
 
 typedef struct Dispatcher {
@@ -378,6 +380,14 @@ run_compile(Dispatcher *d, KnType **args, int n, KnType *declared_ret, Overload 
         ov->recursive = c->in_cycle;
         ov->bitcode = code->bitcode;
         ov->bitcode_size = code->bitcode_size;
+        ov->generator = c->fn->is_generator;
+        if (ov->generator) {
+            ov->bitcode = NULL; /* never inlined: callers do not call it */
+            free(code->bitcode);
+            KnGenStart g = {ov->symbol, c->fn->yield_type ? c->fn->yield_type : &kn_type_none,
+                            n, ov->args, ov->offsets, ov->argbuf_size, {NULL}, 0};
+            ov->gen = g;
+        }
         code->bitcode = NULL;
         ov->keepalive = keep;
         keep = NULL;
@@ -736,6 +746,12 @@ raise_from_table(KnExcInfo *exc)
     return NULL;
 }
 
+PyObject *
+kn_dispatch_raise(KnExcInfo *exc)
+{
+    return raise_from_table(exc);
+}
+
 /* Look the wrapper up in the JIT on first use (this is when LLVM generates the code, so
  * mutually recursive overloads are all added before any is linked). 0, or -1 with an error. */
 static int
@@ -911,6 +927,8 @@ call_positional(Dispatcher *d, PyObject *const *args, int n)
     Overload *ov = overload_of(d, args, n, types);
     if (types != small)
         free(types);
+    if (ov && ov->generator) /* a generator function: a kiln.generator (box_generator.c) */
+        return kn_box_generator_start((PyObject *)d, &ov->gen, args);
     return ov ? invoke(ov, args, d->nogil) : NULL;
 }
 

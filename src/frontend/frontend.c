@@ -144,14 +144,7 @@ build(FE *fe, PyObject *src_info)
     PyObject *code = PyObject_GetAttrString(fe->func, "__code__");
     int is_gen = code && PyCode_Check(code) && (((PyCodeObject *)code)->co_flags & CO_GENERATOR);
     Py_XDECREF(code);
-    if (is_gen) { /* generators.c inlines generators into their consumers; none escapes yet */
-        UNSUPPORTED(fe, def,
-                    "a generator function compiled on its own (called from the interpreter, or "
-                    "used as a value) is not supported yet: kiln compiles a generator only where a "
-                    "jitted function consumes it at once (for x in %s(...), sum(%s(...)), ...)",
-                    fe->b.fn->name, fe->b.fn->name);
-        return -1;
-    }
+    fe->b.fn->is_generator = is_gen; /* compiled as a resumable frame (generators.c) */
     fe->b.cur = kn_kir_block_new(&fe->b);
     KN_TRY(params(fe, def));
     if (is(def, "FunctionDef"))

@@ -170,10 +170,6 @@ kn_fe_yield_stmt(FE *fe, PyObject *stmt)
 {
     PyObject *y = A(stmt, "value");
     GenCtx *ctx = fe->gen;
-    if (!ctx) {
-        UNSUPPORTED(fe, y, "yield outside a generator kiln inlines into its consumer");
-        return -1;
-    }
     PyObject *vn = A(y, "value");
     Val v;
     if (vn) {
@@ -182,6 +178,13 @@ kn_fe_yield_stmt(FE *fe, PyObject *stmt)
     } else {
         v = emit(fe, KN_OP_CONST, y, 0, NULL);
         v->type = &kn_type_none;
+    }
+    if (!ctx) { /* the generator function compiled itself: YIELD, then where it resumes */
+        emit(fe, KN_OP_YIELD, y, 1, &v);
+        KnBlock *resume = kn_kir_block_new(&fe->b);
+        kn_kir_br(&fe->b, span_of(fe, y), resume);
+        kn_kir_set_block(&fe->b, resume);
+        return 0;
     }
     FeScope here;
     scope_save(fe, &here);
@@ -200,6 +203,12 @@ kn_fe_gen_return(FE *fe, PyObject *node)
     PyObject *vn = A(node, "value");
     if (vn && !kn_fe_expr(fe, vn))
         return -1;
+    if (!ctx) { /* the generator function compiled itself: it is exhausted */
+        Val none = emit(fe, KN_OP_CONST, node, 0, NULL);
+        none->type = &kn_type_none;
+        emit(fe, KN_OP_RET, node, 1, &none);
+        return 0;
+    }
     kn_kir_br(&fe->b, span_of(fe, node), ctx->sink->stop);
     return 0;
 }

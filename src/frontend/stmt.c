@@ -342,7 +342,8 @@ stmt(FE *fe, PyObject *node)
     if (!strcmp(k, "For"))
         return kn_fe_for_stmt(fe, node);
     if (!strcmp(k, "Return"))
-        return fe->gen ? kn_fe_gen_return(fe, node) : return_stmt(fe, node);
+        return fe->gen || fe->b.fn->is_generator ? kn_fe_gen_return(fe, node)
+                                                 : return_stmt(fe, node);
     if (!strcmp(k, "Pass"))
         return 0;
     if (!strcmp(k, "Break") || !strcmp(k, "Continue")) {

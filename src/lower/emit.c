@@ -94,6 +94,8 @@ kn_lower_cplx(L *l, const KnType *t, LLVMValueRef re, LLVMValueRef im)
 LLVMValueRef
 kn_lower_entry_alloca(L *l, LLVMTypeRef t, const char *name)
 {
+    if (l->gen) /* a generator's: in its frame (generators.c) */
+        return kn_lower_gen_slot(l, t, name);
     LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(l->fn);
     LLVMBuilderRef b = LLVMCreateBuilderInContext(l->ctx);
     LLVMValueRef first = LLVMGetFirstInstruction(entry);
@@ -584,6 +586,8 @@ chain_entry(L *l, int k)
 void
 kn_lower_unwind(L *l, LLVMValueRef status)
 {
+    if (l->gen && !l->has_refs) /* a generator's: finished (generators.c) */
+        kn_lower_gen_finish(l);
     if (!l->has_refs) { /* nothing to release: return here */
         LLVMBuildRet(l->b, status);
         return;
@@ -604,5 +608,7 @@ kn_lower_finish_unwind(L *l)
         return;
     LLVMPositionBuilderAtEnd(l->b, l->unwind);
     release_vars(l);
+    if (l->gen)
+        kn_lower_gen_finish(l);
     LLVMBuildRet(l->b, LLVMBuildLoad2(l->b, l->i32, l->unwind_status, "status"));
 }

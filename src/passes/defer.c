@@ -270,6 +270,8 @@ kn_pass_defer_division_checks(KnCompilation *c)
     ds->n = 0;
     if (!c->error_model_python || getenv("KILN_NO_DEFER"))
         return;
+    if (c->fn->is_generator) /* a loop that yields must raise before the value leaves */
+        return;
     for (int b = 0; b < c->fn->blocks.len; b++)
         if (c->fn->blocks.items[b]->reachable)
             consider(c, c->fn->blocks.items[b]);

@@ -64,6 +64,8 @@ int kn_typing_dict_untyped(KnCompilation *c, KnInstr *in);
 /* iter.c: the iterator protocol */
 int kn_typing_getiter(KnCompilation *c, KnInstr *in);
 int kn_typing_iternext(KnCompilation *c, KnInstr *in);
+/* generators.c: a generator's YIELD (fn->yield_type) */
+int kn_typing_yield(KnCompilation *c, KnInstr *in, int *changed);
 
 
 /* arrays.c */
