@@ -11,6 +11,7 @@
  * what a generator dropped half consumed still holds. send() and throw() are not provided (as
  * Numba). A reflected list argument is copied in and never written back (the generator runs
  * after the call has returned). */
+#include "dispatch/box_model.h"
 #include "dispatch/dispatch.h"
 
 typedef struct KnGenerator {
@@ -18,6 +19,7 @@ typedef struct KnGenerator {
     KnWrapperFn next;
     void (*drop)(void *);
     KnType *yield;
+    KnMemInfo *mi;   /* made by compiled code: the frame's meminfo (its destructor drops) */
     PyObject *owner; /* the dispatcher */
     PyObject *args;  /* the arguments, a tuple */
     PyObject *name;
@@ -36,8 +38,12 @@ static void
 gen_dealloc(PyObject *self)
 {
     KnGenerator *g = (KnGenerator *)self;
-    finish(g);
-    free(g->frame);
+    if (g->mi) {
+        kn_rt_decref(g->mi);
+    } else {
+        finish(g);
+        free(g->frame);
+    }
     Py_XDECREF(g->owner);
     Py_XDECREF(g->args);
     Py_XDECREF(g->name);
@@ -184,6 +190,7 @@ kn_box_generator_start(PyObject *owner, KnGenStart *s, PyObject *const *args)
         goto done;
     }
     g->frame = frame;
+    g->mi = NULL;
     frame = NULL;
     g->next = (KnWrapperFn)s->fns[1];
     g->drop = (void (*)(void *))s->fns[2];
@@ -208,3 +215,32 @@ done:
     Py_XDECREF(tuple);
     return (PyObject *)g;
 }
+
+/* A generator made in compiled code and returned: the kiln.generator takes the meminfo's
+ * reference. */
+static PyObject *
+gen_box(KnType *t, const char *src)
+{
+    KnMemInfo *mi;
+    memcpy(&mi, src, sizeof mi);
+    if (!(KnGenerator_Type.tp_flags & Py_TPFLAGS_READY) && PyType_Ready(&KnGenerator_Type) < 0)
+        return NULL;
+    void *next = lookup(t->ref, ""), *drop = next ? lookup(t->ref, "_drop") : NULL;
+    KnGenerator *g = drop ? PyObject_New(KnGenerator, &KnGenerator_Type) : NULL;
+    if (!g) {
+        kn_rt_decref(mi);
+        return NULL;
+    }
+    g->frame = mi->data;
+    g->mi = mi;
+    g->next = (KnWrapperFn)next;
+    g->drop = (void (*)(void *))drop;
+    g->yield = t->dtype ? t->dtype : &kn_type_none;
+    g->owner = NULL;
+    g->args = NULL;
+    g->name = PyUnicode_FromString(t->name);
+    g->running = g->finished = 0;
+    return (PyObject *)g;
+}
+
+const KnBoxModel kn_box_model_gen = {.box = gen_box};

@@ -548,10 +548,10 @@ resolve_call(KnCompilation *c, void *ref, KnType **args, int n, KnSpan span, KnC
         kn_diag_error(&c->diags, KN_DIAG_TYPING, span, "in a call to a jitted function");
         return -1;
     }
-    out->ret = ov->ret;
+    out->ret = ov->generator ? kn_type_gen(&s->types, ov->gen.yield, ov->symbol) : ov->ret;
     out->symbol = ov->symbol;
     out->params = ov->args;
-    out->can_raise = ov->can_raise;
+    out->can_raise = ov->can_raise || ov->generator; /* making a frame: MemoryError */
     out->recursive = ov->recursive;
     out->bitcode = ov->bitcode;
     out->bitcode_size = ov->bitcode_size;

@@ -673,8 +673,9 @@ reduce_call(FE *fe, PyObject *call, int kind)
     return kn_fe_load(fe, sp, s.var);
 }
 
-/* A call that consumes a generator made in its argument (sum(x*x for x in a)), or a call of a
- * jitted generator function used as a value: *handled 0 for any other call. */
+/* A call that consumes a generator made in its argument (sum(x*x for x in a)): *handled 0 for
+ * any other call (a jitted generator function called as a value among them: that call makes a
+ * frame at run time, lower/generators.c). */
 Val
 kn_fe_gen_call(FE *fe, PyObject *call, int *handled)
 {
@@ -682,20 +683,8 @@ kn_fe_gen_call(FE *fe, PyObject *call, int *handled)
     PyObject *o = callee_object(fe, call);
     if (!o)
         return NULL;
-    if (is_generator_dispatcher(fe, o)) {
-        *handled = 1;
-        PyObject *nm = PyObject_GetAttrString(o, "__name__");
-        const char *name = nm ? kn_fe_str_of(fe, nm) : "?";
-        Py_XDECREF(nm);
-        PyErr_Clear();
-        return UNSUPPORTED(fe, call,
-                           "the generator %s() is used here as a value: kiln compiles a "
-                           "generator only where it is consumed at once (for x in %s(...), "
-                           "sum/min/max/any/all/list/sorted(%s(...)), enumerate() of it, "
-                           "zip() with it first); storing, passing or returning a generator "
-                           "is not supported yet",
-                           name, name, name);
-    }
+    if (is_generator_dispatcher(fe, o))
+        return NULL; /* a generator as a value: a call, its frame made at run time */
     int kind = reduction_of(o);
     PyObject *args = A(call, "args");
     if (kind < 0 || !args || PyList_GET_SIZE(args) < 1 || !inlinable(fe, PyList_GET_ITEM(args, 0)))

@@ -236,8 +236,9 @@ read_type(Reader *r)
     KnType *container = read_container_type(r);
     if (container || r->failed_container)
         return container;
-    static const char *const iters[] = {"iter", "enumerate", "zip", "range_iter"}; /* KnIterKind */
-    for (int k = 0; k < 4; k++) {
+    static const char *const iters[] = {"iter", "enumerate", "zip", "range_iter",
+                                        "gen_iter"}; /* KnIterKind */
+    for (int k = 0; k < 5; k++) {
         size_t len = strlen(iters[k]);
         if ((size_t)(r->end - r->p) > len && !strncmp(r->p, iters[k], len) && r->p[len] == '(') {
             KnType **items;
@@ -703,8 +704,8 @@ read_immediates(Reader *r, KnInstr *in, KnType **implied, double *as_float, Pend
     case KN_OP_RAISE:
         return eat(r, "exc#") ? read_int(r, &in->aux) : -1;
     case KN_OP_GETITER: {
-        static const char *const kinds[] = {"seq", "enumerate", "zip", "range"};
-        for (int k = 0; k < 4; k++)
+        static const char *const kinds[] = {"seq", "enumerate", "zip", "range", "gen"};
+        for (int k = 0; k < 5; k++)
             if (eat(r, kinds[k])) {
                 in->aux = k;
                 return 0;

@@ -7,7 +7,7 @@
  *   <symbol>(out, exc, frame) -> i32   next: 0 an item was stored at out (in C layout, with its
  *                                      own reference), 1 raised (exc filled in), 2 exhausted
  *   <symbol>_drop(frame)               releases what the frame holds unless it finished
- *   <symbol>_size() -> i64             the frame's size in bytes (zeroed by its allocator)
+ *   <symbol>_size() -> i64             the frame's size in bytes (init zeroes it)
  * Frame: the resume index (i32 at 0: 0 not started, k after the k-th YIELD, -1 finished), the
  * arguments (at 16, in the argument buffer's layout), then every variable, slot and entry
  * alloca the body would have had on the stack (kn_lower_gen_slot: GEPs instead of allocas,
@@ -291,8 +291,8 @@ static void
 build_drop(L *l)
 {
     KnFunction *fn = l->c->fn;
-    LLVMTypeRef params[1] = {l->ptr};
-    LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(l->ctx), params, 1, 0);
+    LLVMTypeRef params[2] = {l->ptr, l->i64}; /* a KnMemInfo destructor: (data, size) */
+    LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(l->ctx), params, 2, 0);
     char name[300];
     snprintf(name, sizeof name, "%s_drop", l->c->symbol);
     LLVMValueRef f = LLVMAddFunction(l->mod, name, ft);
@@ -339,6 +339,9 @@ build_init(L *l)
     l->fn = w;
     LLVMPositionBuilderAtEnd(l->b, LLVMAppendBasicBlockInContext(l->ctx, w, "entry"));
     LLVMValueRef frame = LLVMGetParam(w, 0), buf = LLVMGetParam(w, 2);
+    /* every variable and slot starts empty (a meminfo's data is not zeroed) */
+    LLVMBuildMemSet(l->b, frame, LLVMConstInt(l->i8, 0, 0),
+                    LLVMConstInt(l->i64, (gen_of(l)->size + 15) / 16 * 16, 0), 16);
     for (int i = 0; i < fn->nparams; i++) {
         KnType *t = fn->arg_types[i];
         size_t off = kn_type_arg_offset(fn->arg_types, i);
@@ -369,4 +372,98 @@ kn_lower_gen_functions(L *l)
     build_drop(l);
     build_init(l);
     build_size(l);
+}
+
+/* ---- generators as values in compiled code ---- */
+
+static LLVMValueRef
+callee_fn(L *l, const char *symbol, const char *suffix, LLVMTypeRef ft)
+{
+    char name[300];
+    snprintf(name, sizeof name, "%s%s", symbol, suffix);
+    LLVMValueRef f = LLVMGetNamedFunction(l->mod, name);
+    return f ? f : LLVMAddFunction(l->mod, name, ft);
+}
+
+static LLVMValueRef
+meminfo_data(L *l, LLVMValueRef mi)
+{
+    LLVMValueRef one = LLVMConstInt(l->i64, 1, 0); /* KnMemInfo {refcount, data, size, dtor} */
+    return LLVMBuildLoad2(l->b, l->ptr, LLVMBuildInBoundsGEP2(l->b, l->i64, mi, &one, 1, ""),
+                          "frame");
+}
+
+/* A C-layout buffer of `size` bytes, 16-aligned, in the entry block. */
+static LLVMValueRef
+c_buffer(L *l, size_t size, const char *name)
+{
+    LLVMTypeRef t = LLVMArrayType2(l->i64, (size + 15) / 16 * 2 + 2);
+    LLVMValueRef p = kn_lower_entry_alloca(l, t, name);
+    if (LLVMIsAAllocaInst(p))
+        LLVMSetAlignment(p, 16);
+    return p;
+}
+
+/* gen(args...) in compiled code: a frame in a new meminfo (its destructor the overload's
+ * drop), the arguments converted to the overload's parameters and put in by its init. */
+LLVMValueRef
+kn_lower_gen_make(L *l, KnInstr *in)
+{
+    const KnCallImpl *impl = in->impl;
+    const char *sym = in->type->ref;
+    KnType **params = impl->callee.params;
+    int n = in->nargs - 1;
+    LLVMValueRef buf = c_buffer(l, kn_type_args_size(params, n), "genargs");
+    for (int i = 0; i < n; i++) {
+        KnInstr *a = in->args[i + 1];
+        LLVMValueRef v = kn_lower_convert(l, l->vals[a->id], a->type, params[i]);
+        kn_lower_store_c(l, params[i], v, frame_at(l, l->b, buf, kn_type_arg_offset(params, i)));
+    }
+    LLVMValueRef size = LLVMBuildCall2(l->b, LLVMFunctionType(l->i64, NULL, 0, 0),
+                                       callee_fn(l, sym, "_size",
+                                                 LLVMFunctionType(l->i64, NULL, 0, 0)),
+                                       NULL, 0, "size");
+    LLVMTypeRef dp[2] = {l->ptr, l->i64};
+    LLVMValueRef drop =
+        callee_fn(l, sym, "_drop", LLVMFunctionType(LLVMVoidTypeInContext(l->ctx), dp, 2, 0));
+    LLVMTypeRef ap[2] = {l->i64, l->ptr};
+    LLVMValueRef args[2] = {size, drop};
+    LLVMValueRef mi = kn_lower_extern(l, "kn_rt_meminfo_alloc_dtor", l->ptr, ap, 2, args);
+    kn_lower_raise_if(l, LLVMBuildIsNull(l->b, mi, ""), KN_EXC_NO_MEMORY);
+    LLVMTypeRef ip[3] = {l->ptr, l->ptr, l->ptr};
+    LLVMTypeRef it = LLVMFunctionType(l->i32, ip, 3, 0);
+    LLVMValueRef iargs[3] = {meminfo_data(l, mi), l->exc_ptr ? l->exc_ptr : LLVMConstNull(l->ptr),
+                             buf};
+    LLVMBuildCall2(l->b, it, callee_fn(l, sym, "_wrap", it), iargs, 3, "");
+    return mi;
+}
+
+/* The head of a for over a generator value: resume its frame; 0 an item (its own reference),
+ * 2 exhausted, 1 a raise, passed up (the callee filled in the exception). */
+LLVMValueRef
+kn_lower_gen_iternext(L *l, KnInstr *in)
+{
+    KnInstr *seq = in->args[0]->args[0];
+    KnType *yt = in->type;
+    const char *sym = seq->type->ref;
+    LLVMValueRef out = c_buffer(l, kn_type_size(yt), "item");
+    LLVMTypeRef ip[3] = {l->ptr, l->ptr, l->ptr};
+    LLVMTypeRef ft = LLVMFunctionType(l->i32, ip, 3, 0);
+    LLVMValueRef args[3] = {out, l->exc_ptr ? l->exc_ptr : LLVMConstNull(l->ptr),
+                            meminfo_data(l, l->vals[seq->id])};
+    LLVMValueRef st = LLVMBuildCall2(l->b, ft, callee_fn(l, sym, "", ft), args, 3, "st");
+    LLVMBasicBlockRef item = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "item");
+    LLVMBasicBlockRef raised = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "raised");
+    LLVMValueRef sw = LLVMBuildSwitch(l->b, st, raised, 2);
+    LLVMAddCase(sw, LLVMConstInt(l->i32, 0, 0), item);
+    LLVMAddCase(sw, LLVMConstInt(l->i32, 2, 0), l->blocks[in->targets[1]->id]);
+    LLVMPositionBuilderAtEnd(l->b, raised);
+    if (l->direct)
+        kn_lower_not_raising(l);
+    else {
+        kn_lower_store_called_from(l);
+        kn_lower_unwind(l, LLVMConstInt(l->i32, 1, 0));
+    }
+    LLVMPositionBuilderAtEnd(l->b, item);
+    return kn_lower_load_c(l, yt, out);
 }

@@ -246,5 +246,7 @@ void kn_lower_gen_ret(L *l);
 void kn_lower_gen_finish(L *l); /* leaving for good: arguments released, index -1 */
 LLVMValueRef kn_lower_gen_arg(L *l, int k);
 void kn_lower_gen_functions(L *l); /* drop, init (the wrapper), size */
+LLVMValueRef kn_lower_gen_make(L *l, KnInstr *call); /* gen(args) in compiled code */
+LLVMValueRef kn_lower_gen_iternext(L *l, KnInstr *in); /* a for over a generator value */
 
 #endif

@@ -206,6 +206,8 @@ quiet_items(const KnCompilation *c, const KnInstr *it)
         return 1;
     case KN_ITER_RANGE: /* the counter of a counted loop */
         return 1;
+    case KN_ITER_GEN: /* resuming a generator runs its code */
+        return 0;
     }
     return 0;
 }
