@@ -83,9 +83,10 @@ kn_typing_getiter(KnCompilation *c, KnInstr *in)
             return 0; /* an inner iterator that failed to type: reported there */
         if (inner && types[i]->id == KN_ITER_GEN) {
             kn_diag_error(&c->diags, KN_DIAG_UNSUPPORTED, in->args[i]->span,
-                          "a generator held in a variable cannot be iterated inside "
-                          "enumerate() or zip() yet (iterate over it with a for loop, or call "
-                          "the generator function right there: enumerate(gen(...)))");
+                          "a generator value cannot be iterated inside enumerate() or zip() "
+                          "yet: only a generator made right there as enumerate()'s or zip()'s "
+                          "first argument (enumerate(gen(...)), zip(gen(...), a)), which kiln "
+                          "inlines, or a for loop over the generator itself");
             return -1;
         }
         if (inner && types[i]->id == KN_ITER_RANGE) {
