@@ -8,7 +8,8 @@ the dispatcher still compiles for other argument types.
 
 Constructs rejected here are those kiln's first version does not compile. Numba compiles some of
 them (``try``/``except`` in a restricted form, generators); when kiln grows them, their cases
-move to the feature tests.
+move to the feature tests (generators: tests/test_generators.py,
+``test_generator_moved_from_diagnostics``).
 """
 
 import contextlib
@@ -199,11 +200,6 @@ def defines_class(x):
     return y
 
 
-def generator(x):
-    y = x + 1
-    yield y
-
-
 def assigns_global(x):
     global SOME_GLOBAL
     SOME_GLOBAL = x
@@ -231,7 +227,6 @@ async def coroutine(x):
     (uses_try_finally, "try:", ["try"]),
     (uses_with, "with CONTEXT:", ["with"]),
     (defines_class, "class Inner:", ["class"]),
-    (generator, ("yield y", "def generator"), [("yield", "generator")]),
     (assigns_global, ("global SOME_GLOBAL", "SOME_GLOBAL = x"), ["global"]),
     (deletes, "del y", ["del"]),
     (imports_inside, "import os", ["import"]),

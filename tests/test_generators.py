@@ -757,3 +757,13 @@ def test_stored_generator_inside_enumerate_is_refused():
         enumerate_stored(3)
     assert_diagnostic(info.value, UnsupportedError, enumerate_stored.py_func, "g)",
                       contains=["enumerate"])
+
+
+def generator(x):
+    y = x + 1
+    yield y
+
+
+def test_generator_moved_from_diagnostics():
+    """test_diagnostics.py rejected this generator until kiln compiled generators."""
+    assert list(njit(generator)(1)) == list(generator(1))
