@@ -197,6 +197,20 @@ read_container_type(Reader *r)
             r->failed_container = 1;
             return NULL;
         }
+    if (eat(r, "generator(")) { /* generator(T, symbol): types/model_gen.c */
+        KnType *item = read_type(r);
+        const char *start = r->p;
+        if (item && eat(r, ", ")) {
+            start = r->p;
+            while (r->p < r->end && *r->p != ')' && *r->p != '\n')
+                r->p++;
+        }
+        if (item && r->p > start && eat(r, ")"))
+            return kn_type_gen(r->types, item,
+                               kn_arena_printf(r->arena, "%.*s", (int)(r->p - 1 - start), start));
+        r->failed_container = 1;
+        return NULL;
+    }
     int is_list = eat(r, "list(");
     if (!is_list && !eat(r, "set("))
         return NULL;

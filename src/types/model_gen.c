@@ -1,8 +1,8 @@
 /* model_gen.c - the type model of generators: generator(item), the value a call of a jitted
  * generator function makes in compiled code, one pointer (the KnMemInfo * of its frame,
  * lower/generators.c), interned by its item type and the overload's symbol (ref), since each
- * compiled generator has a frame of its own layout. Generators of different functions do not
- * unify. */
+ * compiled generator has a frame of its own layout; printed generator(T, symbol), which the KIR
+ * reader reads back. Generators of different functions do not unify. */
 #include "types/model.h"
 
 KnType *
@@ -14,7 +14,7 @@ kn_type_gen(KnTypeTable *t, KnType *item, const char *symbol)
         return found;
     KnStrBuf sb;
     kn_sb_init(&sb);
-    kn_sb_printf(&sb, "generator(%s)", item ? item->name : "none");
+    kn_sb_printf(&sb, "generator(%s, %s)", item ? item->name : "none", symbol);
     KnType *r = kn_type_intern(t, &key, sb.data);
     kn_sb_fini(&sb);
     return r;
