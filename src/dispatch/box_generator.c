@@ -164,7 +164,7 @@ kn_box_generator_start(PyObject *owner, KnGenStart *s, PyObject *const *args)
             return NULL;
         s->fns[1] = next;
         s->fns[2] = drop;
-        s->frame_size = (size_t)((int64_t(*)(void))size)();
+        s->frame_size = (size_t)((int64_t (*)(void))size)();
         s->fns[0] = init;
     }
     char small[512];

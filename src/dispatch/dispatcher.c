@@ -384,8 +384,12 @@ run_compile(Dispatcher *d, KnType **args, int n, KnType *declared_ret, Overload 
         if (ov->generator) {
             ov->bitcode = NULL; /* never inlined: callers do not call it */
             free(code->bitcode);
-            KnGenStart g = {ov->symbol, c->fn->yield_type ? c->fn->yield_type : &kn_type_none,
-                            n, ov->args, ov->offsets, ov->argbuf_size, {NULL}, 0};
+            KnGenStart g = {.symbol = ov->symbol,
+                            .yield = c->fn->yield_type ? c->fn->yield_type : &kn_type_none,
+                            .nargs = n,
+                            .args = ov->args,
+                            .offsets = ov->offsets,
+                            .argbuf_size = ov->argbuf_size};
             ov->gen = g;
         }
         code->bitcode = NULL;

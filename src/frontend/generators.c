@@ -43,9 +43,9 @@ struct GenSink {
     PyObject *target; /* for: the loop's target and body; exit is its break target */
     PyObject *body;
     KnBlock *exit;
-    int var, flag;    /* enumerate's counter; a reduction's accumulator and its "seen" flag */
-    int kind;         /* a reduction's builtin */
-    Val *iters;       /* zip: the iterators of its other arguments */
+    int var, flag; /* enumerate's counter; a reduction's accumulator and its "seen" flag */
+    int kind;      /* a reduction's builtin */
+    Val *iters;    /* zip: the iterators of its other arguments */
     int niters;
 };
 
@@ -277,9 +277,9 @@ emit_gen_call(FE *fe, PyObject *call, PyObject *disp, GenSink *sink)
     int n = 0;
     KN_TRY(kn_fe_bind_call_args(fe, call, disp, &vals, &n));
     PyObject *pyf = PyObject_GetAttrString(disp, "py_func");
-    PyObject *r = pyf ? PyObject_CallMethod(fe->env->support, "inline_generator", "Oi", pyf,
-                                            fe->ntemps++)
-                      : NULL;
+    PyObject *r =
+        pyf ? PyObject_CallMethod(fe->env->support, "inline_generator", "Oi", pyf, fe->ntemps++)
+            : NULL;
     if (!r) {
         Py_XDECREF(pyf);
         if (PyErr_Occurred() && !PyErr_ExceptionMatches(PyExc_Exception))
@@ -644,8 +644,8 @@ reduce_call(FE *fe, PyObject *call, int kind)
         Val seen = kn_fe_load(fe, sp, s.flag);
         kn_kir_cbr(&fe->b, sp, kn_kir_emit1(&fe->b, KN_OP_TRUTH, sp, seen), ok, empty);
         kn_kir_set_block(&fe->b, empty);
-        PyObject *msg = PyUnicode_FromFormat("%s() arg is an empty sequence",
-                                             kind == R_MIN ? "min" : "max");
+        PyObject *msg =
+            PyUnicode_FromFormat("%s() arg is an empty sequence", kind == R_MIN ? "min" : "max");
         PyObject *eargs = msg ? PyTuple_Pack(1, msg) : NULL;
         int rc = eargs ? kn_fe_raise_const(fe, call, PyExc_ValueError, eargs) : -1;
         Py_XDECREF(msg);

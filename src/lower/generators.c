@@ -253,7 +253,8 @@ release_args(L *l, LLVMValueRef frame)
         KnType *t = fn->arg_types[i];
         if (!kn_lower_has_refs(t))
             continue;
-        LLVMValueRef p = frame_at(l, l->b, frame, FRAME_ARGS + kn_type_arg_offset(fn->arg_types, i));
+        LLVMValueRef p =
+            frame_at(l, l->b, frame, FRAME_ARGS + kn_type_arg_offset(fn->arg_types, i));
         kn_lower_decref(l, kn_lower_load_c(l, t, p), t);
     }
 }
@@ -419,10 +420,9 @@ kn_lower_gen_make(L *l, KnInstr *in)
         LLVMValueRef v = kn_lower_convert(l, l->vals[a->id], a->type, params[i]);
         kn_lower_store_c(l, params[i], v, frame_at(l, l->b, buf, kn_type_arg_offset(params, i)));
     }
-    LLVMValueRef size = LLVMBuildCall2(l->b, LLVMFunctionType(l->i64, NULL, 0, 0),
-                                       callee_fn(l, sym, "_size",
-                                                 LLVMFunctionType(l->i64, NULL, 0, 0)),
-                                       NULL, 0, "size");
+    LLVMValueRef size = LLVMBuildCall2(
+        l->b, LLVMFunctionType(l->i64, NULL, 0, 0),
+        callee_fn(l, sym, "_size", LLVMFunctionType(l->i64, NULL, 0, 0)), NULL, 0, "size");
     LLVMTypeRef dp[2] = {l->ptr, l->i64};
     LLVMValueRef drop =
         callee_fn(l, sym, "_drop", LLVMFunctionType(LLVMVoidTypeInContext(l->ctx), dp, 2, 0));

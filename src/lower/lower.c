@@ -892,8 +892,8 @@ kn_lower_function(KnCompilation *c, LLVMContextRef ctx)
     mark_entry(&l, l.fn, KN_ENTRY_NATIVE);
     l.ret_ptr = l.direct ? NULL : LLVMGetParam(l.fn, 0);
     l.exc_ptr = l.direct ? NULL : LLVMGetParam(l.fn, 1);
-    l.limit = c->in_cycle && !c->fn->is_generator ? LLVMGetParam(l.fn, LLVMCountParams(l.fn) - 1)
-                                                  : NULL;
+    l.limit =
+        c->in_cycle && !c->fn->is_generator ? LLVMGetParam(l.fn, LLVMCountParams(l.fn) - 1) : NULL;
     if (c->fn->is_generator && kn_lower_gen_init(&l, LLVMGetParam(l.fn, 2)) < 0)
         goto fail;
     if (lower_body(&l) < 0 || l.analysis_wrong)

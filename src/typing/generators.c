@@ -29,8 +29,7 @@ kn_typing_yield(KnCompilation *c, KnInstr *in, int *changed)
             for (int i = 0; blk->reachable && i < blk->instrs.len; i++) {
                 KnInstr *y = blk->instrs.items[i];
                 if (y->op == KN_OP_YIELD && y->args[0]->type == was) {
-                    kn_diag_note(&c->diags, d, y->args[0]->span, "%s is yielded here",
-                                 was->name);
+                    kn_diag_note(&c->diags, d, y->args[0]->span, "%s is yielded here", was->name);
                     return -1;
                 }
             }
