@@ -652,6 +652,29 @@ def genexp_loop(node, serial):
 _GEN_SCOPES = ("FunctionDef", "AsyncFunctionDef", "Lambda", "ClassDef")
 
 
+def generator_refusal(node, why):
+    """The first form of a generator function's ``node`` that kiln does not compile, as (the
+    ast node, the message), or None: try (its finally would run at the generator's close, not
+    where kiln leaves it), ``yield from``, the value of a yield (``send()``)."""
+    import ast
+
+    parents = {}
+    for n in ast.walk(node):
+        for child in ast.iter_child_nodes(n):
+            parents[child] = n
+    for n in ast.walk(node):
+        if n is node or isinstance(n, (ast.FunctionDef, ast.Lambda)):
+            continue
+        if isinstance(n, (ast.Try, getattr(ast, "TryStar", ast.Try))):
+            return n, f"a generator with try/except/finally is not supported ({why})"
+        if isinstance(n, ast.YieldFrom):
+            return n, "yield from is not supported in generators"
+        if isinstance(n, ast.Yield) and not isinstance(parents.get(n), ast.Expr):
+            return n, ("the value of a yield expression (generator.send()) is not supported: "
+                       "yield may only be a statement")
+    return None
+
+
 def inline_generator(func, serial):
     """The body of the jitted generator function ``func`` ready to be inlined into a consumer
     (src/frontend/generators.c): its own local names (the parameters and every name it assigns)
@@ -680,17 +703,9 @@ def inline_generator(func, serial):
             scan(child, in_scope and not nested)
 
     scan(node, True)
-    for n in ast.walk(node):
-        if n is node:
-            continue
-        if isinstance(n, (ast.Try, getattr(ast, "TryStar", ast.Try))):
-            return info, None, None, (n, "a generator with try/except/finally is not supported "
-                                         "(kiln inlines generators into their consumer)")
-        if isinstance(n, ast.YieldFrom):
-            return info, None, None, (n, "yield from is not supported in generators")
-        if isinstance(n, ast.Yield) and not isinstance(parents.get(n), ast.Expr):
-            return info, None, None, (n, "the value of a yield expression (generator.send()) "
-                                         "is not supported: yield may only be a statement")
+    bad = generator_refusal(node, "kiln inlines generators into their consumer")
+    if bad:
+        return info, None, None, bad
     names = {name: f"{name}$g{serial}" for name in local}
 
     class _Rename(ast.NodeTransformer):

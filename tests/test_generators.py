@@ -767,3 +767,37 @@ def generator(x):
 def test_generator_moved_from_diagnostics():
     """test_diagnostics.py rejected this generator until kiln compiled generators."""
     assert list(njit(generator)(1)) == list(generator(1))
+
+
+def gen_try_alone(n):
+    for i in range(n):
+        try:
+            yield i
+        finally:
+            pass
+
+
+def gen_send_alone(n):
+    total = 0
+    for i in range(n):
+        total += yield i
+
+
+@pytest.mark.parametrize("gen, snippet, words", [
+    (gen_try_alone, "try:", ["try"]),
+    (gen_send_alone, "yield i", ["send"]),
+    (gen_yield_from, "yield from", ["yield from"]),
+])
+def test_forms_refused_in_a_generator_called_from_python(gen, snippet, words):
+    with pytest.raises(UnsupportedError) as info:
+        njit(gen)(3)
+    assert_diagnostic(info.value, UnsupportedError, gen, snippet, contains=words)
+
+
+@njit
+def joins(words, k):
+    return "-".join(w * k for w in words), ", ".join(str(x) for x in squares(4))
+
+
+def test_join_of_a_generator():
+    check(joins, ["a", "bc", "d"], 2)

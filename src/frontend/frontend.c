@@ -145,6 +145,8 @@ build(FE *fe, PyObject *src_info)
     int is_gen = code && PyCode_Check(code) && (((PyCodeObject *)code)->co_flags & CO_GENERATOR);
     Py_XDECREF(code);
     fe->b.fn->is_generator = is_gen; /* compiled as a resumable frame (generators.c) */
+    if (is_gen)
+        KN_TRY(kn_fe_gen_refuse(fe, def));
     fe->b.cur = kn_kir_block_new(&fe->b);
     KN_TRY(params(fe, def));
     if (is(def, "FunctionDef"))

@@ -2,13 +2,13 @@
  *
  * A generator expression `(e for t in it if c)`, or a call of a jitted generator function
  * `gen(a, b)`, that is consumed at once by a `for` loop (directly or through enumerate() or as
- * zip()'s first argument), or by sum/min/max/any/all/list/sorted, compiles to no generator at
- * all: the generator's body is emitted in the consumer's function and each `yield v` is
- * replaced by the consumer's step (the loop body with its target bound to v, an accumulation,
- * an append). The consumer's `break` leaves the generator's loops (its LoopCtx is pushed at the
- * yield, above the generator's own loops), `continue` resumes after the yield, the generator's
- * `return` or end goes to the consumer's stop block (a for's `else`, then its exit). So LLVM
- * sees one loop nest, as if written by hand (ANCHORS.md §7.3).
+ * zip()'s first argument), or by sum/min/max/any/all/list/sorted or str.join, compiles to no
+ * generator at all: the generator's body is emitted in the consumer's function and each `yield v`
+ * is replaced by the consumer's step (the loop body with its target bound to v, an accumulation, an
+ * append). The consumer's `break` leaves the generator's loops (its LoopCtx is pushed at the yield,
+ * above the generator's own loops), `continue` resumes after the yield, the generator's `return` or
+ * end goes to the consumer's stop block (a for's `else`, then its exit). So LLVM sees one loop
+ * nest, as if written by hand (ANCHORS.md §7.3).
  *
  * Scopes: a generator function's body is walked with that function's globals, closure cells
  * and locals (FeScope), its locals renamed `name$gN` (kiln._support.inline_generator) so they
@@ -211,6 +211,25 @@ kn_fe_gen_return(FE *fe, PyObject *node)
     }
     kn_kir_br(&fe->b, span_of(fe, node), ctx->sink->stop);
     return 0;
+}
+
+/* A generator function compiled on its own: -1 with a diagnostic at the first form kiln does
+ * not compile in one (kiln._support.generator_refusal). */
+int
+kn_fe_gen_refuse(FE *fe, PyObject *def)
+{
+    PyObject *bad = PyObject_CallMethod(fe->env->support, "generator_refusal", "Os", def,
+                                        "kiln compiles generators as resumable frames");
+    if (!bad)
+        return -1;
+    int rc = 0;
+    if (bad != Py_None) {
+        kn_fe_fail(fe, PyTuple_GET_ITEM(bad, 0), KN_DIAG_UNSUPPORTED, "%s",
+                   kn_fe_str_of(fe, PyTuple_GET_ITEM(bad, 1)));
+        rc = -1;
+    }
+    Py_DECREF(bad);
+    return rc;
 }
 
 /* The statement of a generator expression, walked in the current scope with a GenCtx whose
@@ -676,10 +695,43 @@ reduce_call(FE *fe, PyObject *call, int kind)
 /* A call that consumes a generator made in its argument (sum(x*x for x in a)): *handled 0 for
  * any other call (a jitted generator function called as a value among them: that call makes a
  * frame at run time, lower/generators.c). */
+/* sep.join(g): sep first, then the generator into a list, then the join of the list. */
+static Val
+join_call(FE *fe, PyObject *call)
+{
+    KnSpan sp = span_of(fe, call);
+    Val sep = kn_fe_expr(fe, A(A(call, "func"), "value"));
+    if (!sep)
+        return NULL;
+    int self = kn_fe_temp_var(fe, "sep", sp);
+    kn_fe_store(fe, sp, self, sep);
+    GenSink s;
+    memset(&s, 0, sizeof s);
+    s.take = take_reduce;
+    s.kind = R_LIST;
+    s.where = call;
+    s.stop = s.exit = kn_kir_block_new(&fe->b);
+    s.flag = -1;
+    s.var = kn_fe_temp_var(fe, "acc", sp);
+    kn_fe_store(fe, sp, s.var, emit(fe, KN_OP_BUILD_LIST, call, 0, NULL));
+    if (emit_gen(fe, PyList_GET_ITEM(A(call, "args"), 0), &s) < 0)
+        return NULL;
+    kn_kir_set_block(&fe->b, s.exit);
+    Val items = kn_fe_load(fe, sp, s.var);
+    return method_call(fe, sp, kn_fe_load(fe, sp, self), "join", 1, &items, 0, NULL);
+}
+
 Val
 kn_fe_gen_call(FE *fe, PyObject *call, int *handled)
 {
     *handled = 0;
+    PyObject *f = A(call, "func"), *cargs = A(call, "args");
+    if (is(f, "Attribute") && !PyUnicode_CompareWithASCIIString(A(f, "attr"), "join") && cargs &&
+        PyList_GET_SIZE(cargs) == 1 && no_keywords(call) &&
+        inlinable(fe, PyList_GET_ITEM(cargs, 0))) {
+        *handled = 1;
+        return join_call(fe, call);
+    }
     PyObject *o = callee_object(fe, call);
     if (!o)
         return NULL;

@@ -157,6 +157,7 @@ int kn_fe_gen_for(FE *fe, PyObject *node); /* 1: not a generator, the caller goe
 Val kn_fe_gen_call(FE *fe, PyObject *call, int *handled);
 int kn_fe_yield_stmt(FE *fe, PyObject *stmt);
 int kn_fe_gen_return(FE *fe, PyObject *node);
+int kn_fe_gen_refuse(FE *fe, PyObject *def); /* -1 at a form a compiled generator cannot have */
 Val kn_fe_genexp_value(FE *fe, PyObject *node);
 Val kn_fe_yield_value(FE *fe, PyObject *node);
 

@@ -5,9 +5,39 @@
  * reader reads back. Generators of different functions do not unify. */
 #include "types/model.h"
 
+#include <stdlib.h>
+#include <string.h>
+
+/* One pointer per symbol text, so that the type read back from KIR text (its symbol in the
+ * reader's arena) is the type typing made (the overload's copy): interning compares ref by
+ * pointer. The copies live as long as the process (one per generator overload). */
+static const char *
+symbol_of(const char *symbol)
+{
+    static char **seen;
+    static size_t n, cap;
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(seen[i], symbol))
+            return seen[i];
+    if (n == cap) {
+        size_t ncap = cap ? cap * 2 : 16;
+        char **grown = realloc(seen, sizeof(char *) * ncap);
+        if (!grown)
+            return symbol;
+        seen = grown;
+        cap = ncap;
+    }
+    char *copy = strdup(symbol);
+    if (!copy)
+        return symbol;
+    seen[n++] = copy;
+    return copy;
+}
+
 KnType *
 kn_type_gen(KnTypeTable *t, KnType *item, const char *symbol)
 {
+    symbol = symbol_of(symbol);
     KnType key = {.kind = KN_TY_GEN, .dtype = item, .ref = (void *)symbol};
     KnType *found = kn_type_find(t, &key);
     if (found)
