@@ -9,7 +9,8 @@ Numba keeps a state machine, measured 3.2x slower in ANCHORS.md §7.1). Each cas
 text compiled by kiln.njit, by numba.njit, and run by the interpreter; timings are medians of
 `--rounds` calls after a warm-up call (CPython: a third of the rounds, at least 3). The table
 gives each time in ms and the generator/hand ratio per engine. A case Numba cannot compile
-(sum() of a generator expression) shows its error.
+(sum() of a generator expression) shows its error. Last, the escaping form: the interpreter
+consuming a compiled generator (list(squares(n))), in ns per item.
 """
 
 import argparse
@@ -132,6 +133,17 @@ def median_ms(fn, arg, rounds):
     return statistics.median(times) * 1e3
 
 
+def from_python_ns(fn, n, rounds):
+    """ns per item of list(gen(n)) run by the interpreter (the escaping form: kiln.generator)."""
+    list(fn(10))  # compile
+    times = []
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        list(fn(n))
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times) / n * 1e9
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=1_000_000)
@@ -156,6 +168,10 @@ def main():
                 continue
             th = median_ms(ns[hand], arg, rounds)
             print(f"{case:26} {e:8} {tg:9.3f} {th:9.3f} {tg / th:9.2f}")
+    print("escaping: list(squares(n)) from the interpreter, ns per item (kiln.generator)")
+    n = min(opts.n, 200_000)
+    for e, ns in engines.items():
+        print(f"{'list(squares(n))':26} {e:8} {from_python_ns(ns['squares'], n, 5):9.1f} ns/item")
 
 
 if __name__ == "__main__":
