@@ -801,3 +801,102 @@ def joins(words, k):
 
 def test_join_of_a_generator():
     check(joins, ["a", "bc", "d"], 2)
+
+
+# --- a mix: containers, strs, arrays, calls, nested control flow, in both forms -------------
+
+@njit
+def triple_plus_one(x):
+    return x * 3 + 1
+
+
+@njit
+def mixed_items(a, s):
+    d = {}
+    for i in range(len(a)):
+        d[i % 3] = d.get(i % 3, 0.0) + a[i]
+        if i % 2:
+            yield (i, a[:i].copy(), s + str(i))
+        else:
+            continue
+    for k in d:
+        yield (k, np.full(2, d[k]), s)
+
+
+@njit
+def while_true_returns(n):
+    i = 0
+    while True:
+        i += 1
+        if i > n:
+            return
+        if i % 3 == 0:
+            yield triple_plus_one(i)
+        elif i % 3 == 1:
+            for j in range(i):
+                if j > 2:
+                    break
+                yield j
+        else:
+            yield -i
+    yield 999
+
+
+@njit
+def unique_words(words):
+    seen = set()
+    for w in words:
+        if w in seen:
+            continue
+        seen.add(w)
+        yield [c for c in w], len(seen)
+
+
+@njit
+def consume_mixed(a, s):
+    out = 0.0
+    names = ""
+    for i, arr, name in mixed_items(a, s):
+        out += i + arr.sum()
+        names += name
+    return out, names
+
+
+@njit
+def consume_while_true(n):
+    return list(while_true_returns(n))
+
+
+@njit
+def consume_words(words):
+    t = 0
+    for chars, k in unique_words(words):
+        t += len(chars) * k
+    return t
+
+
+def _plain(x):
+    if isinstance(x, tuple):
+        return tuple(_plain(v) for v in x)
+    if isinstance(x, list):
+        return [_plain(v) for v in x]
+    if isinstance(x, np.ndarray):
+        return (x.dtype.str, x.tolist())
+    return x
+
+
+def test_mixed_generators_in_both_forms():
+    a = np.arange(7.0)
+    words = ["ab", "c", "ab", "de"]
+    check(consume_mixed, a, "p")
+    check(consume_while_true, 10)
+    check(consume_words, words)
+    assert _plain(list(mixed_items(a, "p"))) == _plain(list(mixed_items.py_func(a, "p")))
+    assert list(while_true_returns(10)) == interp(consume_while_true, 10)
+    assert _plain(list(unique_words(words))) == _plain(list(unique_words.py_func(words)))
+    g = mixed_items(a, "q")
+    next(g), next(g)
+    del g  # a dict, an array and strs in the frame
+    g = unique_words(["x", "y"])
+    next(g)
+    del g  # a set in the frame
