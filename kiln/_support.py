@@ -626,3 +626,96 @@ def jitted_lambda(text, func, line, col):
     src = "\n" * (line - 1) + "(" + " " * max(col - 1, 0) + text + ")"
     fn = eval(compile(src, code.co_filename, "eval"), func.__globals__)
     return njit(fn)
+
+
+def genexp_loop(node, serial):
+    """``(elt for t in it if c ...)`` consumed where it is made (src/frontend/generators.c): the
+    statement the frontend inlines into its consumer, ``for t' in it: if c': yield elt'``, nested
+    per ``for`` clause, built and renamed as ``listcomp_loop`` does (targets ``t$lcN``; the first
+    iterable stays in the enclosing scope). Returns (the For node, the new local names)."""
+    import ast
+
+    yld = ast.copy_location(ast.Yield(value=node.elt), node.elt)
+    holder = ast.copy_location(ast.ListComp(elt=yld, generators=node.generators), node)
+    loop, names = listcomp_loop(holder, "$unused", serial)
+    # listcomp_loop wrapped the yield in `$unused.append(...)`: unwrap it back to `yield elt`
+    for n in ast.walk(loop):
+        stmts = getattr(n, "body", None)
+        if isinstance(stmts, list):
+            for i, s in enumerate(stmts):
+                if (isinstance(s, ast.Expr) and isinstance(s.value, ast.Call)
+                        and s.value.args and isinstance(s.value.args[0], ast.Yield)):
+                    stmts[i] = ast.copy_location(ast.Expr(value=s.value.args[0]), s)
+    return loop, names
+
+
+_GEN_SCOPES = ("FunctionDef", "AsyncFunctionDef", "Lambda", "ClassDef")
+
+
+def generator_refusal(node, why):
+    """The first form of a generator function's ``node`` that kiln does not compile, as (the
+    ast node, the message), or None: try (its finally would run at the generator's close, not
+    where kiln leaves it), ``yield from``, the value of a yield (``send()``)."""
+    import ast
+
+    parents = {}
+    for n in ast.walk(node):
+        for child in ast.iter_child_nodes(n):
+            parents[child] = n
+    for n in ast.walk(node):
+        if n is node or isinstance(n, (ast.FunctionDef, ast.Lambda)):
+            continue
+        if isinstance(n, (ast.Try, getattr(ast, "TryStar", ast.Try))):
+            return n, f"a generator with try/except/finally is not supported ({why})"
+        if isinstance(n, ast.YieldFrom):
+            return n, "yield from is not supported in generators"
+        if isinstance(n, ast.Yield) and not isinstance(parents.get(n), ast.Expr):
+            return n, ("the value of a yield expression (generator.send()) is not supported: "
+                       "yield may only be a statement")
+    return None
+
+
+def inline_generator(func, serial):
+    """The body of the jitted generator function ``func`` ready to be inlined into a consumer
+    (src/frontend/generators.c): its own local names (the parameters and every name it assigns)
+    renamed ``name$gN`` so that they cannot meet the consumer's. Returns (source info as
+    ``find_definition`` gives it but the FunctionDef a renamed copy, the renamed parameter names
+    in order, the renamed locals, None) or, for a form kiln does not inline, (source info, None,
+    None, (node, message))."""
+    import ast
+    import copy
+
+    info = find_definition(func)
+    node = info[4]
+    if not isinstance(node, ast.FunctionDef):
+        return info, None, None, (node, "this generator function's definition is not supported")
+    params = [a.arg for a in node.args.posonlyargs + node.args.args]
+    local = set(params)
+    parents = {}
+
+    def scan(n, in_scope):
+        for child in ast.iter_child_nodes(n):
+            parents[child] = n
+            nested = type(child).__name__ in _GEN_SCOPES or isinstance(
+                child, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp))
+            if in_scope and isinstance(child, ast.Name) and isinstance(child.ctx, ast.Store):
+                local.add(child.id)
+            scan(child, in_scope and not nested)
+
+    scan(node, True)
+    bad = generator_refusal(node, "kiln inlines generators into their consumer")
+    if bad:
+        return info, None, None, bad
+    names = {name: f"{name}$g{serial}" for name in local}
+
+    class _Rename(ast.NodeTransformer):
+        def visit_Name(self, n):
+            if n.id in names:
+                return ast.copy_location(ast.Name(id=names[n.id], ctx=n.ctx), n)
+            return n
+
+        def visit_Lambda(self, n):
+            return n  # a lambda sees only its parameters and globals
+
+    copy_node = _Rename().visit(copy.deepcopy(node))
+    return (info[:4] + (copy_node,), [names[p] for p in params], sorted(names.values()), None)

@@ -7,8 +7,9 @@ and a caret under the column (``harness.assert_rendered``). After an error nothi
 the dispatcher still compiles for other argument types.
 
 Constructs rejected here are those kiln's first version does not compile. Numba compiles some of
-them (generators); when kiln grows them, their cases move to the feature tests (``try`` moved
-to tests/test_try.py).
+them; when kiln grows them, their cases move to the feature tests (``try`` moved to
+tests/test_try.py, generators to tests/test_generators.py,
+``test_generator_moved_from_diagnostics``).
 """
 
 import contextlib
@@ -181,11 +182,6 @@ def defines_class(x):
     return y
 
 
-def generator(x):
-    y = x + 1
-    yield y
-
-
 def assigns_global(x):
     global SOME_GLOBAL
     SOME_GLOBAL = x
@@ -211,7 +207,6 @@ async def coroutine(x):
 @pytest.mark.parametrize("func, snippet, words", [
     (uses_with, "with CONTEXT:", ["with"]),
     (defines_class, "class Inner:", ["class"]),
-    (generator, ("yield y", "def generator"), [("yield", "generator")]),
     (assigns_global, ("global SOME_GLOBAL", "SOME_GLOBAL = x"), ["global"]),
     (deletes, "del y", ["del"]),
     (imports_inside, "import os", ["import"]),

@@ -101,6 +101,23 @@ PyObject *kn_dispatch_read_kir(PyObject *module, PyObject *args); /* test only *
 
 /* kiln._support, imported on first use */
 PyObject *kn_support(void);
+/* raise, as a Python exception, what compiled code recorded in exc (dispatcher.c) */
+PyObject *kn_dispatch_raise(KnExcInfo *exc);
+
+/* A generator overload (box_generator.c; lower/generators.c makes its functions): calling it
+ * from Python makes a kiln.generator over a new frame. fns: init, next, drop, looked up on the
+ * first call. */
+typedef struct KnGenStart {
+    const char *symbol;
+    KnType *yield;
+    int nargs;
+    KnType **args;
+    size_t *offsets;
+    size_t argbuf_size;
+    void *fns[3];
+    size_t frame_size;
+} KnGenStart;
+PyObject *kn_box_generator_start(PyObject *owner, KnGenStart *s, PyObject *const *args);
 
 /* Ctrl-C in compiled code (interrupt.c). enter/leave bracket a call of compiled code;
  * kn_interrupt_raise runs Python's signal handlers after a KN_EXC_INTERRUPT status. */

@@ -38,6 +38,8 @@ typedef struct Overload {
     void *bitcode;   /* the optimized module, for inlining into callers (malloc), or NULL */
     size_t bitcode_size;
     PyObject *error; /* the exception instance, for failed entries */
+    int generator;   /* a generator function: calls make a kiln.generator (box_generator.c) */
+    KnGenStart gen;
 } Overload;
 
 typedef struct Dispatcher {
@@ -445,6 +447,18 @@ run_compile(Dispatcher *d, KnType **args, int n, KnType *declared_ret, Overload 
         ov->recursive = c->in_cycle;
         ov->bitcode = code->bitcode;
         ov->bitcode_size = code->bitcode_size;
+        ov->generator = c->fn->is_generator;
+        if (ov->generator) {
+            ov->bitcode = NULL; /* never inlined: callers do not call it */
+            free(code->bitcode);
+            KnGenStart g = {.symbol = ov->symbol,
+                            .yield = c->fn->yield_type ? c->fn->yield_type : &kn_type_none,
+                            .nargs = n,
+                            .args = ov->args,
+                            .offsets = ov->offsets,
+                            .argbuf_size = ov->argbuf_size};
+            ov->gen = g;
+        }
         code->bitcode = NULL;
         ov->keepalive = keep;
         keep = NULL;
@@ -613,10 +627,10 @@ resolve_call(KnCompilation *c, void *ref, KnType **args, int n, KnSpan span, KnC
         kn_diag_error(&c->diags, KN_DIAG_TYPING, span, "in a call to a jitted function");
         return -1;
     }
-    out->ret = ov->ret;
+    out->ret = ov->generator ? kn_type_gen(&s->types, ov->gen.yield, ov->symbol) : ov->ret;
     out->symbol = ov->symbol;
     out->params = ov->args;
-    out->can_raise = ov->can_raise;
+    out->can_raise = ov->can_raise || ov->generator; /* making a frame: MemoryError */
     out->recursive = ov->recursive;
     out->bitcode = ov->bitcode;
     out->bitcode_size = ov->bitcode_size;
@@ -854,6 +868,12 @@ raise_from_table(KnExcInfo *exc)
     return NULL;
 }
 
+PyObject *
+kn_dispatch_raise(KnExcInfo *exc)
+{
+    return raise_from_table(exc);
+}
+
 /* Look the wrapper up in the JIT on first use (this is when LLVM generates the code, so
  * mutually recursive overloads are all added before any is linked). 0, or -1 with an error. */
 static int
@@ -1055,7 +1075,9 @@ call_positional(Dispatcher *d, PyObject *const *args, int n)
         return PyErr_NoMemory();
     Overload *ov = overload_of(d, args, n, types);
     PyObject *r = NULL;
-    if (ov && !ov->failed && memcmp(ov->args, types, sizeof(KnType *) * (size_t)n))
+    if (ov && ov->generator) /* a generator function: a kiln.generator (box_generator.c) */
+        r = kn_box_generator_start((PyObject *)d, &ov->gen, args);
+    else if (ov && !ov->failed && memcmp(ov->args, types, sizeof(KnType *) * (size_t)n))
         r = invoke_converted(ov, args, n, types, d->nogil);
     else if (ov)
         r = invoke(ov, args, d->nogil);

@@ -395,6 +395,9 @@ call(FE *fe, PyObject *node)
     Val fmt = kn_fe_str_format(fe, node, &handled); /* 'literal'.format(...): fstring.c */
     if (handled)
         return fmt;
+    Val gen = kn_fe_gen_call(fe, node, &handled); /* sum(x for x in a): generators.c */
+    if (handled)
+        return gen;
     PyObject *fnode = A(node, "func");
     Val callee = kn_fe_expr(fe, fnode);
     if (!callee)
@@ -652,6 +655,14 @@ kn_fe_expr(FE *fe, PyObject *node)
         if (!strcmp(k, "Dict") || !strcmp(k, "DictComp"))
             return kn_fe_dict_display(fe, node); /* dictcomp.c */
         break;
+    case 'G':
+        if (!strcmp(k, "GeneratorExp"))
+            return kn_fe_genexp_value(fe, node); /* not consumed where made: generators.c */
+        break;
+    case 'Y':
+        if (!strcmp(k, "Yield"))
+            return kn_fe_yield_value(fe, node);
+        break;
     case 'I':
         if (!strcmp(k, "IfExp"))
             return ifexp(fe, node);
@@ -709,4 +720,10 @@ kn_fe_expr(FE *fe, PyObject *node)
         if (!strcmp(k, names[i].kind))
             return UNSUPPORTED(fe, node, "%s are not supported", names[i].what);
     return UNSUPPORTED(fe, node, "expression %s is not supported", k);
+}
+
+int
+kn_fe_bind_call_args(FE *fe, PyObject *call, PyObject *callee, KnInstr ***out, int *n)
+{
+    return bind_args(fe, call, callee, out, n);
 }

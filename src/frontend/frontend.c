@@ -141,6 +141,12 @@ build(FE *fe, PyObject *src_info)
         return -1;
     }
     fe->b.fn->span = span_of(fe, def);
+    PyObject *code = PyObject_GetAttrString(fe->func, "__code__");
+    int is_gen = code && PyCode_Check(code) && (((PyCodeObject *)code)->co_flags & CO_GENERATOR);
+    Py_XDECREF(code);
+    fe->b.fn->is_generator = is_gen; /* compiled as a resumable frame (generators.c) */
+    if (is_gen)
+        KN_TRY(kn_fe_gen_refuse(fe, def));
     fe->b.cur = kn_kir_block_new(&fe->b);
     KN_TRY(params(fe, def));
     if (is(def, "FunctionDef"))

@@ -7,7 +7,8 @@
  * Aint, kind, is, span_of) and emit are inline here; everything else that crosses files is a
  * kn_fe_ function of the file named above its prototype: frontend.c (set-up, entry and the
  * diagnostics helpers), names.c (variables, name resolution and freezing), expr.c
- * (expressions), stmt.c (statements), loops.c (while and for). Only the frontend's .c files
+ * (expressions), stmt.c (statements), loops.c (while and for), generators.c (generators
+ * inlined into their consumer). Only the frontend's .c files
  * include this header; it includes none of them. */
 #ifndef KN_FRONTEND_INTERNAL_H
 #define KN_FRONTEND_INTERNAL_H
@@ -37,6 +38,7 @@ typedef struct FE {
     KnMap var_names; /* hash of a variable's name -> its index + 1 (the first of a hash) */
     /* try.c: the try statements and except clauses around (or NULL) */
     struct KnFeExc *exc;
+    void *gen;       /* generators.c: the GenCtx of the generator being inlined, or NULL */
 } FE;
 
 typedef KnInstr *Val;
@@ -155,5 +157,20 @@ int kn_fe_exc_name_used(FE *fe, PyObject *node);
 /* loops.c */
 int kn_fe_while_stmt(FE *fe, PyObject *node);
 int kn_fe_for_stmt(FE *fe, PyObject *node);
+Val kn_fe_iter_of(FE *fe, PyObject *node); /* the iterator over an iterable (or enumerate/zip) */
+
+/* expr.c: a jitted call's arguments bound to the callee's parameters (keywords, defaults) */
+int kn_fe_bind_call_args(FE *fe, PyObject *call, PyObject *callee, KnInstr ***out, int *n);
+/* stmt.c: raise cls(*args) (constant args through the exception table) */
+int kn_fe_raise_const(FE *fe, PyObject *node, PyObject *cls, PyObject *args);
+
+/* generators.c: generators inlined into their consumer */
+int kn_fe_gen_for(FE *fe, PyObject *node); /* 1: not a generator, the caller goes on */
+Val kn_fe_gen_call(FE *fe, PyObject *call, int *handled);
+int kn_fe_yield_stmt(FE *fe, PyObject *stmt);
+int kn_fe_gen_return(FE *fe, PyObject *node);
+int kn_fe_gen_refuse(FE *fe, PyObject *def); /* -1 at a form a compiled generator cannot have */
+Val kn_fe_genexp_value(FE *fe, PyObject *node);
+Val kn_fe_yield_value(FE *fe, PyObject *node);
 
 #endif

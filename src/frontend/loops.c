@@ -176,9 +176,18 @@ range_iter(FE *fe, KnSpan sp, Val start, Val stop, Val step)
     return it;
 }
 
+Val
+kn_fe_iter_of(FE *fe, PyObject *node)
+{
+    return iter_of(fe, node);
+}
+
 int
 kn_fe_for_stmt(FE *fe, PyObject *node)
 {
+    int gen = kn_fe_gen_for(fe, node); /* a generator made here: inlined (generators.c) */
+    if (gen != 1)
+        return gen;
     PyObject *iter = A(node, "iter");
     KnSpan sp = span_of(fe, iter);
     if (is(iter, "Call") && is(A(iter, "func"), "Name") && PyList_GET_SIZE(A(iter, "args")) >= 1 &&

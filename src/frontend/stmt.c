@@ -245,6 +245,8 @@ stmt(FE *fe, PyObject *node)
         PyObject *v = A(node, "value");
         if (is(v, "Constant"))
             return 0; /* docstrings and bare constants */
+        if (is(v, "Yield"))
+            return kn_fe_yield_stmt(fe, node); /* generators.c */
         return kn_fe_expr(fe, v) ? 0 : -1;
     }
     if (!strcmp(k, "If"))
@@ -254,7 +256,8 @@ stmt(FE *fe, PyObject *node)
     if (!strcmp(k, "For"))
         return kn_fe_for_stmt(fe, node);
     if (!strcmp(k, "Return"))
-        return return_stmt(fe, node);
+        return fe->gen || fe->b.fn->is_generator ? kn_fe_gen_return(fe, node)
+                                                 : return_stmt(fe, node);
     if (!strcmp(k, "Pass"))
         return 0;
     if (!strcmp(k, "Break") || !strcmp(k, "Continue")) {
@@ -312,4 +315,10 @@ kn_fe_stmts(FE *fe, PyObject *body)
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(body); i++)
         KN_TRY(stmt(fe, PyList_GET_ITEM(body, i)));
     return 0;
+}
+
+int
+kn_fe_raise_const(FE *fe, PyObject *node, PyObject *cls, PyObject *args)
+{
+    return raise_with(fe, node, cls, args);
 }

@@ -366,8 +366,8 @@ print_imm(KnStrBuf *sb, const KnInstr *in, const KnFunction *fn)
             kn_sb_printf(sb, " try#%d", in->aux);
         break;
     case KN_OP_GETITER: {
-        static const char *const k[] = {"seq", "enumerate", "zip", "range"};
-        kn_sb_printf(sb, " %s", in->aux >= 0 && in->aux < 4 ? k[in->aux] : "?");
+        static const char *const k[] = {"seq", "enumerate", "zip", "range", "gen"};
+        kn_sb_printf(sb, " %s", in->aux >= 0 && in->aux < 5 ? k[in->aux] : "?");
         break;
     }
     default:

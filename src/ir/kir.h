@@ -102,6 +102,8 @@ typedef struct KnFunction {
     KN_VEC(KnVar) vars;       /* params are vars[0..nparams) */
     KnType *ret_type;         /* set by typing (or fixed by a signature) */
     KnType **arg_types;       /* the signature being compiled */
+    int is_generator;         /* a generator function: YIELDs, compiled as a resumable frame */
+    KnType *yield_type;       /* a generator's: the unification of what it yields (typing) */
     int next_id;
     KnSpan span; /* the def line */
 } KnFunction;

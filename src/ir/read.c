@@ -197,6 +197,20 @@ read_container_type(Reader *r)
             r->failed_container = 1;
             return NULL;
         }
+    if (eat(r, "generator(")) { /* generator(T, symbol): types/model_gen.c */
+        KnType *item = read_type(r);
+        const char *start = r->p;
+        if (item && eat(r, ", ")) {
+            start = r->p;
+            while (r->p < r->end && *r->p != ')' && *r->p != '\n')
+                r->p++;
+        }
+        if (item && r->p > start && eat(r, ")"))
+            return kn_type_gen(r->types, item,
+                               kn_arena_printf(r->arena, "%.*s", (int)(r->p - 1 - start), start));
+        r->failed_container = 1;
+        return NULL;
+    }
     int is_list = eat(r, "list(");
     if (!is_list && !eat(r, "set("))
         return NULL;
@@ -243,8 +257,9 @@ read_type(Reader *r)
                    ? kn_type_info(r->types, info, dt, info == KN_BI_NP_IINFO ? "iinfo" : "finfo")
                    : NULL;
     }
-    static const char *const iters[] = {"iter", "enumerate", "zip", "range_iter"}; /* KnIterKind */
-    for (int k = 0; k < 4; k++) {
+    static const char *const iters[] = {"iter", "enumerate", "zip", "range_iter",
+                                        "gen_iter"}; /* KnIterKind */
+    for (int k = 0; k < 5; k++) {
         size_t len = strlen(iters[k]);
         if ((size_t)(r->end - r->p) > len && !strncmp(r->p, iters[k], len) && r->p[len] == '(') {
             KnType **items;
@@ -720,8 +735,8 @@ read_immediates(Reader *r, KnInstr *in, KnType **implied, double *as_float, Pend
     case KN_OP_RERAISE:
         return eat(r, "try#") ? read_int(r, &in->aux) : 0;
     case KN_OP_GETITER: {
-        static const char *const kinds[] = {"seq", "enumerate", "zip", "range"};
-        for (int k = 0; k < 4; k++)
+        static const char *const kinds[] = {"seq", "enumerate", "zip", "range", "gen"};
+        for (int k = 0; k < 5; k++)
             if (eat(r, kinds[k])) {
                 in->aux = k;
                 return 0;

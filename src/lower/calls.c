@@ -713,6 +713,8 @@ kn_lower_jitted_call(L *l, KnInstr *in)
     KnCallImpl *impl = in->impl;
     KnInstr *argv[KN_MAX_PARAMS + 1];
     int n = 0;
+    if (in->type && in->type->kind == KN_TY_GEN)
+        return kn_lower_gen_make(l, in); /* a generator's frame: generators.c */
     if (in->op == KN_OP_GETATTR) {
         argv[n++] = in->args[0];
     } else {

@@ -94,6 +94,8 @@ kn_lower_cplx(L *l, const KnType *t, LLVMValueRef re, LLVMValueRef im)
 LLVMValueRef
 kn_lower_entry_alloca(L *l, LLVMTypeRef t, const char *name)
 {
+    if (l->gen) /* a generator's: in its frame (generators.c) */
+        return kn_lower_gen_slot(l, t, name);
     LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(l->fn);
     LLVMBuilderRef b = LLVMCreateBuilderInContext(l->ctx);
     LLVMValueRef first = LLVMGetFirstInstruction(entry);
@@ -588,6 +590,8 @@ kn_lower_unwind(L *l, LLVMValueRef status)
         LLVMBuildBr(l->b, l->has_refs && l->nowned ? chain_entry(l, l->nowned - 1) : l->handler);
         return;
     }
+    if (l->gen && !l->has_refs) /* a generator's: finished (generators.c) */
+        kn_lower_gen_finish(l);
     if (!l->has_refs) { /* nothing to release: return here */
         kn_lower_exc_leaving(l);
         LLVMBuildRet(l->b, status);
@@ -610,5 +614,7 @@ kn_lower_finish_unwind(L *l)
     LLVMPositionBuilderAtEnd(l->b, l->unwind);
     kn_lower_exc_leaving(l);
     release_vars(l);
+    if (l->gen)
+        kn_lower_gen_finish(l);
     LLVMBuildRet(l->b, LLVMBuildLoad2(l->b, l->i32, l->unwind_status, "status"));
 }

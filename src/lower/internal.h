@@ -57,6 +57,7 @@ typedef struct L {
     LLVMValueRef *exc_saved;
     int nexc_saved;
     LLVMValueRef exc_out;
+    void *gen; /* a generator's resumable frame (generators.c: KnLowerGen), else NULL */
 } L;
 
 /* ---- the lowering model of a kind (types/kinds.def names it: kn_lower_model_<lm>,
@@ -245,5 +246,20 @@ void kn_lower_keep_in_slot(L *l, const KnInstr *in, LLVMValueRef v);
 void kn_lower_release_slots_due(L *l);
 /* the unwind block's body, once every raise has branched to it */
 void kn_lower_finish_unwind(L *l);
+
+/* generators.c: a generator function as a resumable frame (l->gen set by kn_lower_gen_init) */
+int kn_lower_gen_active(const L *l);
+int kn_lower_gen_init(L *l, LLVMValueRef frame);
+LLVMValueRef kn_lower_gen_slot(L *l, LLVMTypeRef t, const char *name); /* zeroed, in the frame */
+void kn_lower_gen_entry(L *l);                     /* the switch on the resume index */
+void kn_lower_gen_block(L *l, const KnBlock *blk); /* reload what blk uses from elsewhere */
+void kn_lower_gen_after(L *l, const KnInstr *in);  /* spill a value used elsewhere */
+void kn_lower_gen_yield(L *l, KnInstr *in);
+void kn_lower_gen_ret(L *l);
+void kn_lower_gen_finish(L *l); /* leaving for good: arguments released, index -1 */
+LLVMValueRef kn_lower_gen_arg(L *l, int k);
+void kn_lower_gen_functions(L *l);                     /* drop, init (the wrapper), size */
+LLVMValueRef kn_lower_gen_make(L *l, KnInstr *call);   /* gen(args) in compiled code */
+LLVMValueRef kn_lower_gen_iternext(L *l, KnInstr *in); /* a for over a generator value */
 
 #endif

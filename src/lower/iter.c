@@ -183,6 +183,8 @@ kn_lower_getiter(L *l, KnInstr *in)
 {
     if (in->aux == KN_ITER_RANGE)
         return range_getiter(l, in);
+    if (in->aux == KN_ITER_GEN) /* the generator itself is the state (generators.c) */
+        return LLVMGetUndef(l->i8);
     LLVMValueRef state = kn_lower_entry_alloca(l, state_type(l), "iter");
     LLVMBuildStore(l->b, LLVMConstInt(l->i64, 0, 0), field(l, state, 0));
     LLVMBuildStore(l->b, iter_len(l, in), field(l, state, 1));
@@ -246,6 +248,7 @@ item_at(L *l, KnInstr *it, LLVMValueRef k)
             parts[n++] = item_at(l, it->args[i], k);
         break;
     case KN_ITER_RANGE: /* not indexed, and never inside enumerate() or zip() (typing) */
+    case KN_ITER_GEN:
         return NULL;
     }
     LLVMValueRef v = LLVMGetUndef(kn_lower_type(l, it->type->dtype));
@@ -281,6 +284,8 @@ kn_lower_iternext(L *l, KnInstr *in)
     KnInstr *it = in->args[0];
     if (it->aux == KN_ITER_RANGE)
         return range_iternext(l, in);
+    if (it->aux == KN_ITER_GEN)
+        return kn_lower_gen_iternext(l, in); /* resumes the frame: generators.c */
     LLVMValueRef state = l->vals[it->id];
     LLVMValueRef kp = field(l, state, 0);
     LLVMValueRef k = LLVMBuildLoad2(l->b, l->i64, kp, "k");

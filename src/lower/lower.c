@@ -284,6 +284,10 @@ lower_store(L *l, KnInstr *in)
 static void
 lower_ret(L *l, KnInstr *in)
 {
+    if (l->gen) { /* a generator's return: exhausted (generators.c) */
+        kn_lower_gen_ret(l);
+        return;
+    }
     LLVMValueRef v =
         kn_lower_convert(l, l->vals[in->args[0]->id], in->args[0]->type, l->c->fn->ret_type);
     kn_lower_incref(l, v, l->c->fn->ret_type); /* the caller gets its own reference */
@@ -387,7 +391,8 @@ lower_instr(L *l, KnInstr *in)
         v = LLVMGetUndef(l->i8);
         break;
     case KN_OP_ARG:
-        v = LLVMGetParam(l->fn, (unsigned)in->aux + (l->direct ? 0 : 2));
+        v = l->gen ? kn_lower_gen_arg(l, in->aux)
+                   : LLVMGetParam(l->fn, (unsigned)in->aux + (l->direct ? 0 : 2));
         break;
     case KN_OP_LOAD:
         v = LLVMBuildLoad2(l->b, kn_lower_type(l, in->type), l->vars[in->aux],
@@ -469,6 +474,9 @@ lower_instr(L *l, KnInstr *in)
     case KN_OP_RET:
         lower_ret(l, in);
         break;
+    case KN_OP_YIELD:
+        kn_lower_gen_yield(l, in); /* generators.c */
+        break;
     case KN_OP_RAISE:
         kn_lower_raise(l, in); /* exceptions.c */
         break;
@@ -496,6 +504,8 @@ lowered:
         return -1;
     }
     l->vals[in->id] = v;
+    if (l->gen)
+        kn_lower_gen_after(l, in); /* used in another block: spilled to the frame */
     if (l->has_refs && makes_reference(in)) {
         if (l->slot[in->id])
             kn_lower_keep_in_slot(l, in, v);
@@ -564,7 +574,8 @@ find_borrowed(L *l)
         }
     }
     for (int i = 0; i < fn->vars.len; i++)
-        l->borrowed[i] = fn->vars.items[i].is_param && stores[i] == 1 && from_arg[i] == 1;
+        l->borrowed[i] = fn->vars.items[i].is_param && stores[i] == 1 && from_arg[i] == 1 &&
+                         !l->gen; /* a generator's frame owns what it keeps */
 }
 
 /* At the entry of a function in a recursion cycle: RecursionError when this frame lies below
@@ -619,6 +630,11 @@ find_slots(L *l)
                     continue;
                 }
                 LLVMTypeRef t = kn_lower_type(l, in->type);
+                if (l->gen) { /* in a generator's frame, zeroed when it is made */
+                    l->slot[in->id] = kn_lower_gen_slot(l, t, "kept");
+                    l->slotted[l->nslotted++] = in;
+                    continue;
+                }
                 l->slot[in->id] = LLVMBuildAlloca(l->b, t, "kept");
                 LLVMBuildStore(l->b, LLVMConstNull(t), l->slot[in->id]);
                 l->slotted[l->nslotted++] = in;
@@ -649,6 +665,8 @@ var_slot(L *l, const KnVar *v, LLVMTypeRef t, IfexpSlots *shared)
     for (int k = 0; share && k < shared->n; k++)
         if (shared->type[k] == t)
             return shared->slot[k];
+    if (l->gen) /* in a generator's frame, zeroed when it is made (generators.c) */
+        return kn_lower_gen_slot(l, t, v->name);
     LLVMValueRef a = LLVMBuildAlloca(l->b, t, v->name);
     LLVMBuildStore(l->b, LLVMConstNull(t), a);
     if (share && shared->n < 8) {
@@ -685,7 +703,10 @@ lower_body(L *l)
     kn_lower_exc_setup(l); /* exceptions.c: the pending exception of a direct-ABI try */
     if (l->limit && l->c->target->stack_checks)
         check_recursion(l);
-    LLVMBuildBr(l->b, l->blocks[0]);
+    if (l->gen)
+        kn_lower_gen_entry(l); /* the switch on the resume index (generators.c) */
+    else
+        LLVMBuildBr(l->b, l->blocks[0]);
     for (int b = 0; b < fn->blocks.len; b++) {
         KnBlock *blk = fn->blocks.items[b];
         if (!blk->reachable)
@@ -693,6 +714,8 @@ lower_body(L *l)
         LLVMPositionBuilderAtEnd(l->b, l->blocks[b]);
         l->handler = blk->unwind ? l->blocks[blk->unwind->id] : NULL; /* exceptions.c */
         l->cur_block = b;
+        if (l->gen)
+            kn_lower_gen_block(l, blk);
         if (blk->polls) {
             l->span = blk->instrs.len ? blk->instrs.items[0]->span : fn->span;
             kn_lower_poll_interrupt(l);
@@ -858,15 +881,25 @@ kn_lower_function(KnCompilation *c, LLVMContextRef ctx)
     }
     l.has_refs = function_has_refs(c->fn);
     const KnRaises *raises = kn_ctx_get(c, KN_SIDE_RAISES);
-    l.direct = !(raises && raises->can_raise);
-    l.fn = declare_native(&l, c->fn, c->symbol);
+    l.direct = !(raises && raises->can_raise) && !c->fn->is_generator;
+    if (c->fn->is_generator) { /* next(out, exc, frame): generators.c */
+        LLVMTypeRef gp[3] = {l.ptr, l.ptr, l.ptr};
+        l.fn = LLVMAddFunction(l.mod, c->symbol, LLVMFunctionType(l.i32, gp, 3, 0));
+    } else {
+        l.fn = declare_native(&l, c->fn, c->symbol);
+    }
     mark_entry(&l, l.fn, KN_ENTRY_NATIVE);
     l.ret_ptr = l.direct ? NULL : LLVMGetParam(l.fn, 0);
     l.exc_ptr = l.direct ? NULL : LLVMGetParam(l.fn, 1);
-    l.limit = c->in_cycle ? LLVMGetParam(l.fn, LLVMCountParams(l.fn) - 1) : NULL;
+    l.limit =
+        c->in_cycle && !c->fn->is_generator ? LLVMGetParam(l.fn, LLVMCountParams(l.fn) - 1) : NULL;
+    if (c->fn->is_generator && kn_lower_gen_init(&l, LLVMGetParam(l.fn, 2)) < 0)
+        goto fail;
     if (lower_body(&l) < 0 || l.analysis_wrong)
         goto fail;
-    if (c->target->host_wrapper)
+    if (l.gen)
+        kn_lower_gen_functions(&l);
+    else if (c->target->host_wrapper)
         build_wrapper(&l, l.fn);
     LLVMDisposeBuilder(l.b);
     char *msg = NULL;

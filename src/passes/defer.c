@@ -206,6 +206,8 @@ quiet_items(const KnCompilation *c, const KnInstr *it)
         return 1;
     case KN_ITER_RANGE: /* the counter of a counted loop */
         return 1;
+    case KN_ITER_GEN: /* resuming a generator runs its code */
+        return 0;
     }
     return 0;
 }
@@ -272,6 +274,8 @@ kn_pass_defer_division_checks(KnCompilation *c)
     KnDeferrals *ds = kn_ctx_need(c, KN_SIDE_DEFERRED, sizeof(KnDeferrals));
     ds->n = 0;
     if (!c->error_model_python || getenv("KILN_NO_DEFER"))
+        return;
+    if (c->fn->is_generator) /* a loop that yields must raise before the value leaves */
         return;
     for (int b = 0; b < c->fn->blocks.len; b++)
         if (c->fn->blocks.items[b]->reachable)

@@ -116,6 +116,7 @@ kn_type_iter(KnTypeTable *t, KnIterKind kind, KnType **items, int n, KnType *ite
     kn_sb_append(&sb, kind == KN_ITER_SEQ         ? "iter("
                       : kind == KN_ITER_ENUMERATE ? "enumerate("
                       : kind == KN_ITER_ZIP       ? "zip("
+                      : kind == KN_ITER_GEN       ? "gen_iter("
                                                   : "range_iter(");
     for (int i = 0; i < n; i++)
         kn_sb_printf(&sb, "%s%s", i ? ", " : "", items[i]->name);

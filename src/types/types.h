@@ -44,8 +44,16 @@ const char *kn_kind_name(KnTypeKind k); /* kinds.def's name column */
  * stop, step) with a literal step: items are int64 start, stop and step, GETITER's args[2] is
  * the step as a nonzero int64 constant, and the item is the counter itself (lowered as the
  * counted loop: an induction variable compared with stop by the step's sign); it is made only
- * at a for loop's head, never inside enumerate() or zip(). */
-typedef enum KnIterKind { KN_ITER_SEQ, KN_ITER_ENUMERATE, KN_ITER_ZIP, KN_ITER_RANGE } KnIterKind;
+ * at a for loop's head, never inside enumerate() or zip(). GEN (set by typing on a SEQ over a
+ * generator value) is not indexed: each step resumes the generator's frame (lower/generators.c);
+ * made only at a for loop's head for now. */
+typedef enum KnIterKind {
+    KN_ITER_SEQ,
+    KN_ITER_ENUMERATE,
+    KN_ITER_ZIP,
+    KN_ITER_RANGE,
+    KN_ITER_GEN
+} KnIterKind;
 
 /* Builtin callables known to typing and lowering: see lib/registry.def. A KN_TY_FUNC's id is
  * the registry entry, or one of these. */
@@ -101,6 +109,8 @@ KnType *kn_type_info(KnTypeTable *t, int id, KnType *dtype, const char *fname);
 KnType *kn_type_by_name(const char *name); /* primitives by key name, NULL if none */
 /* list(item): item NULL for a list whose item type is not known yet (`[]`) (model_list.c) */
 KnType *kn_type_list(KnTypeTable *t, KnType *item);
+/* a generator of the compiled generator `symbol` yielding `item` (model_gen.c) */
+KnType *kn_type_gen(KnTypeTable *t, KnType *item, const char *symbol);
 /* dicts and sets (model_dict.c): a dict of key k and value v, or one of its views (d.keys(),
  * d.values(), d.items(): the same table, iterated otherwise); a set of key k */
 typedef enum KnDictView { KN_DICT_SELF, KN_DICT_KEYS, KN_DICT_VALUES, KN_DICT_ITEMS } KnDictView;

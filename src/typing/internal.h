@@ -71,6 +71,8 @@ int kn_typing_locals_store(KnCompilation *c, KnInstr *in, int *handled);
 /* iter.c: the iterator protocol */
 int kn_typing_getiter(KnCompilation *c, KnInstr *in);
 int kn_typing_iternext(KnCompilation *c, KnInstr *in);
+/* generators.c: a generator's YIELD (fn->yield_type) */
+int kn_typing_yield(KnCompilation *c, KnInstr *in, int *changed);
 
 
 /* arrays.c */

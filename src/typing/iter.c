@@ -81,6 +81,14 @@ kn_typing_getiter(KnCompilation *c, KnInstr *in)
         int inner = in->aux == KN_ITER_ZIP || (in->aux == KN_ITER_ENUMERATE && i == 0);
         if (inner && types[i]->kind != KN_TY_ITER)
             return 0; /* an inner iterator that failed to type: reported there */
+        if (inner && types[i]->id == KN_ITER_GEN) {
+            kn_diag_error(&c->diags, KN_DIAG_UNSUPPORTED, in->args[i]->span,
+                          "a generator value cannot be iterated inside enumerate() or zip() "
+                          "yet: only a generator made right there as enumerate()'s or zip()'s "
+                          "first argument (enumerate(gen(...)), zip(gen(...), a)), which kiln "
+                          "inlines, or a for loop over the generator itself");
+            return -1;
+        }
         if (inner && types[i]->id == KN_ITER_RANGE) {
             kn_diag_error(&c->diags, KN_DIAG_LOWERING, in->span,
                           "internal error: a range iterator inside enumerate() or zip()");
@@ -88,7 +96,12 @@ kn_typing_getiter(KnCompilation *c, KnInstr *in)
         }
     }
     KnType *item;
+    if (in->aux == KN_ITER_SEQ && types[0]->kind == KN_TY_GEN)
+        in->aux = KN_ITER_GEN; /* each step resumes the generator (lower/generators.c) */
     switch ((KnIterKind)in->aux) {
+    case KN_ITER_GEN:
+        item = types[0]->dtype ? types[0]->dtype : &kn_type_none;
+        break;
     case KN_ITER_SEQ:
         item = seq_item(c, in, types[0]);
         break;

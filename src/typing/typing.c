@@ -709,6 +709,8 @@ type_instr(KnCompilation *c, KnInstr *in, int *changed)
         return 0;
     case KN_OP_RET:
         return type_ret(c, in, changed);
+    case KN_OP_YIELD:
+        return kn_typing_yield(c, in, changed); /* typing/generators.c */
     case KN_OP_BUILD_DICT:
     case KN_OP_BUILD_SET:
         return kn_typing_build_dict(c, in); /* typing/dict.c */
