@@ -666,7 +666,7 @@ reduce_call(FE *fe, PyObject *call, int kind)
         PyObject *msg =
             PyUnicode_FromFormat("%s() arg is an empty sequence", kind == R_MIN ? "min" : "max");
         PyObject *eargs = msg ? PyTuple_Pack(1, msg) : NULL;
-        int rc = eargs ? kn_fe_raise_const(fe, call, PyExc_ValueError, eargs) : -1;
+        int rc = eargs ? kn_fe_raise_with(fe, call, PyExc_ValueError, eargs) : -1;
         Py_XDECREF(msg);
         Py_XDECREF(eargs);
         if (rc < 0) {

@@ -316,9 +316,3 @@ kn_fe_stmts(FE *fe, PyObject *body)
         KN_TRY(stmt(fe, PyList_GET_ITEM(body, i)));
     return 0;
 }
-
-int
-kn_fe_raise_const(FE *fe, PyObject *node, PyObject *cls, PyObject *args)
-{
-    return raise_with(fe, node, cls, args);
-}
