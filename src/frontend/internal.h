@@ -161,7 +161,6 @@ Val kn_fe_iter_of(FE *fe, PyObject *node); /* the iterator over an iterable (or 
 
 /* expr.c: a jitted call's arguments bound to the callee's parameters (keywords, defaults) */
 int kn_fe_bind_call_args(FE *fe, PyObject *call, PyObject *callee, KnInstr ***out, int *n);
-/* stmt.c: raise cls(*args) (constant args through the exception table) */
 
 /* generators.c: generators inlined into their consumer */
 int kn_fe_gen_for(FE *fe, PyObject *node); /* 1: not a generator, the caller goes on */
