@@ -15,6 +15,7 @@
  * passed to kn_rt_dict_new lists where the entries hold references (arrays, containers) so that
  * the runtime releases them. */
 #include "lower/internal.h"
+#include "lower/list.h"
 
 #include <stdio.h>
 
@@ -1037,12 +1038,85 @@ copy_table(L *l, LLVMValueRef mi)
     return r;
 }
 
-/* dict(), dict(d), set(), set(s) */
+/* the pair (key, value) put into table mi of type t: its parts lent to make_key and
+ * store_value through the instruction's own value slot */
+static void
+put_pair(L *l, KnInstr *in, LLVMValueRef mi, const KnDictLayout *lay, LLVMValueRef pair,
+         const KnType *pt)
+{
+    const KnType *t = in->type;
+    KnInstr x = {.op = KN_OP_LOAD, .id = in->id, .span = in->span, .type = pt->items[0]};
+    LLVMValueRef saved = l->vals[in->id];
+    l->vals[in->id] = LLVMBuildExtractValue(l->b, pair, 0, "");
+    Key k = make_key(l, &x, key_type(t));
+    LLVMValueRef added, ix;
+    LLVMValueRef e = insert_ix(l, mi, &k, t, lay, &added, &ix);
+    x.type = pt->items[1];
+    l->vals[in->id] = LLVMBuildExtractValue(l->b, pair, 1, "");
+    store_value(l, e, &x, t, lay, added, mi, ix);
+    l->vals[in->id] = saved;
+}
+
+/* dict(pairs) of a list, tuple or set of 2-tuples, in their order (later keys win) */
+static LLVMValueRef
+dict_from_pairs(L *l, KnInstr *in, KnInstr *src)
+{
+    KnDictLayout lay;
+    if (layout_of(l, in->type, &lay) < 0)
+        return NULL;
+    const KnType *st = src->type;
+    LLVMValueRef sv = l->vals[src->id];
+    LLVMValueRef mi = new_table(l, in->type, LLVMConstInt(l->i64, 0, 0));
+    kn_lower_own(l, mi, in->type); /* a raise while it is filled releases it */
+    if (st->kind == KN_TY_TUPLE) {
+        for (int i = 0; i < st->n; i++)
+            put_pair(l, in, mi, &lay, LLVMBuildExtractValue(l->b, sv, (unsigned)i, ""),
+                     st->items[i]);
+        return mi;
+    }
+    const KnType *pt = st->kind == KN_TY_LIST ? st->dtype : key_type(st);
+    LLVMValueRef kp = kn_lower_entry_alloca(l, l->i64, "k");
+    LLVMBuildStore(l->b, LLVMConstInt(l->i64, 0, 0), kp);
+    LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "pairs");
+    LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "pairs.body");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "pairs.done");
+    LLVMBuildBr(l->b, head);
+    LLVMPositionBuilderAtEnd(l->b, head);
+    LLVMValueRef k = LLVMBuildLoad2(l->b, l->i64, kp, "");
+    LLVMValueRef n = st->kind == KN_TY_LIST ? kn_lower_list_len(l, sv) : kn_lower_dict_len(l, sv);
+    LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, k, n, ""), body, done);
+    LLVMPositionBuilderAtEnd(l->b, body);
+    if (st->kind == KN_TY_LIST) {
+        put_pair(l, in, mi, &lay, kn_lower_list_item(l, sv, k, pt), pt);
+    } else { /* a set's keys, read as a for loop reads them (a reference of their own) */
+        KnType itt = {.kind = KN_TY_ITER, .dtype = (KnType *)pt};
+        KnInstr *args[1] = {src};
+        KnInstr it = {.op = KN_OP_GETITER,
+                      .id = in->id,
+                      .aux = KN_ITER_SEQ,
+                      .nargs = 1,
+                      .args = args,
+                      .type = &itt,
+                      .span = in->span};
+        LLVMValueRef p = kn_lower_dict_iter_item(l, &it, k);
+        put_pair(l, in, mi, &lay, p, pt);
+        kn_lower_decref(l, p, pt);
+    }
+    LLVMBuildStore(l->b, LLVMBuildAdd(l->b, k, LLVMConstInt(l->i64, 1, 0), ""), kp);
+    LLVMBuildBr(l->b, head);
+    LLVMPositionBuilderAtEnd(l->b, done);
+    return mi;
+}
+
+/* dict(), dict(d), dict(d.items()), dict(pairs), set(), set(s) */
 static LLVMValueRef
 lower_constructor(L *l, KnInstr *in)
 {
-    if (in->nargs > 1)
+    if (in->nargs > 1 && in->args[1]->type->kind == (in->type->kind) &&
+        (in->args[1]->type->id == KN_DICT_SELF || in->args[1]->type->id == KN_DICT_ITEMS))
         return copy_table(l, l->vals[in->args[1]->id]);
+    if (in->nargs > 1)
+        return dict_from_pairs(l, in, in->args[1]);
     return new_table(l, in->type, LLVMConstInt(l->i64, 0, 0));
 }
 

@@ -374,6 +374,39 @@ need_same(KnCompilation *c, KnInstr *in, const KnType *self, const KnType *other
     return 0;
 }
 
+/* dict(x): x is d.items() (a copy of d), or a list, tuple or set of 2-tuples (lower/dict.c:
+ * dict_from_pairs). dict(zip(a, b)) and the other forms the frontend rewrites never get here. */
+static int
+dict_of_pairs(KnCompilation *c, KnInstr *in, KnType *x)
+{
+    KnType *pair = NULL;
+    if (x->kind == KN_TY_DICT && x->id == KN_DICT_ITEMS) {
+        in->type = kn_type_dict(c->types, key_of(x), val_of(x), KN_DICT_SELF);
+        return 0;
+    }
+    if (x->kind == KN_TY_LIST) {
+        if (!x->dtype)
+            return 0; /* a later round may know the items */
+        pair = x->dtype;
+    } else if (x->kind == KN_TY_SET) {
+        pair = key_of(x);
+    } else if (x->kind == KN_TY_TUPLE) {
+        pair = x->n ? x->items[0] : NULL;
+        for (int j = 1; pair && j < x->n; j++)
+            pair = kn_type_unify(c->types, pair, x->items[j]);
+    }
+    if (!pair || pair->kind != KN_TY_TUPLE || pair->n != 2)
+        return kn_typing_err(c, in->args[1]->span,
+                             "dict(%s) is not supported: kiln takes dict(), dict(a dict), "
+                             "dict(d.items()), dict(zip(keys, values)), dict(k=v) and dict() of a "
+                             "list, tuple or set of (key, value) pairs",
+                             x->name);
+    KN_TRY(check_key(c, in->args[1]->span, pair->items[0]));
+    KN_TRY(check_value(c, in->args[1]->span, pair->items[1]));
+    in->type = kn_type_dict(c->types, pair->items[0], pair->items[1], KN_DICT_SELF);
+    return 0;
+}
+
 static int
 constructor(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
 {
@@ -388,6 +421,8 @@ constructor(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
         in->type = a[0];
         return 0;
     }
+    if (n == 1 && !is_set)
+        return dict_of_pairs(c, in, a[0]);
     return kn_typing_err(c, in->span, "%s(%s) is not supported: kiln takes %s() and %s(a %s)",
                          is_set ? "set" : "dict", n ? a[0]->name : "", is_set ? "set" : "dict",
                          is_set ? "set" : "dict", is_set ? "set" : "dict");
