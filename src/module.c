@@ -58,6 +58,8 @@ fixed_exceptions(PyObject *table)
         [KN_EXC_RESHAPE] = NULL,
         [KN_EXC_SETITEM_SHAPE] = NULL,
         [KN_EXC_FLOAT_INF_INT] = "int(float('inf'))",
+        [KN_EXC_ARRAY_TRUTH] = "bool(__import__('numpy').ones(2))",
+        [KN_EXC_ARRAY_TRUTH_EMPTY] = "bool(__import__('numpy').ones(0))",
         [KN_EXC_FLOAT_NAN_INT] = "int(float('nan'))",
         [KN_EXC_FLOAT_INT_RANGE] = NULL,
         [KN_EXC_ZERO_NEG_POW] = "0.0 ** -1.0",

@@ -1120,12 +1120,76 @@ lower_constructor(L *l, KnInstr *in)
     return new_table(l, in->type, LLVMConstInt(l->i64, 0, 0));
 }
 
+/* x in d.values(): a scan of the values, compared by a function emitted for their type */
+static LLVMValueRef
+value_in(L *l, Op *o)
+{
+    const KnType *vt = val_type(o->t);
+    LLVMValueRef v = kn_lower_convert(l, l->vals[o->args[0]->id], o->args[0]->type, vt);
+    size_t size = kn_type_size(vt);
+    LLVMTypeRef buf = LLVMArrayType2(l->i64, (size + 7) / 8 ? (size + 7) / 8 : 1);
+    LLVMValueRef p = kn_lower_entry_alloca(l, buf, "value");
+    LLVMBuildStore(l->b, LLVMConstNull(buf), p);
+    kn_lower_store_c(l, vt, v, p);
+    LLVMTypeRef ps[3] = {l->ptr, l->ptr, l->ptr};
+    LLVMValueRef args[3] = {o->mi, p, kn_lower_eq_function(l, vt)};
+    LLVMValueRef r = rt(l, "kn_rt_dict_find_value", l->i32, ps, 3, args);
+    return LLVMBuildICmp(l->b, LLVMIntSGT, r, LLVMConstInt(l->i32, 0, 0), "");
+}
+
+/* (k, v) in d.items(): k's entry, then its value compared with v */
+static LLVMValueRef
+item_in(L *l, Op *o, const KnDictLayout *lay, KnInstr *in)
+{
+    const KnType *xt = o->args[0]->type, *vt = val_type(o->t);
+    LLVMValueRef x = l->vals[o->args[0]->id];
+    KnInstr part = {.op = KN_OP_LOAD, .id = in->id, .span = in->span, .type = xt->items[0]};
+    LLVMValueRef saved = l->vals[in->id];
+    l->vals[in->id] = LLVMBuildExtractValue(l->b, x, 0, "");
+    Key k = make_key(l, &part, key_type(o->t));
+    l->vals[in->id] = saved;
+    LLVMValueRef ix = lookup_in(l, o->mi, &k, lay);
+    LLVMValueRef r = kn_lower_entry_alloca(l, l->i1, "found");
+    LLVMBuildStore(l->b, LLVMConstInt(l->i1, 0, 0), r);
+    LLVMBasicBlockRef join;
+    begin_if(l, LLVMBuildNot(l->b, is_missing(l, ix), ""), &join);
+    LLVMValueRef v = kn_lower_convert(l, LLVMBuildExtractValue(l->b, x, 1, ""), xt->items[1], vt);
+    LLVMBuildStore(l->b, kn_lower_value_eq(l, load_val(l, entry_at(l, o->mi, ix, lay), o->t, lay),
+                                           v, vt, vt),
+                   r);
+    end_if(l, join);
+    return LLVMBuildLoad2(l->b, l->i1, r, "");
+}
+
 static LLVMValueRef
 lower_contains(L *l, Op *o, const KnDictLayout *lay, KnInstr *in)
 {
-    Key k = make_key(l, o->args[0], key_type(o->t));
-    LLVMValueRef found = LLVMBuildNot(l->b, is_missing(l, lookup_in(l, o->mi, &k, lay)), "");
+    LLVMValueRef found;
+    if (o->t->kind == KN_TY_DICT && o->t->id == KN_DICT_VALUES)
+        found = value_in(l, o);
+    else if (o->t->kind == KN_TY_DICT && o->t->id == KN_DICT_ITEMS)
+        found = item_in(l, o, lay, in);
+    else {
+        Key k = make_key(l, o->args[0], key_type(o->t));
+        found = LLVMBuildNot(l->b, is_missing(l, lookup_in(l, o->mi, &k, lay)), "");
+    }
     return in->op == KN_OP_CMP && in->aux == KN_CMP_NOTIN ? LLVMBuildNot(l->b, found, "") : found;
+}
+
+LLVMValueRef
+kn_lower_dict_eq(L *l, LLVMValueRef a, LLVMValueRef b, const KnType *t)
+{
+    KnDictLayout lay;
+    if (layout_of(l, t, &lay) < 0)
+        return LLVMConstInt(l->i1, 0, 0);
+    if (t->kind == KN_TY_SET || lay.val_cmp || !lay.vsize)
+        return truth_of(l, "kn_rt_dict_equal", a, b);
+    /* values of containers or arrays: compared by a function emitted for their type */
+    LLVMTypeRef ps[3] = {l->ptr, l->ptr, l->ptr};
+    LLVMValueRef args[3] = {a, b, kn_lower_eq_function(l, val_type(t))};
+    LLVMValueRef r = rt(l, "kn_rt_dict_equal_by", l->i32, ps, 3, args);
+    kn_lower_raise_eq_status(l, r);
+    return LLVMBuildICmp(l->b, LLVMIntSGT, r, LLVMConstInt(l->i32, 0, 0), "");
 }
 
 static LLVMValueRef
@@ -1144,7 +1208,15 @@ compare(L *l, KnInstr *in, Op *o, int id)
         return id == KN_BI_SET_LE ? truth_of(l, "kn_rt_set_subset", a, b)
                                   : truth_of(l, "kn_rt_set_subset", b, a);
     KN_UNUSED(o);
-    LLVMValueRef eq = truth_of(l, "kn_rt_dict_equal", a, b);
+    const KnType *t = in->args[0]->type;
+    LLVMValueRef eq;
+    if (t->kind == KN_TY_DICT && t->id == KN_DICT_KEYS) /* as sets: the same length, a in b */
+        eq = LLVMBuildAnd(
+            l->b,
+            LLVMBuildICmp(l->b, LLVMIntEQ, kn_lower_dict_len(l, a), kn_lower_dict_len(l, b), ""),
+            truth_of(l, "kn_rt_set_subset", a, b), "");
+    else
+        eq = kn_lower_dict_eq(l, a, b, t);
     return ne ? LLVMBuildNot(l->b, eq, "") : eq;
 }
 

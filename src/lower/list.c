@@ -244,6 +244,8 @@ item_eq(L *l, LLVMValueRef a, LLVMValueRef b, const KnType *ta, const KnType *tb
     }
     if (ta->kind == KN_TY_LIST && tb->kind == KN_TY_LIST)
         return list_eq(l, a, b, ta, tb);
+    if ((ta->kind == KN_TY_DICT || ta->kind == KN_TY_SET) && ta == tb)
+        return kn_lower_dict_eq(l, a, b, ta);
     if (ta->kind == KN_TY_STR && tb->kind == KN_TY_STR)
         return LLVMBuildICmp(l->b, LLVMIntNE, str_call(l, "kn_rt_str_eq", a, b),
                              LLVMConstInt(l->i32, 0, 0), "");
@@ -258,6 +260,12 @@ item_eq(L *l, LLVMValueRef a, LLVMValueRef b, const KnType *ta, const KnType *tb
         return r;
     }
     return kn_lower_cmp(l, KN_CMP_EQ, a, b, ta, tb, NULL);
+}
+
+LLVMValueRef
+kn_lower_value_eq(L *l, LLVMValueRef a, LLVMValueRef b, const KnType *ta, const KnType *tb)
+{
+    return item_eq(l, a, b, ta, tb);
 }
 
 static LLVMValueRef

@@ -98,6 +98,8 @@ enum {
     KN_EXC_FORMAT_SPEC,   /* format(1, '.x') */
     KN_EXC_FORMAT_CODE,   /* format(1.5, 'd') */
     KN_EXC_FORMAT_OPTION, /* format(1, '.2'), format('a', '+') */
+    KN_EXC_ARRAY_TRUTH,   /* == of dicts of arrays of more than one element (lower/equal.c) */
+    KN_EXC_ARRAY_TRUTH_EMPTY, /* the same of empty arrays */
     KN_EXC__FIXED
 };
 

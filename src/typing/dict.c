@@ -99,6 +99,32 @@ comparable(const KnType *t)
     return kn_type_is_number(t) || t->kind == KN_TY_NONE || t->kind == KN_TY_STR;
 }
 
+/* values that == of two dicts compares deeply (lower/equal.c): lists, dicts and sets of
+ * comparable items, and arrays directly as the values (Numba's truth of va == vb) */
+static int
+deep_comparable(const KnType *t, int top)
+{
+    if (comparable(t))
+        return 1;
+    switch (t->kind) {
+    case KN_TY_TUPLE:
+        for (int i = 0; i < t->n; i++)
+            if (!deep_comparable(t->items[i], 0))
+                return 0;
+        return 1;
+    case KN_TY_LIST:
+        return !t->dtype || deep_comparable(t->dtype, 0);
+    case KN_TY_DICT:
+        return t->id == KN_DICT_SELF && deep_comparable(val_of(t), 0);
+    case KN_TY_SET:
+        return 1;
+    case KN_TY_ARRAY:
+        return top && kn_type_is_number(t->dtype);
+    default:
+        return 0;
+    }
+}
+
 static int
 check_key(KnCompilation *c, KnSpan span, const KnType *k)
 {
@@ -449,8 +475,23 @@ type_operator(KnCompilation *c, KnInstr *in, int id, KnType **a)
         return 0;
     case KN_BI_DICT_CONTAINS:
     case KN_BI_SET_CONTAINS:
-        if (t->kind == KN_TY_DICT && t->id != KN_DICT_SELF && t->id != KN_DICT_KEYS)
-            return kn_typing_err(c, in->span, "`in` of %s is not supported yet", t->name);
+        if (t->kind == KN_TY_DICT && t->id == KN_DICT_VALUES) { /* a scan (lower/dict.c) */
+            if (!deep_comparable(val_of(t), 0))
+                return kn_typing_err(c, in->span, "`in` of %s is not supported", t->name);
+            KN_TRY(converts(c, key, val_of(t), "value", t));
+            in->type = &kn_type_bool;
+            return 0;
+        }
+        if (t->kind == KN_TY_DICT && t->id == KN_DICT_ITEMS) { /* (k, v) in d.items() */
+            KnType *x = key->type;
+            if (x->kind != KN_TY_TUPLE || x->n != 2 || !deep_comparable(val_of(t), 0) ||
+                !(x->items[0] == key_of(t) || kn_type_can_convert_safely(x->items[0], key_of(t))) ||
+                !(x->items[1] == val_of(t) || kn_type_can_convert_safely(x->items[1], val_of(t))))
+                return kn_typing_err(c, in->span, "cannot look for %s in %s (its items are (%s, %s))",
+                                     x->name, t->name, key_of(t)->name, val_of(t)->name);
+            in->type = &kn_type_bool;
+            return 0;
+        }
         KN_TRY(converts(c, key, key_of(t), "key", t));
         in->type = &kn_type_bool;
         return 0;
@@ -465,7 +506,12 @@ type_operator(KnCompilation *c, KnInstr *in, int id, KnType **a)
     case KN_BI_DICT_EQ:
     case KN_BI_DICT_NE:
         KN_TRY(need_same(c, in, a[0], a[1], "==")); /* a[0] is a dict or a[1] is */
-        if (a[0]->id != KN_DICT_SELF || !comparable(val_of(a[0])))
+        if (a[0]->id == KN_DICT_KEYS) { /* keys views compare as sets */
+            in->type = &kn_type_bool;
+            return 0;
+        }
+        if ((a[0]->id != KN_DICT_SELF && a[0]->id != KN_DICT_ITEMS) ||
+            !deep_comparable(val_of(a[0]), 1))
             return kn_typing_err(c, in->span, "== of %s is not supported yet", a[0]->name);
         in->type = &kn_type_bool;
         return 0;

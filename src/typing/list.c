@@ -64,6 +64,8 @@ comparable(const KnType *a, const KnType *b)
         return 1;
     if (a->kind == KN_TY_LIST && b->kind == KN_TY_LIST)
         return !a->dtype || !b->dtype || comparable(a->dtype, b->dtype);
+    if ((a->kind == KN_TY_DICT || a->kind == KN_TY_SET) && a == b) /* lower/equal.c */
+        return a->kind == KN_TY_SET || a->items[1]->kind != KN_TY_ARRAY;
     if (a->kind == KN_TY_TUPLE && b->kind == KN_TY_TUPLE && a->n == b->n) {
         for (int i = 0; i < a->n; i++)
             if (!comparable(a->items[i], b->items[i]))
