@@ -1188,7 +1188,8 @@ kn_lower_dict_eq(L *l, LLVMValueRef a, LLVMValueRef b, const KnType *t)
     LLVMTypeRef ps[3] = {l->ptr, l->ptr, l->ptr};
     LLVMValueRef args[3] = {a, b, kn_lower_eq_function(l, val_type(t))};
     LLVMValueRef r = rt(l, "kn_rt_dict_equal_by", l->i32, ps, 3, args);
-    kn_lower_raise_eq_status(l, r);
+    if (val_type(t)->kind == KN_TY_ARRAY) /* only arrays give statuses (never nested: typing) */
+        kn_lower_raise_eq_status(l, r);
     return LLVMBuildICmp(l->b, LLVMIntSGT, r, LLVMConstInt(l->i32, 0, 0), "");
 }
 
@@ -1277,8 +1278,13 @@ kn_lower_rule_dict(L *l, KnInstr *in, int id)
         return call_status(l, "kn_rt_dict_update", o.mi, l->vals[o.args[0]->id]);
     case KN_BI_DICT_KEYS:
     case KN_BI_DICT_VALUES:
-    case KN_BI_DICT_ITEMS:
-        return incref_ret(l, o.mi, o.t);
+    case KN_BI_DICT_ITEMS: {
+        /* a value of its own (the same table), so that its ownership is not merged with the
+         * dict's when that is a temporary: `{1: n}.items()` */
+        kn_lower_incref(l, o.mi, o.t);
+        LLVMValueRef zero = LLVMConstInt(l->i64, 0, 0);
+        return LLVMBuildInBoundsGEP2(l->b, l->i8, o.mi, &zero, 1, "view");
+    }
     case KN_BI_DICT_CLEAR:
     case KN_BI_SET_CLEAR: {
         LLVMTypeRef p = l->ptr;
