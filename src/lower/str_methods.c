@@ -253,20 +253,20 @@ lower_concat(L *l, KnInstr *in)
     return make(l, "kn_rt_str_build", args, ts, 2);
 }
 
-/* format(v, spec) and repr(v) */
+/* format(v, spec), repr(v) and ascii(v) (numbers: their repr, already ASCII) */
 static LLVMValueRef
 lower_format(L *l, KnInstr *in, int id)
 {
     KnInstr *x = in->args[1];
     LLVMValueRef v = l->vals[x->id];
-    int is_repr = id == KN_BI_REPR;
+    int is_repr = id == KN_BI_REPR || id == KN_BI_ASCII;
     KnInstr *spec = in->nargs > 2 ? in->args[2] : NULL;
     int empty = !spec || (spec->op == KN_OP_CONST && spec->imm.str && !spec->imm.str[0]);
     if (is_repr || empty) {
         switch (x->type->kind) {
         case KN_TY_STR:
             if (is_repr)
-                return make1(l, "kn_rt_str_repr", v);
+                return make1(l, id == KN_BI_ASCII ? "kn_rt_str_ascii" : "kn_rt_str_repr", v);
             /* a new reference of the same str, as a distinct value (the owned-temporary list
              * would merge two releases of one LLVM value into one) */
             kn_lower_incref(l, v, x->type);
@@ -390,6 +390,7 @@ kn_lower_rule_str_method(L *l, KnInstr *in, int id)
         return lower_concat(l, in);
     case KN_BI_FORMAT:
     case KN_BI_REPR:
+    case KN_BI_ASCII:
         return lower_format(l, in, id);
     default:
         if (id >= KN_BI_STR_ISDIGIT && id <= KN_BI_STR_ISPRINTABLE)

@@ -119,6 +119,7 @@ int kn_rt_float_repr(KnStr *out, double v);
  * answer, e.g. without the GIL): the length written */
 extern int (*kn_rt_float_repr_hook)(double v, int code, int prec, int alt, char *buf, int size);
 int kn_rt_str_repr(KnStr *out, const KnStr *s);
+int kn_rt_str_ascii(KnStr *out, const KnStr *s); /* ascii(s) */
 /* the shortest round-trip digits of finite v != 0 into digits (no dot, no sign, <= 17) with
  * the decimal exponent: v = 0.d1d2... * 10^exp10; returns the digit count */
 int kn_rt_float_shortest(double v, char *digits, int *exp10);

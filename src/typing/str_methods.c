@@ -192,11 +192,11 @@ type_method(KnCompilation *c, KnInstr *in, const MethodSig *sg, int n)
     return 0;
 }
 
-/* format(value[, spec]) of a number, bool or str; repr(x) of the same */
+/* format(value[, spec]) of a number, bool or str; repr(x) and ascii(x) of the same */
 static int
 type_format(KnCompilation *c, KnInstr *in, int bid, KnType **a, int n)
 {
-    const char *fn = bid == KN_BI_FORMAT ? "format" : "repr";
+    const char *fn = bid == KN_BI_FORMAT ? "format" : bid == KN_BI_ASCII ? "ascii" : "repr";
     int max = bid == KN_BI_FORMAT ? 2 : 1;
     if (in->aux)
         return kn_typing_err(c, in->span, "%s() takes no keyword arguments", fn);
@@ -215,7 +215,7 @@ type_format(KnCompilation *c, KnInstr *in, int bid, KnType **a, int n)
 int
 kn_type_rule_str_method(KnCompilation *c, KnInstr *in, int bid, KnType **a, int n)
 {
-    if (bid == KN_BI_FORMAT || bid == KN_BI_REPR) {
+    if (bid == KN_BI_FORMAT || bid == KN_BI_REPR || bid == KN_BI_ASCII) {
         kn_typing_impl_kind(c, in, KN_CALL_BUILTIN);
         return type_format(c, in, bid, a, n);
     }
