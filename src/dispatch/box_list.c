@@ -52,6 +52,20 @@ kn_box_reflect_record(KnMemInfo *mi, KnType *t, PyObject *set)
     return 0;
 }
 
+/* the native list a Python list o is reflected into while a call runs, when o was unboxed as t
+ * already (the same list passed twice, or inside another argument): the arguments then alias
+ * one list, as in Python, and it is written back once; else NULL */
+static KnMemInfo *
+reflected_as(PyObject *o, KnType *t)
+{
+    for (int i = reflected.n - 1; i >= 0; i--) {
+        Reflected *r = &reflected.v[i];
+        if (!r->set && r->t == t && kn_rt_list_of(r->mi)->pyobj == o)
+            return r->mi;
+    }
+    return NULL;
+}
+
 /* forget the lists recorded since mark, releasing the vector's references */
 static void
 forget(int mark)
@@ -247,6 +261,11 @@ list_unbox(KnType *t, PyObject *o, char *dst)
     if (!PyList_Check(o)) {
         PyErr_Format(PyExc_TypeError, "expected %s, got %R", t->name, o);
         return -1;
+    }
+    if ((mi = reflected_as(o, t))) { /* the same list again (f(l, l)): one native list */
+        kn_rt_incref(mi);
+        memcpy(dst, &mi, sizeof mi);
+        return 0;
     }
     mi = kn_box_list_from_items(t, PySequence_Fast_ITEMS(o), PyList_GET_SIZE(o));
     if (!mi)
