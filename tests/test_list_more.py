@@ -131,3 +131,50 @@ def test_list_of_empty_dict_views():
         d.pop(1)
         return list(d.values()), list(d.items()), n
     check(f, 0)
+
+
+def alias_append(a, b):
+    a.append(1)
+    b.append(2)
+    return len(a), len(b), a == b
+
+
+def test_same_list_passed_twice():
+    la, lb = [0], [0]
+    want = alias_append(la, la)
+    got = kiln.njit(alias_append)(lb, lb)
+    assert got == want and lb == la
+
+
+def nested_alias(a, n):
+    n[0].append(5)
+    a.append(7)
+    return len(a)
+
+
+def test_list_inside_another_argument():
+    la, lb = [0], [0]
+    want = nested_alias(la, [la])
+    got = kiln.njit(nested_alias)(lb, [lb])
+    assert got == want and lb == la
+
+
+def test_reflected_strs_stored_in_typed_containers():
+    import gc
+    from kiln import typed, types
+
+    @kiln.njit
+    def keep(l, tl, d):
+        tl.append(l)
+        d[0] = l
+        return len(tl) + len(d)
+
+    tl = typed.List.empty_list(types.ListType(types.unicode_type))
+    d = typed.Dict.empty(key_type=types.int64, value_type=types.ListType(types.unicode_type))
+    words = ["é" * 3 + str(i) for i in range(4)] + ["日本" + str(i) for i in range(2)]
+    want = list(words)
+    assert keep(words, tl, d) == 2
+    del words
+    gc.collect()
+    junk = ["zz" * 9 + str(i) for i in range(200)]
+    assert list(tl[0]) == want and list(d[0]) == want and junk

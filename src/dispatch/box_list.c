@@ -16,6 +16,9 @@
 #include "dispatch/box_model.h"
 #include "lower/lower.h"
 #include "runtime/list.h"
+#include "runtime/str.h"
+
+#include <stdatomic.h>
 
 typedef struct Reflected {
     KnMemInfo *mi;
@@ -66,12 +69,27 @@ reflected_as(PyObject *o, KnType *t)
     return NULL;
 }
 
+/* A reflected list of strs that something still holds after the call (a kiln.typed container
+ * it was stored in: more references than the vector's and the arguments') takes copies of the
+ * strs it borrows from the Python objects, which may go before it does. */
+static void
+own_escaping_strs(Reflected *r)
+{
+    KnList *l = kn_rt_list_of(r->mi);
+    if (r->set || r->t->dtype->kind != KN_TY_STR || atomic_load(&r->mi->refcount) <= 2)
+        return;
+    for (int64_t k = 0; k < l->len; k++)
+        if (kn_rt_str_own_in_place((KnStr *)(l->items + k * l->itemsize)) < 0)
+            PyErr_NoMemory(); /* reported with the call's result (kn_box_reflect_done) */
+}
+
 /* forget the lists recorded since mark, releasing the vector's references */
 static void
 forget(int mark)
 {
     while (reflected.n > mark) {
         Reflected *r = &reflected.v[--reflected.n];
+        own_escaping_strs(r);
         if (!r->set && !kn_rt_list_of(r->mi)->typed)
             kn_rt_list_of(r->mi)->pyobj = NULL;
         kn_rt_decref(r->mi);
