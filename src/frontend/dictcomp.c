@@ -256,9 +256,9 @@ dict_of_keywords(FE *fe, PyObject *call)
             Py_CLEAR(keys);
         Py_XDECREF(k);
     }
-    PyObject *d = keys && vals ? node_of("Dict", call,
-                                         Py_BuildValue("{sOsO}", "keys", keys, "values", vals))
-                               : NULL;
+    PyObject *d = keys && vals
+                      ? node_of("Dict", call, Py_BuildValue("{sOsO}", "keys", keys, "values", vals))
+                      : NULL;
     Py_XDECREF(keys);
     Py_XDECREF(vals);
     if (!d) {
@@ -279,8 +279,8 @@ dict_of_pairs(FE *fe, PyObject *call, PyObject *arg)
     if (is(arg, "GeneratorExp") || is(arg, "ListComp")) {
         PyObject *elt = A(arg, "elt");
         comp = node_of("DictComp", call,
-                       Py_BuildValue("{sOsOsO}", "key", PyList_GET_ITEM(A(elt, "elts"), 0),
-                                     "value", PyList_GET_ITEM(A(elt, "elts"), 1), "generators",
+                       Py_BuildValue("{sOsOsO}", "key", PyList_GET_ITEM(A(elt, "elts"), 0), "value",
+                                     PyList_GET_ITEM(A(elt, "elts"), 1), "generators",
                                      A(arg, "generators")));
     } else {
         char kname[64], vname[64];
@@ -288,10 +288,10 @@ dict_of_pairs(FE *fe, PyObject *call, PyObject *arg)
         snprintf(vname, sizeof vname, "$dictval%d", fe->ntemps++);
         PyObject *kid = PyUnicode_FromString(kname), *vid = PyUnicode_FromString(vname);
         PyObject *store = ctx("Store");
-        PyObject *kt = store ? node_of("Name", call, Py_BuildValue("{sOsO}", "id", kid, "ctx", store))
-                             : NULL;
-        PyObject *vt = kt ? node_of("Name", call, Py_BuildValue("{sOsO}", "id", vid, "ctx", store))
-                          : NULL;
+        PyObject *kt =
+            store ? node_of("Name", call, Py_BuildValue("{sOsO}", "id", kid, "ctx", store)) : NULL;
+        PyObject *vt =
+            kt ? node_of("Name", call, Py_BuildValue("{sOsO}", "id", vid, "ctx", store)) : NULL;
         PyObject *target =
             vt ? node_of("Tuple", call, Py_BuildValue("{s[OO]sO}", "elts", kt, vt, "ctx", store))
                : NULL;
@@ -301,10 +301,10 @@ dict_of_pairs(FE *fe, PyObject *call, PyObject *arg)
                                       Py_BuildValue("{sOsOs[]si}", "target", target, "iter", arg,
                                                     "ifs", "is_async", 0))
                             : NULL;
-        comp = gen ? node_of("DictComp", call,
-                             Py_BuildValue("{sOsOs[O]}", "key", key, "value", val, "generators",
-                                           gen))
-                   : NULL;
+        comp =
+            gen ? node_of("DictComp", call,
+                          Py_BuildValue("{sOsOs[O]}", "key", key, "value", val, "generators", gen))
+                : NULL;
         Py_XDECREF(kid);
         Py_XDECREF(vid);
         Py_XDECREF(store);
@@ -338,8 +338,8 @@ kn_fe_dict_of(FE *fe, PyObject *call, int *handled)
     PyObject *arg = n == 1 && !nkw ? PyList_GET_ITEM(args, 0) : NULL;
     if (arg && is_zip_call(fe, arg))
         return dict_of_pairs(fe, call, arg);
-    if (arg && (is(arg, "GeneratorExp") || is(arg, "ListComp")) &&
-        is(A(arg, "elt"), "Tuple") && PyList_GET_SIZE(A(A(arg, "elt"), "elts")) == 2)
+    if (arg && (is(arg, "GeneratorExp") || is(arg, "ListComp")) && is(A(arg, "elt"), "Tuple") &&
+        PyList_GET_SIZE(A(A(arg, "elt"), "elts")) == 2)
         return dict_of_pairs(fe, call, arg);
     *handled = 0;
     return NULL;

@@ -113,8 +113,8 @@ static Val
 field_path(FE *fe, PyObject *node, Val v, PyObject *name)
 {
     PyObject *mod = PyImport_ImportModule("_string");
-    PyObject *split = mod ? PyObject_CallMethod(mod, "formatter_field_name_split", "O", name)
-                          : NULL;
+    PyObject *split =
+        mod ? PyObject_CallMethod(mod, "formatter_field_name_split", "O", name) : NULL;
     Py_XDECREF(mod);
     PyObject *rest = split ? PySequence_List(PyTuple_GET_ITEM(split, 1)) : NULL;
     Py_XDECREF(split);

@@ -1154,9 +1154,9 @@ item_in(L *l, Op *o, const KnDictLayout *lay, KnInstr *in)
     LLVMBasicBlockRef join;
     begin_if(l, LLVMBuildNot(l->b, is_missing(l, ix), ""), &join);
     LLVMValueRef v = kn_lower_convert(l, LLVMBuildExtractValue(l->b, x, 1, ""), xt->items[1], vt);
-    LLVMBuildStore(l->b, kn_lower_value_eq(l, load_val(l, entry_at(l, o->mi, ix, lay), o->t, lay),
-                                           v, vt, vt),
-                   r);
+    LLVMBuildStore(
+        l->b, kn_lower_value_eq(l, load_val(l, entry_at(l, o->mi, ix, lay), o->t, lay), v, vt, vt),
+        r);
     end_if(l, join);
     return LLVMBuildLoad2(l->b, l->i1, r, "");
 }

@@ -41,7 +41,8 @@ void
 kn_lower_raise_eq_status(L *l, LLVMValueRef status)
 {
     kn_lower_raise_if(
-        l, LLVMBuildICmp(l->b, LLVMIntEQ, status, LLVMConstInt(l->i32, (unsigned)KN_EQ_EMPTY, 1), ""),
+        l,
+        LLVMBuildICmp(l->b, LLVMIntEQ, status, LLVMConstInt(l->i32, (unsigned)KN_EQ_EMPTY, 1), ""),
         KN_EXC_ARRAY_TRUTH_EMPTY);
     kn_lower_raise_if(l,
                       LLVMBuildICmp(l->b, LLVMIntEQ, status,

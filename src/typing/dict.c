@@ -487,8 +487,9 @@ type_operator(KnCompilation *c, KnInstr *in, int id, KnType **a)
             if (x->kind != KN_TY_TUPLE || x->n != 2 || !deep_comparable(val_of(t), 0) ||
                 !(x->items[0] == key_of(t) || kn_type_can_convert_safely(x->items[0], key_of(t))) ||
                 !(x->items[1] == val_of(t) || kn_type_can_convert_safely(x->items[1], val_of(t))))
-                return kn_typing_err(c, in->span, "cannot look for %s in %s (its items are (%s, %s))",
-                                     x->name, t->name, key_of(t)->name, val_of(t)->name);
+                return kn_typing_err(c, in->span,
+                                     "cannot look for %s in %s (its items are (%s, %s))", x->name,
+                                     t->name, key_of(t)->name, val_of(t)->name);
             in->type = &kn_type_bool;
             return 0;
         }
@@ -506,7 +507,7 @@ type_operator(KnCompilation *c, KnInstr *in, int id, KnType **a)
     case KN_BI_DICT_EQ:
     case KN_BI_DICT_NE:
         KN_TRY(need_same(c, in, a[0], a[1], "==")); /* a[0] is a dict or a[1] is */
-        if (a[0]->id == KN_DICT_KEYS) { /* keys views compare as sets */
+        if (a[0]->id == KN_DICT_KEYS) {             /* keys views compare as sets */
             in->type = &kn_type_bool;
             return 0;
         }
