@@ -163,3 +163,14 @@ def test_values_view_eq_refused():
         kiln.njit(f)(1)
     assert_diagnostic(e.value, kiln.errors.TypingError, f, "d.values() == d.values()",
                       contains=("dict_values",))
+
+
+def test_typed_dict_values_from_the_interpreter_released():
+    # storing a list from Python into a kiln.typed.Dict took a second reference to the list
+    # made by unboxing it, so it was never freed (the leak fixture checks the counters)
+    d = kiln.typed.Dict()
+    d["é"] = [1, 2]
+    d["é"] = [1, 3]
+    d["b"] = [4]
+    assert list(d["é"]) == [1, 3] and len(d) == 2
+    del d

@@ -220,6 +220,18 @@ kn_type_rule_str_method(KnCompilation *c, KnInstr *in, int bid, KnType **a, int 
         return type_format(c, in, bid, a, n);
     }
     kn_typing_impl_kind(c, in, KN_CALL_METHOD)->builtin = bid;
+    if (bid == KN_BI_STR_FORMAT) { /* s.format(...) of a run-time s: runtime/str_format_args.c */
+        for (int i = 0; i < n; i++)
+            if (!(is_str(a[i]) || a[i]->kind == KN_TY_BOOL || a[i]->kind == KN_TY_INT ||
+                  a[i]->kind == KN_TY_FLOAT))
+                return kn_typing_err(c, in->args[i + 1]->span,
+                                     "str.format() of a format string known only at run time "
+                                     "takes numbers and strs, not %s (a literal format string "
+                                     "takes more)",
+                                     a[i]->name);
+        in->type = &kn_type_str;
+        return 0;
+    }
     if (bid == KN_BI_STR_KN_CONCAT) {
         for (int i = 0; i < n; i++)
             if (!is_str(a[i]))
