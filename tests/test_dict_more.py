@@ -174,3 +174,36 @@ def test_typed_dict_values_from_the_interpreter_released():
     d["b"] = [4]
     assert list(d["é"]) == [1, 3] and len(d) == 2
     del d
+
+
+def test_keys_view_set_operations():
+    def f(n):
+        d = {i: str(i) + "é" for i in range(n)}
+        e = {i * 2: 1.5 for i in range(n)}
+        s = {1, 2, 40}
+        return (sorted(d.keys() & s), sorted(d.keys() | s), sorted(d.keys() - s),
+                sorted(d.keys() ^ s), sorted(s & d.keys()), sorted(s - d.keys()),
+                sorted(d.keys() & e.keys()), sorted(d.keys() ^ e.keys()),
+                d.keys() == set(range(n)), set(range(n)) == d.keys(), d.keys() != s,
+                d.keys() == e.keys(), {0: 1}.keys() == {0: "x"}.keys())
+    check(f, 5)
+
+
+def test_dict_merge_operator():
+    def f(n):
+        a = {i: [i] for i in range(n)}
+        b = {i + 2: [i * 10] for i in range(n)}
+        c = a | b
+        c[99] = [0]
+        return c, a, b
+    check(f, 4)
+
+
+def test_keys_view_mixed_key_types_refused():
+    def f(n):
+        d = {1: n}
+        return d.keys() & {"a"}
+
+    with pytest.raises(kiln.errors.TypingError) as e:
+        kiln.njit(f)(1)
+    assert_diagnostic(e.value, kiln.errors.TypingError, f, 'd.keys() & {"a"}')

@@ -1193,6 +1193,44 @@ kn_lower_dict_eq(L *l, LLVMValueRef a, LLVMValueRef b, const KnType *t)
     return LLVMBuildICmp(l->b, LLVMIntSGT, r, LLVMConstInt(l->i32, 0, 0), "");
 }
 
+static int
+is_keys_view(const KnType *t)
+{
+    return t->kind == KN_TY_DICT && t->id == KN_DICT_KEYS;
+}
+
+/* a keys view's keys as a new set (owned until the block ends), or a set itself */
+static LLVMValueRef
+set_of(L *l, KnInstr *x, const KnType *st)
+{
+    LLVMValueRef v = l->vals[x->id];
+    if (!is_keys_view(x->type))
+        return v;
+    LLVMValueRef s = new_table(l, st, kn_lower_dict_len(l, v));
+    kn_lower_own(l, s, st);
+    call_status(l, "kn_rt_dict_update", s, v);
+    return s;
+}
+
+/* ==, != and | & - ^ of a keys view with a set or a keys view (typing/dict.c: keys_view_op) */
+static LLVMValueRef
+keys_view_op(L *l, KnInstr *in, int id)
+{
+    LLVMValueRef a = val(l, in, 0), b = val(l, in, 1);
+    if (in->op == KN_OP_CMP) { /* the same length, and every key of a in b */
+        LLVMValueRef eq = LLVMBuildAnd(
+            l->b,
+            LLVMBuildICmp(l->b, LLVMIntEQ, kn_lower_dict_len(l, a), kn_lower_dict_len(l, b), ""),
+            truth_of(l, "kn_rt_set_subset", a, b), "");
+        return in->aux == KN_CMP_NE ? LLVMBuildNot(l->b, eq, "") : eq;
+    }
+    int op = id == KN_BI_DICT_OR || id == KN_BI_SET_OR    ? KN_SET_OR
+             : id == KN_BI_DICT_AND || id == KN_BI_SET_AND ? KN_SET_AND
+             : id == KN_BI_DICT_SUB || id == KN_BI_SET_SUB ? KN_SET_SUB
+                                                           : KN_SET_XOR;
+    return set_binop(l, set_of(l, in->args[0], in->type), set_of(l, in->args[1], in->type), op);
+}
+
 static LLVMValueRef
 compare(L *l, KnInstr *in, Op *o, int id)
 {
@@ -1226,6 +1264,18 @@ kn_lower_rule_dict(L *l, KnInstr *in, int id)
 {
     if (id == KN_BI_DICT || id == KN_BI_SET)
         return lower_constructor(l, in);
+    if ((in->op == KN_OP_BINOP || in->op == KN_OP_CMP) && in->nargs == 2 &&
+        (is_keys_view(in->args[0]->type) || is_keys_view(in->args[1]->type)) &&
+        id != KN_BI_DICT_CONTAINS && id != KN_BI_SET_CONTAINS)
+        return keys_view_op(l, in, id);
+    if (id == KN_BI_DICT_OR) { /* d1 | d2 */
+        LLVMValueRef r = copy_table(l, val(l, in, 0));
+        kn_lower_own(l, r, in->type); /* released if the update raises */
+        call_status(l, "kn_rt_dict_update", r, val(l, in, 1));
+        LLVMValueRef zero = LLVMConstInt(l->i64, 0, 0); /* the result: a value of its own */
+        kn_lower_incref(l, r, in->type);
+        return LLVMBuildInBoundsGEP2(l->b, l->i8, r, &zero, 1, "merged");
+    }
     Op o = operands(l, in, id == KN_BI_DICT_CONTAINS || id == KN_BI_SET_CONTAINS);
     KnDictLayout lay;
     if (layout_of(l, o.t, &lay) < 0)

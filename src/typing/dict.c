@@ -454,10 +454,52 @@ constructor(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
                          is_set ? "set" : "dict", is_set ? "set" : "dict");
 }
 
+/* the set a keys view (or a set) stands for in set operations, or NULL */
+static KnType *
+as_set(KnCompilation *c, const KnType *t)
+{
+    if (t && t->kind == KN_TY_SET)
+        return (KnType *)t;
+    if (t && t->kind == KN_TY_DICT && t->id == KN_DICT_KEYS)
+        return kn_type_set(c->types, key_of(t));
+    return NULL;
+}
+
+/* a keys view with a set or another keys view: ==, != and | & - ^ as sets (lower/dict.c); 1
+ * when typed so, 0 when the operands are something else */
+static int
+keys_view_op(KnCompilation *c, KnInstr *in, int id, KnType **a)
+{
+    KnType *x = as_set(c, a[0]), *y = as_set(c, a[1]);
+    if (!x || x != y || (a[0]->kind == KN_TY_SET && a[1]->kind == KN_TY_SET))
+        return 0;
+    int cmp = id == KN_BI_DICT_EQ || id == KN_BI_DICT_NE || id == KN_BI_SET_EQ ||
+              id == KN_BI_SET_NE;
+    int setop = id == KN_BI_DICT_OR || id == KN_BI_DICT_AND || id == KN_BI_DICT_SUB ||
+                id == KN_BI_DICT_XOR || id == KN_BI_SET_OR || id == KN_BI_SET_AND ||
+                id == KN_BI_SET_SUB || id == KN_BI_SET_XOR;
+    if (!cmp && !setop)
+        return 0;
+    in->type = cmp ? &kn_type_bool : x;
+    return 1;
+}
+
 /* the operator entries: in is BINOP, CMP, GETITEM, SETITEM, LEN or TRUTH */
 static int
 type_operator(KnCompilation *c, KnInstr *in, int id, KnType **a)
 {
+    if (in->nargs == 2 && keys_view_op(c, in, id, a))
+        return 0;
+    if (id == KN_BI_DICT_OR) { /* d1 | d2: a new dict, d2's items last */
+        KN_TRY(need_same(c, in, a[0], a[1], "|"));
+        if (a[0]->id != KN_DICT_SELF)
+            return kn_typing_err(c, in->span, "| of %s is not supported", a[0]->name);
+        in->type = a[0];
+        return 0;
+    }
+    if (id == KN_BI_DICT_AND || id == KN_BI_DICT_SUB || id == KN_BI_DICT_XOR)
+        return kn_typing_err(c, in->span, "%s of %s and %s is not supported",
+                             kn_kir_builtin_attr(id), a[0]->name, a[1]->name);
     int contains = id == KN_BI_DICT_CONTAINS || id == KN_BI_SET_CONTAINS;
     KnType *t = contains ? a[1] : a[0];
     KnInstr *key = contains ? in->args[0] : in->args[1];
