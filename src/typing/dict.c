@@ -488,7 +488,7 @@ keys_view_op(KnCompilation *c, KnInstr *in, int id, KnType **a)
 static int
 type_operator(KnCompilation *c, KnInstr *in, int id, KnType **a)
 {
-    if (in->nargs == 2 && keys_view_op(c, in, id, a))
+    if ((in->op == KN_OP_BINOP || in->op == KN_OP_CMP) && keys_view_op(c, in, id, a))
         return 0;
     if (id == KN_BI_DICT_OR) { /* d1 | d2: a new dict, d2's items last */
         KN_TRY(need_same(c, in, a[0], a[1], "|"));
