@@ -338,6 +338,7 @@ state_init(void)
     kn_interrupt_install();
     kn_box_str_init();
     kn_box_str_format_init();
+    kn_typed_init();
     kn_state = s;
     return 0;
 }

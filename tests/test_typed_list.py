@@ -233,3 +233,40 @@ def test_typed_dict_of_arrays_from_the_interpreter():
     np.testing.assert_array_equal(d["é"], np.arange(3.0))
     del d
     gc.collect()
+
+
+def test_argument_arrays_stored_by_compiled_code_are_held():
+    import gc
+
+    @kiln.njit
+    def push(l, a):
+        l.append(a)
+        l.append(a[1:])
+        return len(l)
+
+    @kiln.njit
+    def pair(a, b):
+        return [a, b]
+
+    @kiln.njit
+    def store(d, a):
+        d["é"] = a
+        return len(d)
+
+    l = kiln.typed.List.empty_list(kiln.types.float64[:])
+    a = np.arange(5.0)
+    assert push(l, a) == 2
+    assert l[0] is a
+    del a
+    gc.collect()
+    junk = [np.full(5, 7.0) for _ in range(50)]
+    np.testing.assert_array_equal(l[0], np.arange(5.0))
+    np.testing.assert_array_equal(l[1], np.arange(1.0, 5.0))
+    x, y = np.ones(2), np.zeros(3)
+    r = pair(x, y)
+    assert r[0] is x and r[1] is y
+    d = kiln.typed.Dict.empty(key_type=kiln.types.unicode_type, value_type=kiln.types.float64[:])
+    z = np.arange(3.0)
+    assert store(d, z) == 1 and d["é"] is z
+    del l, d, r, junk
+    gc.collect()

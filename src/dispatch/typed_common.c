@@ -63,6 +63,25 @@ hold_array(KnType *t, char *p)
     return 0;
 }
 
+/* kn_rt_array_hold_hook: compiled code stores an array borrowed from an argument */
+static KnMemInfo *
+hold_parent(void *parent)
+{
+    KnMemInfo *mi = kn_rt_meminfo_alloc_dtor((int64_t)sizeof(PyObject *), held_dtor);
+    if (!mi)
+        return NULL;
+    PyGILState_STATE g = PyGILState_Ensure();
+    *(PyObject **)mi->data = Py_NewRef((PyObject *)parent);
+    PyGILState_Release(g);
+    return mi;
+}
+
+void
+kn_typed_init(void)
+{
+    kn_rt_array_hold_hook = hold_parent;
+}
+
 int
 kn_typed_unbox(KnType *t, PyObject *o, char *dst)
 {

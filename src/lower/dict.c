@@ -703,7 +703,10 @@ store_value(L *l, LLVMValueRef e, KnInstr *v, const KnType *t, const KnDictLayou
     LLVMValueRef val = kn_lower_convert(l, l->vals[v->id], v->type, vt);
     LLVMValueRef p = at(l, e, lay->voff);
     if (kn_lower_has_refs(vt)) {
-        kn_lower_incref(l, val, vt);
+        if (vt->kind == KN_TY_ARRAY) /* one borrowed from an argument is held: array_stored.c */
+            val = kn_lower_array_stored(l, val, vt);
+        else
+            kn_lower_incref(l, val, vt);
         LLVMBasicBlockRef join;
         begin_if(l, LLVMBuildNot(l->b, added, ""), &join);
         kn_lower_decref(l, kn_lower_load_c(l, vt, p), vt);
@@ -1224,7 +1227,7 @@ keys_view_op(L *l, KnInstr *in, int id)
             truth_of(l, "kn_rt_set_subset", a, b), "");
         return in->aux == KN_CMP_NE ? LLVMBuildNot(l->b, eq, "") : eq;
     }
-    int op = id == KN_BI_DICT_OR || id == KN_BI_SET_OR    ? KN_SET_OR
+    int op = id == KN_BI_DICT_OR || id == KN_BI_SET_OR     ? KN_SET_OR
              : id == KN_BI_DICT_AND || id == KN_BI_SET_AND ? KN_SET_AND
              : id == KN_BI_DICT_SUB || id == KN_BI_SET_SUB ? KN_SET_SUB
                                                            : KN_SET_XOR;

@@ -137,6 +137,8 @@ store_item(L *l, LLVMValueRef p, LLVMValueRef v, const KnType *vt, const KnType 
     v = kn_lower_convert(l, v, vt, item);
     if (item->kind == KN_TY_STR) /* a str borrowed from an argument is copied: lower/str.c */
         v = kn_lower_str_stored(l, v);
+    else if (item->kind == KN_TY_ARRAY) /* one borrowed from an argument is held */
+        v = kn_lower_array_stored(l, v, item);
     else
         kn_lower_incref(l, v, item);
     kn_lower_store_c(l, item, v, p);

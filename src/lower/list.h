@@ -33,5 +33,7 @@ LLVMValueRef kn_lower_array_value_eq(L *l, LLVMValueRef a, LLVMValueRef b, const
                                      const KnType *tb); /* i32: 1, 0 or a KN_EQ_* status */
 void kn_lower_raise_eq_status(L *l, LLVMValueRef status);
 LLVMValueRef kn_lower_eq_function(L *l, const KnType *t); /* i32 eq(ptr, ptr) over t's values */
+/* an array stored into a container: its new reference, a held ndarray when borrowed */
+LLVMValueRef kn_lower_array_stored(L *l, LLVMValueRef v, const KnType *t);
 
 #endif

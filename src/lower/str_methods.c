@@ -350,8 +350,8 @@ lower_format_args(L *l, KnInstr *in)
             break;
         case KN_TY_FLOAT:
             tag = KN_FA_FLOAT;
-            bits = LLVMBuildBitCast(l->b, kn_lower_convert(l, v, x->type, &kn_type_float64),
-                                    l->i64, "");
+            bits = LLVMBuildBitCast(l->b, kn_lower_convert(l, v, x->type, &kn_type_float64), l->i64,
+                                    "");
             break;
         default:
             tag = !x->type->is_signed && x->type->bits == 64 ? KN_FA_UINT : KN_FA_INT;

@@ -83,8 +83,8 @@ keyword(const State *st, const KnStr *s, int64_t a, int64_t b)
         if (nm->length != b - a)
             continue;
         int64_t i = 0;
-        while (i < nm->length && slib_read(nm->kind, nm->data, i) ==
-                                     slib_read(s->kind, s->data, a + i))
+        while (i < nm->length &&
+               slib_read(nm->kind, nm->data, i) == slib_read(s->kind, s->data, a + i))
             i++;
         if (i == nm->length)
             return k;

@@ -473,8 +473,8 @@ keys_view_op(KnCompilation *c, KnInstr *in, int id, KnType **a)
     KnType *x = as_set(c, a[0]), *y = as_set(c, a[1]);
     if (!x || x != y || (a[0]->kind == KN_TY_SET && a[1]->kind == KN_TY_SET))
         return 0;
-    int cmp = id == KN_BI_DICT_EQ || id == KN_BI_DICT_NE || id == KN_BI_SET_EQ ||
-              id == KN_BI_SET_NE;
+    int cmp =
+        id == KN_BI_DICT_EQ || id == KN_BI_DICT_NE || id == KN_BI_SET_EQ || id == KN_BI_SET_NE;
     int setop = id == KN_BI_DICT_OR || id == KN_BI_DICT_AND || id == KN_BI_DICT_SUB ||
                 id == KN_BI_DICT_XOR || id == KN_BI_SET_OR || id == KN_BI_SET_AND ||
                 id == KN_BI_SET_SUB || id == KN_BI_SET_XOR;
