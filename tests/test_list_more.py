@@ -178,3 +178,34 @@ def test_reflected_strs_stored_in_typed_containers():
     gc.collect()
     junk = ["zz" * 9 + str(i) for i in range(200)]
     assert list(tl[0]) == want and list(d[0]) == want and junk
+
+
+def test_tuples_holding_lists_and_strs_compare():
+    def f(n):
+        a = ([1, 2], "é")
+        b = ([1, n], "e")
+        c = ("ж", [0.5])
+        d = ("ж", [0.5, 1.0])
+        return (a < b, a <= b, a > b, a >= b, a == b, a != b, c < d, c == c, d > c,
+                ("a", 1) < ("a", 2), ("b",) > ("a", 9), ("x", [1]) == ("x", [1]))
+    check(f, 3)
+    check(f, 2)
+
+
+def test_list_of_tuples_of_strs_ordering():
+    def f(n):
+        a = [("é", i) for i in range(n)]
+        b = [("é", i) for i in range(n)]
+        b.append(("a", 0))
+        return a < b, b < a, a == b[:n], sorted(b) == sorted(b)
+    check(f, 3)
+
+
+def test_tuple_ordering_errors():
+    def f(n):
+        return ("a", n) < (1, n)
+
+    with pytest.raises(kiln.errors.TypingError) as e:
+        kiln.njit(f)(1)
+    assert_diagnostic(e.value, kiln.errors.TypingError, f, '("a", n) < (1, n)',
+                      contains=("cannot compare",))

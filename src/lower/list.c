@@ -251,6 +251,8 @@ item_eq(L *l, LLVMValueRef a, LLVMValueRef b, const KnType *ta, const KnType *tb
     if (ta->kind == KN_TY_STR && tb->kind == KN_TY_STR)
         return LLVMBuildICmp(l->b, LLVMIntNE, str_call(l, "kn_rt_str_eq", a, b),
                              LLVMConstInt(l->i32, 0, 0), "");
+    if (ta->kind == KN_TY_TUPLE && tb->kind == KN_TY_TUPLE && ta->n != tb->n)
+        return LLVMConstInt(l->i1, 0, 0);
     if (ta->kind == KN_TY_TUPLE && tb->kind == KN_TY_TUPLE && ta->n == tb->n) {
         LLVMValueRef r = LLVMConstInt(l->i1, 1, 0);
         for (int i = 0; i < ta->n; i++)
@@ -1089,4 +1091,25 @@ kn_lower_rule_list(L *l, KnInstr *in, int id)
     default:
         return lower_binop(l, in, id);
     }
+}
+
+int
+kn_lower_all_numbers(const KnType *t)
+{
+    for (int i = 0; i < t->n; i++)
+        if (!(kn_type_is_number(t->items[i]) ||
+              (t->items[i]->kind == KN_TY_TUPLE && kn_lower_all_numbers(t->items[i]))))
+            return 0;
+    return 1;
+}
+
+LLVMValueRef
+kn_lower_value_compare(L *l, KnCmp op, LLVMValueRef a, LLVMValueRef b, const KnType *ta,
+                       const KnType *tb)
+{
+    if (op == KN_CMP_EQ || op == KN_CMP_NE) {
+        LLVMValueRef eq = item_eq(l, a, b, ta, tb);
+        return op == KN_CMP_NE ? LLVMBuildNot(l->b, eq, "") : eq;
+    }
+    return item_order(l, op, a, b, ta, tb);
 }
