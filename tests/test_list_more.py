@@ -209,3 +209,24 @@ def test_tuple_ordering_errors():
         kiln.njit(f)(1)
     assert_diagnostic(e.value, kiln.errors.TypingError, f, '("a", n) < (1, n)',
                       contains=("cannot compare",))
+
+
+def test_reflected_tuples_of_strs_stored_in_typed_list():
+    import gc
+    from kiln import typed, types
+
+    @kiln.njit
+    def keep(l, tl):
+        tl.append(l)
+        return len(tl)
+
+    item = types.Tuple((types.unicode_type, types.int64))
+    tl = typed.List.empty_list(types.ListType(item))
+    pairs = [("ключ" + str(i), i) for i in range(4)]
+    want = list(pairs)
+    assert keep(pairs, tl) == 1
+    del pairs
+    gc.collect()
+    junk = [("zz" * 9 + str(i), i) for i in range(200)]
+    assert list(tl[0]) == want and junk
+

@@ -72,15 +72,35 @@ reflected_as(PyObject *o, KnType *t)
 /* A reflected list of strs that something still holds after the call (a kiln.typed container
  * it was stored in: more references than the vector's and the arguments') takes copies of the
  * strs it borrows from the Python objects, which may go before it does. */
+static int
+has_str(const KnType *t)
+{
+    if (t->kind == KN_TY_STR)
+        return 1;
+    for (int i = 0; t->kind == KN_TY_TUPLE && i < t->n; i++)
+        if (has_str(t->items[i]))
+            return 1;
+    return 0;
+}
+
+/* the strs of a value of type t at p (a str, or inside tuples) */
+static void
+own_strs_at(const KnType *t, char *p)
+{
+    if (t->kind == KN_TY_STR && kn_rt_str_own_in_place((KnStr *)p) < 0)
+        PyErr_NoMemory(); /* reported with the call's result (kn_box_reflect_done) */
+    for (int i = 0; t->kind == KN_TY_TUPLE && i < t->n; i++)
+        own_strs_at(t->items[i], p + kn_type_tuple_offset(t, i));
+}
+
 static void
 own_escaping_strs(Reflected *r)
 {
     KnList *l = kn_rt_list_of(r->mi);
-    if (r->set || r->t->dtype->kind != KN_TY_STR || atomic_load(&r->mi->refcount) <= 2)
+    if (r->set || !has_str(r->t->dtype) || atomic_load(&r->mi->refcount) <= 2)
         return;
     for (int64_t k = 0; k < l->len; k++)
-        if (kn_rt_str_own_in_place((KnStr *)(l->items + k * l->itemsize)) < 0)
-            PyErr_NoMemory(); /* reported with the call's result (kn_box_reflect_done) */
+        own_strs_at(r->t->dtype, l->items + k * l->itemsize);
 }
 
 /* forget the lists recorded since mark, releasing the vector's references */
