@@ -58,6 +58,20 @@ fixed_exceptions(PyObject *table)
         [KN_EXC_RESHAPE] = NULL,
         [KN_EXC_SETITEM_SHAPE] = NULL,
         [KN_EXC_FLOAT_INF_INT] = "int(float('inf'))",
+        [KN_EXC_ARRAY_TRUTH] = "bool(__import__('numpy').ones(2))",
+        [KN_EXC_ARRAY_TRUTH_EMPTY] = "bool(__import__('numpy').ones(0))",
+        [KN_EXC_FMT_SINGLE_RBRACE] = "'}'.format()",
+        [KN_EXC_FMT_SINGLE_LBRACE] = "'{'.format()",
+        [KN_EXC_FMT_END] = "'{0'.format(1)",
+        [KN_EXC_FMT_UNMATCHED] = "'{0:{'.format(1)",
+        [KN_EXC_FMT_TO_AUTO] = "'{0}{}'.format(1, 2)",
+        [KN_EXC_FMT_TO_MANUAL] = "'{}{0}'.format(1, 2)",
+        [KN_EXC_FMT_INDEX] = NULL,
+        [KN_EXC_FMT_FIELD_ACCESS] = NULL,
+        [KN_EXC_FMT_CONVERSION] = NULL,
+        [KN_EXC_FMT_END_CONVERSION] = "'{!'.format(1)",
+        [KN_EXC_FMT_AFTER_CONVERSION] = "'{!rx}'.format(1)",
+        [KN_EXC_FMT_RECURSION] = "'{:{:{}}}'.format(1, 2, 3)",
         [KN_EXC_FLOAT_NAN_INT] = "int(float('nan'))",
         [KN_EXC_FLOAT_INT_RANGE] = NULL,
         [KN_EXC_ZERO_NEG_POW] = "0.0 ** -1.0",
@@ -181,6 +195,13 @@ fixed_exceptions(PyObject *table)
                 {KN_EXC_DICT_CHANGED, PyExc_RuntimeError,
                  "dictionary changed size during iteration"},
                 {KN_EXC_SET_CHANGED, PyExc_RuntimeError, "Set changed size during iteration"},
+                /* s.format() of a run-time format string (runtime/str_format_args.c) */
+                {KN_EXC_FMT_INDEX, PyExc_IndexError,
+                 "Replacement index {} out of range for positional args tuple"},
+                {KN_EXC_FMT_FIELD_ACCESS, PyExc_ValueError,
+                 "kiln: a field with attribute or index access (as 0[1] or 0.x) needs a "
+                 "literal format string"},
+                {KN_EXC_FMT_CONVERSION, PyExc_ValueError, "Unknown conversion specifier"},
             };
             const char *msg = "error in compiled code";
             PyObject *cls = PyExc_ValueError;
@@ -318,6 +339,7 @@ state_init(void)
     kn_interrupt_install();
     kn_box_str_init();
     kn_box_str_format_init();
+    kn_typed_init();
     kn_state = s;
     return 0;
 }

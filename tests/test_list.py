@@ -777,6 +777,6 @@ def test_same_list_twice():
         a.append(1)
         return len(a) + len(b)
 
-    x = [5]
-    # each argument is its own native list (as Numba); the last one written back wins
-    assert njit(f)(x, x) == 3 and x == [5, 1]
+    x, y = [5], [5]
+    # one native list for both arguments: they alias as in CPython (Numba copies each one)
+    assert njit(f)(x, x) == f(y, y) == 4 and x == y == [5, 1]

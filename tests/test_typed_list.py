@@ -162,3 +162,111 @@ def test_str_argument_stored_outlives_the_call():
     junk = ["".join(["→", f"{i:010d}"]) for i in range(2000)]
     junk += ["".join(["q", f"{i:041d}"]) for i in range(2000)]
     assert sorted(l) == sorted(want) and len(junk) == 4000
+
+
+# ---- NumPy arrays from the interpreter (held by the container) ----
+
+import numpy as np  # noqa: E402
+
+def test_typed_list_of_arrays_from_the_interpreter():
+    import gc
+
+    @kiln.njit
+    def total(l):
+        s = 0.0
+        for a in l:
+            s += a.sum()
+        return s
+
+    @kiln.njit
+    def push(l, a):
+        l.append(a * 2)
+        return len(l)
+
+    l = kiln.typed.List()
+    a = np.arange(4.0)
+    l.append(a)
+    l.append(np.ones(3))
+    assert l[0] is a                       # read back: the same object
+    del a
+    gc.collect()
+    np.testing.assert_array_equal(l[0], np.arange(4.0))
+    assert total(l) == np.arange(4.0).sum() + 3.0
+    assert push(l, np.ones(2)) == 3
+    np.testing.assert_array_equal(l[2], np.full(2, 2.0))
+    l[1] = np.zeros(5)
+    assert total(l) == 6.0 + 4.0
+    m = kiln.typed.List([np.arange(3), np.arange(2)])
+    np.testing.assert_array_equal(m[1], np.arange(2))
+    del l, m
+    gc.collect()
+
+
+def test_typed_list_of_arrays_given_type():
+    lt = kiln.typed.List.empty_list(kiln.types.float64[:])
+    b = np.linspace(0, 1, 3)
+    lt.append(b)
+    del b
+    import gc
+    gc.collect()
+    np.testing.assert_array_equal(lt[0], np.linspace(0, 1, 3))
+
+
+def test_typed_list_of_tuples_of_arrays_refused():
+    l = kiln.typed.List()
+    with pytest.raises(TypeError, match="interpreter"):
+        l.append((np.ones(2), 1))
+
+
+def test_typed_dict_of_arrays_from_the_interpreter():
+    import gc
+
+    @kiln.njit
+    def norm(d, k):
+        return d[k].sum()
+
+    d = kiln.typed.Dict()
+    d["é"] = np.arange(3.0)
+    d["b"] = np.ones(2)
+    gc.collect()
+    assert norm(d, "é") == 3.0 and norm(d, "b") == 2.0
+    np.testing.assert_array_equal(d["é"], np.arange(3.0))
+    del d
+    gc.collect()
+
+
+def test_argument_arrays_stored_by_compiled_code_are_held():
+    import gc
+
+    @kiln.njit
+    def push(l, a):
+        l.append(a)
+        l.append(a[1:])
+        return len(l)
+
+    @kiln.njit
+    def pair(a, b):
+        return [a, b]
+
+    @kiln.njit
+    def store(d, a):
+        d["é"] = a
+        return len(d)
+
+    l = kiln.typed.List.empty_list(kiln.types.float64[:])
+    a = np.arange(5.0)
+    assert push(l, a) == 2
+    assert l[0] is a
+    del a
+    gc.collect()
+    junk = [np.full(5, 7.0) for _ in range(50)]
+    np.testing.assert_array_equal(l[0], np.arange(5.0))
+    np.testing.assert_array_equal(l[1], np.arange(1.0, 5.0))
+    x, y = np.ones(2), np.zeros(3)
+    r = pair(x, y)
+    assert r[0] is x and r[1] is y
+    d = kiln.typed.Dict.empty(key_type=kiln.types.unicode_type, value_type=kiln.types.float64[:])
+    z = np.arange(3.0)
+    assert store(d, z) == 1 and d["é"] is z
+    del l, d, r, junk
+    gc.collect()

@@ -157,6 +157,13 @@ static PyObject *
 box_array(KnType *t, const KnArrayStruct *s)
 {
     PyObject *base;
+    if (s->meminfo && s->parent && PyArray_Check(s->parent) &&
+        same_as_parent(s, (PyArrayObject *)s->parent, t->ndim)) {
+        /* an ndarray a kiln.typed container holds (dispatch/typed_common.c): itself */
+        PyObject *r = Py_NewRef(s->parent); /* before the meminfo's own reference goes */
+        kn_rt_decref(s->meminfo);
+        return r;
+    }
     if (s->meminfo) {
         MemInfoOwner *own = PyObject_New(MemInfoOwner, &KnMemInfoOwner_Type);
         if (!own) {

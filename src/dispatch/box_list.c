@@ -16,6 +16,9 @@
 #include "dispatch/box_model.h"
 #include "lower/lower.h"
 #include "runtime/list.h"
+#include "runtime/str.h"
+
+#include <stdatomic.h>
 
 typedef struct Reflected {
     KnMemInfo *mi;
@@ -52,12 +55,61 @@ kn_box_reflect_record(KnMemInfo *mi, KnType *t, PyObject *set)
     return 0;
 }
 
+/* the native list a Python list o is reflected into while a call runs, when o was unboxed as t
+ * already (the same list passed twice, or inside another argument): the arguments then alias
+ * one list, as in Python, and it is written back once; else NULL */
+static KnMemInfo *
+reflected_as(PyObject *o, KnType *t)
+{
+    for (int i = reflected.n - 1; i >= 0; i--) {
+        Reflected *r = &reflected.v[i];
+        if (!r->set && r->t == t && kn_rt_list_of(r->mi)->pyobj == o)
+            return r->mi;
+    }
+    return NULL;
+}
+
+/* A reflected list of strs that something still holds after the call (a kiln.typed container
+ * it was stored in: more references than the vector's and the arguments') takes copies of the
+ * strs it borrows from the Python objects, which may go before it does. */
+static int
+has_str(const KnType *t)
+{
+    if (t->kind == KN_TY_STR)
+        return 1;
+    for (int i = 0; t->kind == KN_TY_TUPLE && i < t->n; i++)
+        if (has_str(t->items[i]))
+            return 1;
+    return 0;
+}
+
+/* the strs of a value of type t at p (a str, or inside tuples) */
+static void
+own_strs_at(const KnType *t, char *p)
+{
+    if (t->kind == KN_TY_STR && kn_rt_str_own_in_place((KnStr *)p) < 0)
+        PyErr_NoMemory(); /* reported with the call's result (kn_box_reflect_done) */
+    for (int i = 0; t->kind == KN_TY_TUPLE && i < t->n; i++)
+        own_strs_at(t->items[i], p + kn_type_tuple_offset(t, i));
+}
+
+static void
+own_escaping_strs(Reflected *r)
+{
+    KnList *l = kn_rt_list_of(r->mi);
+    if (r->set || !has_str(r->t->dtype) || atomic_load(&r->mi->refcount) <= 2)
+        return;
+    for (int64_t k = 0; k < l->len; k++)
+        own_strs_at(r->t->dtype, l->items + k * l->itemsize);
+}
+
 /* forget the lists recorded since mark, releasing the vector's references */
 static void
 forget(int mark)
 {
     while (reflected.n > mark) {
         Reflected *r = &reflected.v[--reflected.n];
+        own_escaping_strs(r);
         if (!r->set && !kn_rt_list_of(r->mi)->typed)
             kn_rt_list_of(r->mi)->pyobj = NULL;
         kn_rt_decref(r->mi);
@@ -247,6 +299,11 @@ list_unbox(KnType *t, PyObject *o, char *dst)
     if (!PyList_Check(o)) {
         PyErr_Format(PyExc_TypeError, "expected %s, got %R", t->name, o);
         return -1;
+    }
+    if ((mi = reflected_as(o, t))) { /* the same list again (f(l, l)): one native list */
+        kn_rt_incref(mi);
+        memcpy(dst, &mi, sizeof mi);
+        return 0;
     }
     mi = kn_box_list_from_items(t, PySequence_Fast_ITEMS(o), PyList_GET_SIZE(o));
     if (!mi)

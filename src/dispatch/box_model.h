@@ -64,6 +64,11 @@ PyObject *kn_typed_dict_wrap(KnMemInfo *mi, KnType *t);
  * ==/!= of self (a typed container) with other: builtin's instances and self's type compare
  * through as_py (a Python copy of the items), others are NotImplemented */
 KnType *kn_typed_item_type(PyObject *o, const char *refusal);
+/* unbox o as an item of a typed container at dst (arrays held: typed_common.c); 0 or -1 */
+int kn_typed_unbox(KnType *t, PyObject *o, char *dst);
+/* the same hold for the items of a list unboxed in one loop (kn_box_list_from_items) */
+struct KnList;
+int kn_typed_hold_arrays(KnType *t, struct KnList *l);
 PyObject *kn_typed_type_object(KnType *t);
 PyObject *kn_typed_richcompare(PyObject *self, PyObject *other, int op, PyTypeObject *builtin,
                                PyObject *(*as_py)(PyObject *));

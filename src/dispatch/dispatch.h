@@ -74,6 +74,7 @@ PyObject *kn_box_key(KnType *t);      /* the type key (docs/core-api.md) */
  * characters; the text of the last bad int()/float() literal of this thread */
 void kn_box_str_init(void);
 void kn_box_str_format_init(void); /* str_format_hook.c: CPython's float repr for the runtime */
+void kn_typed_init(void);          /* typed_common.c: kn_rt_array_hold_hook */
 struct KnStr;
 PyObject *kn_box_str_new(const struct KnStr *s);
 PyObject *kn_box_str_error_text(void);

@@ -110,10 +110,7 @@ unbox_one(KnType *t, PyObject *o, char *dst)
         memcpy(dst, &v, 8);
         return 0;
     }
-    int mark = kn_box_reflect_mark();
-    int rc = kn_box_unbox(t, o, dst);
-    kn_box_reflect_drop(mark);
-    return rc;
+    return kn_typed_unbox(t, o, dst);
 }
 
 static PyObject *
@@ -228,6 +225,12 @@ store(TypedDict *self, PyObject *k, PyObject *v)
     if (unbox_one(self->t->items[1], v, val) < 0)
         return -1;
     int64_t ix = kn_rt_dict_store(self->mi, key, h, val);
+    /* the table took references of its own: the unboxed value's (a list, a held array) go */
+    for (int32_t r = d->lay.key_refs; r < d->lay.nrefs; r++) {
+        KnMemInfo *held;
+        memcpy(&held, val + (d->lay.refs[r] - d->lay.voff), sizeof held);
+        kn_rt_decref(held);
+    }
     if (ix < 0 || kn_rt_dict_own_strs(self->mi, ix, 1) < 0 ||
         kn_rt_dict_own_strs(self->mi, ix, 2) < 0) {
         PyErr_NoMemory();

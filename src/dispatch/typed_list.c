@@ -86,8 +86,7 @@ set_empty(TypedList *self, KnType *item)
     return 0;
 }
 
-/* The item type of o for a list: arrays from the interpreter are refused, since a list that
- * outlives a call cannot borrow their memory. */
+/* The item type of o for a list (an ndarray is held by its item: kn_typed_unbox). */
 static KnType *
 item_type_of(PyObject *o)
 {
@@ -108,9 +107,7 @@ append_one(TypedList *self, PyObject *v)
         PyErr_NoMemory();
         return -1;
     }
-    int mark = kn_box_reflect_mark(); /* lists inside the item are not reflected */
-    int rc = kn_box_unbox(self->t->dtype, v, l->items + l->len * l->itemsize);
-    kn_box_reflect_drop(mark);
+    int rc = kn_typed_unbox(self->t->dtype, v, l->items + l->len * l->itemsize);
     if (rc < 0)
         return -1;
     l->len++;
@@ -134,6 +131,10 @@ extend_from(TypedList *self, PyObject *iterable)
         kn_box_reflect_drop(mark);
         if (!mi)
             return -1;
+        if (kn_typed_hold_arrays(self->t->dtype, kn_rt_list_of(mi)) < 0) {
+            kn_rt_decref(mi);
+            return -1;
+        }
         kn_rt_list_of(mi)->typed = 1;
         attach(self, mi);
         return 0;
@@ -259,9 +260,7 @@ tl_ass_item(TypedList *self, Py_ssize_t i, PyObject *v)
         PyErr_SetString(PyExc_TypeError, "kiln: list item too large");
         return -1;
     }
-    int mark = kn_box_reflect_mark();
-    int rc = kn_box_unbox(self->t->dtype, v, tmp);
-    kn_box_reflect_drop(mark);
+    int rc = kn_typed_unbox(self->t->dtype, v, tmp);
     if (rc < 0)
         return -1;
     char *p = l->items + i * l->itemsize;

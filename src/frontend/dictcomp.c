@@ -222,3 +222,125 @@ kn_fe_dict_display(FE *fe, PyObject *node)
     }
     return emit(fe, is_set ? KN_OP_BUILD_SET : KN_OP_BUILD_DICT, node, m, args);
 }
+
+/* a call of the builtin enumerate or zip (not shadowed by a local) */
+static int
+is_zip_call(FE *fe, PyObject *node)
+{
+    if (!is(node, "Call") || PyList_GET_SIZE(A(node, "keywords")) || !is(A(node, "func"), "Name") ||
+        PySet_Contains(fe->locals, A(A(node, "func"), "id")) != 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    PyObject *o = kn_fe_lookup_global(fe, A(A(node, "func"), "id"));
+    PyObject *id = o ? PyDict_GetItemWithError(fe->env->builtin_ids, o) : NULL;
+    PyErr_Clear();
+    int bid = id ? (int)PyLong_AsLong(id) : -1;
+    return bid == KN_BI_ENUMERATE || bid == KN_BI_ZIP;
+}
+
+/* dict(k=v, ...) as the display {'k': v, ...} */
+static Val
+dict_of_keywords(FE *fe, PyObject *call)
+{
+    PyObject *kws = A(call, "keywords"), *keys = PyList_New(0), *vals = PyList_New(0);
+    for (Py_ssize_t i = 0; keys && vals && i < PyList_GET_SIZE(kws); i++) {
+        PyObject *kw = PyList_GET_ITEM(kws, i);
+        if (A(kw, "arg") == Py_None) {
+            Py_DECREF(keys);
+            Py_DECREF(vals);
+            return UNSUPPORTED(fe, kw, "dict(**mapping) is not supported");
+        }
+        PyObject *k = node_of("Constant", kw, Py_BuildValue("{sO}", "value", A(kw, "arg")));
+        if (!k || PyList_Append(keys, k) < 0 || PyList_Append(vals, A(kw, "value")) < 0)
+            Py_CLEAR(keys);
+        Py_XDECREF(k);
+    }
+    PyObject *d = keys && vals
+                      ? node_of("Dict", call, Py_BuildValue("{sOsO}", "keys", keys, "values", vals))
+                      : NULL;
+    Py_XDECREF(keys);
+    Py_XDECREF(vals);
+    if (!d) {
+        PyErr_Clear();
+        return UNSUPPORTED(fe, call, "cannot build this dict()");
+    }
+    Val r = kn_fe_dict_display(fe, d);
+    Py_DECREF(d);
+    return r;
+}
+
+/* dict(zip(a, b)) and dict(enumerate(a)) as {$k: $v for $k, $v in zip(a, b)};
+ * dict((k, v) for x in it) and dict([(k, v) for x in it]) as {k: v for x in it} */
+static Val
+dict_of_pairs(FE *fe, PyObject *call, PyObject *arg)
+{
+    PyObject *comp = NULL;
+    if (is(arg, "GeneratorExp") || is(arg, "ListComp")) {
+        PyObject *elt = A(arg, "elt");
+        comp = node_of("DictComp", call,
+                       Py_BuildValue("{sOsOsO}", "key", PyList_GET_ITEM(A(elt, "elts"), 0), "value",
+                                     PyList_GET_ITEM(A(elt, "elts"), 1), "generators",
+                                     A(arg, "generators")));
+    } else {
+        char kname[64], vname[64];
+        snprintf(kname, sizeof kname, "$dictkey%d", fe->ntemps);
+        snprintf(vname, sizeof vname, "$dictval%d", fe->ntemps++);
+        PyObject *kid = PyUnicode_FromString(kname), *vid = PyUnicode_FromString(vname);
+        PyObject *store = ctx("Store");
+        PyObject *kt =
+            store ? node_of("Name", call, Py_BuildValue("{sOsO}", "id", kid, "ctx", store)) : NULL;
+        PyObject *vt =
+            kt ? node_of("Name", call, Py_BuildValue("{sOsO}", "id", vid, "ctx", store)) : NULL;
+        PyObject *target =
+            vt ? node_of("Tuple", call, Py_BuildValue("{s[OO]sO}", "elts", kt, vt, "ctx", store))
+               : NULL;
+        PyObject *key = target ? name_node(kid, call) : NULL;
+        PyObject *val = key ? name_node(vid, call) : NULL;
+        PyObject *gen = val ? node_of("comprehension", NULL,
+                                      Py_BuildValue("{sOsOs[]si}", "target", target, "iter", arg,
+                                                    "ifs", "is_async", 0))
+                            : NULL;
+        comp =
+            gen ? node_of("DictComp", call,
+                          Py_BuildValue("{sOsOs[O]}", "key", key, "value", val, "generators", gen))
+                : NULL;
+        Py_XDECREF(kid);
+        Py_XDECREF(vid);
+        Py_XDECREF(store);
+        Py_XDECREF(kt);
+        Py_XDECREF(vt);
+        Py_XDECREF(target);
+        Py_XDECREF(key);
+        Py_XDECREF(val);
+        Py_XDECREF(gen);
+    }
+    if (!comp) {
+        PyErr_Clear();
+        return UNSUPPORTED(fe, call, "cannot build dict() of this iterable");
+    }
+    Val r = comprehension(fe, comp, 0);
+    Py_DECREF(comp);
+    return r;
+}
+
+/* dict(...) forms the frontend rewrites (dict(zip(a, b)), dict(enumerate(a)), dict of a
+ * comprehension of pairs, dict(k=v)); *handled 0 for the others (dict(), dict(pairs), dict(d):
+ * typing/dict.c) */
+Val
+kn_fe_dict_of(FE *fe, PyObject *call, int *handled)
+{
+    PyObject *args = A(call, "args"), *kws = A(call, "keywords");
+    Py_ssize_t n = PyList_GET_SIZE(args), nkw = kws ? PyList_GET_SIZE(kws) : 0;
+    *handled = 1;
+    if (n == 0 && nkw)
+        return dict_of_keywords(fe, call);
+    PyObject *arg = n == 1 && !nkw ? PyList_GET_ITEM(args, 0) : NULL;
+    if (arg && is_zip_call(fe, arg))
+        return dict_of_pairs(fe, call, arg);
+    if (arg && (is(arg, "GeneratorExp") || is(arg, "ListComp")) && is(A(arg, "elt"), "Tuple") &&
+        PyList_GET_SIZE(A(A(arg, "elt"), "elts")) == 2)
+        return dict_of_pairs(fe, call, arg);
+    *handled = 0;
+    return NULL;
+}

@@ -410,6 +410,12 @@ call(FE *fe, PyObject *node)
         !(kws && PyList_GET_SIZE(kws)))
         return kn_fe_set_of(fe, node); /* set(iterable): dictcomp.c */
     if (callee->op == KN_OP_GLOBAL && callee->type->kind == KN_TY_FUNC &&
+        callee->type->id == KN_BI_DICT) {
+        Val d = kn_fe_dict_of(fe, node, &handled); /* dict(zip(a, b)), dict(k=v): dictcomp.c */
+        if (handled)
+            return d;
+    }
+    if (callee->op == KN_OP_GLOBAL && callee->type->kind == KN_TY_FUNC &&
         callee->type->id == KN_FUNC_JITTED) {
         if (bind_args(fe, node, callee->imm.ptr, &args, &n) < 0)
             return NULL;

@@ -4,8 +4,8 @@
  * (lower/str_methods.c: one allocation for the result). A format spec that is itself an
  * f-string (f'{x:{w}}') is built the same way and parsed at run time. str.format is rewritten
  * only when its receiver is a literal (the fields are parsed now, with CPython's own parser,
- * _string.formatter_parser); fields with attribute or index access ({0.real}, {a[0]}) and
- * !a are reported as unsupported. */
+ * _string.formatter_parser); a field's attribute and index accesses ({0.real}, {a[0]}) become
+ * GETATTR and GETITEM instructions on its argument, and !a is ascii(). */
 #include "frontend/internal.h"
 
 /* a call of the builtin `name` on args[0..n) at node */
@@ -60,10 +60,12 @@ concat(FE *fe, PyObject *node, Val *parts, int n)
 static Val
 field(FE *fe, PyObject *node, Val v, int conversion, Val spec)
 {
-    if (conversion == 'a')
-        return UNSUPPORTED(fe, node, "the !a conversion (ascii()) is not supported");
-    if (conversion == 's' || conversion == 'r') {
-        v = builtin_call(fe, node, conversion == 's' ? "str" : "repr", &v, 1);
+    if (conversion == 's' || conversion == 'r' || conversion == 'a') {
+        v = builtin_call(fe, node,
+                         conversion == 's'   ? "str"
+                         : conversion == 'r' ? "repr"
+                                             : "ascii",
+                         &v, 1);
         if (!v)
             return NULL;
     }
@@ -103,6 +105,39 @@ kn_fe_fstring(FE *fe, PyObject *node)
         return r;
     }
     return concat(fe, node, parts, k);
+}
+
+/* the attribute and index accesses of a field name ({0[1].real}: [1], then .real) applied to v,
+ * as the instructions v[1] and .real; keys are ints or strs, as CPython's parser gives them */
+static Val
+field_path(FE *fe, PyObject *node, Val v, PyObject *name)
+{
+    PyObject *mod = PyImport_ImportModule("_string");
+    PyObject *split =
+        mod ? PyObject_CallMethod(mod, "formatter_field_name_split", "O", name) : NULL;
+    Py_XDECREF(mod);
+    PyObject *rest = split ? PySequence_List(PyTuple_GET_ITEM(split, 1)) : NULL;
+    Py_XDECREF(split);
+    if (!rest) {
+        PyErr_Clear();
+        return TYPING(fe, node, "str.format: bad field name '%s'", PyUnicode_AsUTF8(name));
+    }
+    KnSpan sp = span_of(fe, node);
+    for (Py_ssize_t i = 0; v && i < PyList_GET_SIZE(rest); i++) {
+        PyObject *step = PyList_GET_ITEM(rest, i);
+        PyObject *key = PyTuple_GET_ITEM(step, 1);
+        if (PyObject_IsTrue(PyTuple_GET_ITEM(step, 0))) {
+            Val a = kn_kir_emit1(&fe->b, KN_OP_GETATTR, sp, v);
+            a->imm.str = kn_fe_str_of(fe, key);
+            v = a;
+            continue;
+        }
+        Val k = PyLong_Check(key) ? kn_fe_const_int(fe, sp, PyLong_AsLongLong(key), &kn_type_int64)
+                                  : str_const(fe, node, key);
+        v = k ? kn_kir_emit2(&fe->b, KN_OP_GETITEM, sp, v, k) : NULL;
+    }
+    Py_DECREF(rest);
+    return v;
 }
 
 /* 'literal'.format(args, name=value): NULL with no diagnostic when node is not such a call */
@@ -164,7 +199,9 @@ kn_fe_str_format(FE *fe, PyObject *node, int *handled)
             goto done;
         if (name == Py_None)
             continue;
-        const char *nm = PyUnicode_AsUTF8(name);
+        const char *full = PyUnicode_AsUTF8(name);
+        /* the argument's name or number first; then its accesses (field_path) */
+        const char *nm = kn_arena_strndup(&fe->c->arena, full, strcspn(full, ".["));
         Val v = NULL;
         if (!nm[0]) {
             if (manual) {
@@ -194,12 +231,6 @@ kn_fe_str_format(FE *fe, PyObject *node, int *handled)
                 goto done;
             }
             v = pos[idx];
-        } else if (strpbrk(nm, ".[")) {
-            UNSUPPORTED(fe, node,
-                        "str.format: field '%s' (attribute or index access) is not "
-                        "supported",
-                        nm);
-            goto done;
         } else {
             for (Py_ssize_t j = 0; j < nkw && !v; j++)
                 if (!PyUnicode_CompareWithASCIIString(A(PyList_GET_ITEM(kws, j), "arg"), nm))
@@ -209,6 +240,8 @@ kn_fe_str_format(FE *fe, PyObject *node, int *handled)
                 goto done;
             }
         }
+        if (strpbrk(full, ".[") && !(v = field_path(fe, node, v, name)))
+            goto done;
         if (spec != Py_None &&
             PyUnicode_FindChar(spec, '{', 0, PyUnicode_GET_LENGTH(spec), 1) >= 0) {
             UNSUPPORTED(fe, node, "str.format: nested fields in a format spec are not supported");

@@ -137,7 +137,8 @@ Val kn_fe_listcomp(FE *fe, PyObject *node);
 Val kn_fe_lambda(FE *fe, PyObject *node); /* a lambda as a value: a jitted function */
 /* dictcomp.c: dict and set displays and comprehensions */
 Val kn_fe_dict_display(FE *fe, PyObject *node);
-Val kn_fe_set_of(FE *fe, PyObject *call); /* set(iterable) */
+Val kn_fe_set_of(FE *fe, PyObject *call);                /* set(iterable) */
+Val kn_fe_dict_of(FE *fe, PyObject *call, int *handled); /* dict(zip(a, b)), dict(k=v) */
 
 /* fstring.c */
 Val kn_fe_fstring(FE *fe, PyObject *node); /* JoinedStr */

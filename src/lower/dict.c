@@ -15,6 +15,7 @@
  * passed to kn_rt_dict_new lists where the entries hold references (arrays, containers) so that
  * the runtime releases them. */
 #include "lower/internal.h"
+#include "lower/list.h"
 
 #include <stdio.h>
 
@@ -702,7 +703,10 @@ store_value(L *l, LLVMValueRef e, KnInstr *v, const KnType *t, const KnDictLayou
     LLVMValueRef val = kn_lower_convert(l, l->vals[v->id], v->type, vt);
     LLVMValueRef p = at(l, e, lay->voff);
     if (kn_lower_has_refs(vt)) {
-        kn_lower_incref(l, val, vt);
+        if (vt->kind == KN_TY_ARRAY) /* one borrowed from an argument is held: array_stored.c */
+            val = kn_lower_array_stored(l, val, vt);
+        else
+            kn_lower_incref(l, val, vt);
         LLVMBasicBlockRef join;
         begin_if(l, LLVMBuildNot(l->b, added, ""), &join);
         kn_lower_decref(l, kn_lower_load_c(l, vt, p), vt);
@@ -1037,21 +1041,197 @@ copy_table(L *l, LLVMValueRef mi)
     return r;
 }
 
-/* dict(), dict(d), set(), set(s) */
+/* the pair (key, value) put into table mi of type t: its parts lent to make_key and
+ * store_value through the instruction's own value slot */
+static void
+put_pair(L *l, KnInstr *in, LLVMValueRef mi, const KnDictLayout *lay, LLVMValueRef pair,
+         const KnType *pt)
+{
+    const KnType *t = in->type;
+    KnInstr x = {.op = KN_OP_LOAD, .id = in->id, .span = in->span, .type = pt->items[0]};
+    LLVMValueRef saved = l->vals[in->id];
+    l->vals[in->id] = LLVMBuildExtractValue(l->b, pair, 0, "");
+    Key k = make_key(l, &x, key_type(t));
+    LLVMValueRef added, ix;
+    LLVMValueRef e = insert_ix(l, mi, &k, t, lay, &added, &ix);
+    x.type = pt->items[1];
+    l->vals[in->id] = LLVMBuildExtractValue(l->b, pair, 1, "");
+    store_value(l, e, &x, t, lay, added, mi, ix);
+    l->vals[in->id] = saved;
+}
+
+/* dict(pairs) of a list, tuple or set of 2-tuples, in their order (later keys win) */
+static LLVMValueRef
+dict_from_pairs(L *l, KnInstr *in, KnInstr *src)
+{
+    KnDictLayout lay;
+    if (layout_of(l, in->type, &lay) < 0)
+        return NULL;
+    const KnType *st = src->type;
+    LLVMValueRef sv = l->vals[src->id];
+    LLVMValueRef mi = new_table(l, in->type, LLVMConstInt(l->i64, 0, 0));
+    kn_lower_own(l, mi, in->type); /* a raise while it is filled releases it */
+    if (st->kind == KN_TY_TUPLE) {
+        for (int i = 0; i < st->n; i++)
+            put_pair(l, in, mi, &lay, LLVMBuildExtractValue(l->b, sv, (unsigned)i, ""),
+                     st->items[i]);
+        return mi;
+    }
+    const KnType *pt = st->kind == KN_TY_LIST ? st->dtype : key_type(st);
+    LLVMValueRef kp = kn_lower_entry_alloca(l, l->i64, "k");
+    LLVMBuildStore(l->b, LLVMConstInt(l->i64, 0, 0), kp);
+    LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "pairs");
+    LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "pairs.body");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "pairs.done");
+    LLVMBuildBr(l->b, head);
+    LLVMPositionBuilderAtEnd(l->b, head);
+    LLVMValueRef k = LLVMBuildLoad2(l->b, l->i64, kp, "");
+    LLVMValueRef n = st->kind == KN_TY_LIST ? kn_lower_list_len(l, sv) : kn_lower_dict_len(l, sv);
+    LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, k, n, ""), body, done);
+    LLVMPositionBuilderAtEnd(l->b, body);
+    if (st->kind == KN_TY_LIST) {
+        put_pair(l, in, mi, &lay, kn_lower_list_item(l, sv, k, pt), pt);
+    } else { /* a set's keys, read as a for loop reads them (a reference of their own) */
+        KnType itt = {.kind = KN_TY_ITER, .dtype = (KnType *)pt};
+        KnInstr *args[1] = {src};
+        KnInstr it = {.op = KN_OP_GETITER,
+                      .id = in->id,
+                      .aux = KN_ITER_SEQ,
+                      .nargs = 1,
+                      .args = args,
+                      .type = &itt,
+                      .span = in->span};
+        LLVMValueRef p = kn_lower_dict_iter_item(l, &it, k);
+        put_pair(l, in, mi, &lay, p, pt);
+        kn_lower_decref(l, p, pt);
+    }
+    LLVMBuildStore(l->b, LLVMBuildAdd(l->b, k, LLVMConstInt(l->i64, 1, 0), ""), kp);
+    LLVMBuildBr(l->b, head);
+    LLVMPositionBuilderAtEnd(l->b, done);
+    return mi;
+}
+
+/* dict(), dict(d), dict(d.items()), dict(pairs), set(), set(s) */
 static LLVMValueRef
 lower_constructor(L *l, KnInstr *in)
 {
-    if (in->nargs > 1)
+    if (in->nargs > 1 && in->args[1]->type->kind == (in->type->kind) &&
+        (in->args[1]->type->id == KN_DICT_SELF || in->args[1]->type->id == KN_DICT_ITEMS))
         return copy_table(l, l->vals[in->args[1]->id]);
+    if (in->nargs > 1)
+        return dict_from_pairs(l, in, in->args[1]);
     return new_table(l, in->type, LLVMConstInt(l->i64, 0, 0));
+}
+
+/* x in d.values(): a scan of the values, compared by a function emitted for their type */
+static LLVMValueRef
+value_in(L *l, Op *o)
+{
+    const KnType *vt = val_type(o->t);
+    LLVMValueRef v = kn_lower_convert(l, l->vals[o->args[0]->id], o->args[0]->type, vt);
+    size_t size = kn_type_size(vt);
+    LLVMTypeRef buf = LLVMArrayType2(l->i64, (size + 7) / 8 ? (size + 7) / 8 : 1);
+    LLVMValueRef p = kn_lower_entry_alloca(l, buf, "value");
+    LLVMBuildStore(l->b, LLVMConstNull(buf), p);
+    kn_lower_store_c(l, vt, v, p);
+    LLVMTypeRef ps[3] = {l->ptr, l->ptr, l->ptr};
+    LLVMValueRef args[3] = {o->mi, p, kn_lower_eq_function(l, vt)};
+    LLVMValueRef r = rt(l, "kn_rt_dict_find_value", l->i32, ps, 3, args);
+    return LLVMBuildICmp(l->b, LLVMIntSGT, r, LLVMConstInt(l->i32, 0, 0), "");
+}
+
+/* (k, v) in d.items(): k's entry, then its value compared with v */
+static LLVMValueRef
+item_in(L *l, Op *o, const KnDictLayout *lay, KnInstr *in)
+{
+    const KnType *xt = o->args[0]->type, *vt = val_type(o->t);
+    LLVMValueRef x = l->vals[o->args[0]->id];
+    KnInstr part = {.op = KN_OP_LOAD, .id = in->id, .span = in->span, .type = xt->items[0]};
+    LLVMValueRef saved = l->vals[in->id];
+    l->vals[in->id] = LLVMBuildExtractValue(l->b, x, 0, "");
+    Key k = make_key(l, &part, key_type(o->t));
+    l->vals[in->id] = saved;
+    LLVMValueRef ix = lookup_in(l, o->mi, &k, lay);
+    LLVMValueRef r = kn_lower_entry_alloca(l, l->i1, "found");
+    LLVMBuildStore(l->b, LLVMConstInt(l->i1, 0, 0), r);
+    LLVMBasicBlockRef join;
+    begin_if(l, LLVMBuildNot(l->b, is_missing(l, ix), ""), &join);
+    LLVMValueRef v = kn_lower_convert(l, LLVMBuildExtractValue(l->b, x, 1, ""), xt->items[1], vt);
+    LLVMBuildStore(
+        l->b, kn_lower_value_eq(l, load_val(l, entry_at(l, o->mi, ix, lay), o->t, lay), v, vt, vt),
+        r);
+    end_if(l, join);
+    return LLVMBuildLoad2(l->b, l->i1, r, "");
 }
 
 static LLVMValueRef
 lower_contains(L *l, Op *o, const KnDictLayout *lay, KnInstr *in)
 {
-    Key k = make_key(l, o->args[0], key_type(o->t));
-    LLVMValueRef found = LLVMBuildNot(l->b, is_missing(l, lookup_in(l, o->mi, &k, lay)), "");
+    LLVMValueRef found;
+    if (o->t->kind == KN_TY_DICT && o->t->id == KN_DICT_VALUES)
+        found = value_in(l, o);
+    else if (o->t->kind == KN_TY_DICT && o->t->id == KN_DICT_ITEMS)
+        found = item_in(l, o, lay, in);
+    else {
+        Key k = make_key(l, o->args[0], key_type(o->t));
+        found = LLVMBuildNot(l->b, is_missing(l, lookup_in(l, o->mi, &k, lay)), "");
+    }
     return in->op == KN_OP_CMP && in->aux == KN_CMP_NOTIN ? LLVMBuildNot(l->b, found, "") : found;
+}
+
+LLVMValueRef
+kn_lower_dict_eq(L *l, LLVMValueRef a, LLVMValueRef b, const KnType *t)
+{
+    KnDictLayout lay;
+    if (layout_of(l, t, &lay) < 0)
+        return LLVMConstInt(l->i1, 0, 0);
+    if (t->kind == KN_TY_SET || lay.val_cmp || !lay.vsize)
+        return truth_of(l, "kn_rt_dict_equal", a, b);
+    /* values of containers or arrays: compared by a function emitted for their type */
+    LLVMTypeRef ps[3] = {l->ptr, l->ptr, l->ptr};
+    LLVMValueRef args[3] = {a, b, kn_lower_eq_function(l, val_type(t))};
+    LLVMValueRef r = rt(l, "kn_rt_dict_equal_by", l->i32, ps, 3, args);
+    if (val_type(t)->kind == KN_TY_ARRAY) /* only arrays give statuses (never nested: typing) */
+        kn_lower_raise_eq_status(l, r);
+    return LLVMBuildICmp(l->b, LLVMIntSGT, r, LLVMConstInt(l->i32, 0, 0), "");
+}
+
+static int
+is_keys_view(const KnType *t)
+{
+    return t->kind == KN_TY_DICT && t->id == KN_DICT_KEYS;
+}
+
+/* a keys view's keys as a new set (owned until the block ends), or a set itself */
+static LLVMValueRef
+set_of(L *l, KnInstr *x, const KnType *st)
+{
+    LLVMValueRef v = l->vals[x->id];
+    if (!is_keys_view(x->type))
+        return v;
+    LLVMValueRef s = new_table(l, st, kn_lower_dict_len(l, v));
+    kn_lower_own(l, s, st);
+    call_status(l, "kn_rt_dict_update", s, v);
+    return s;
+}
+
+/* ==, != and | & - ^ of a keys view with a set or a keys view (typing/dict.c: keys_view_op) */
+static LLVMValueRef
+keys_view_op(L *l, KnInstr *in, int id)
+{
+    LLVMValueRef a = val(l, in, 0), b = val(l, in, 1);
+    if (in->op == KN_OP_CMP) { /* the same length, and every key of a in b */
+        LLVMValueRef eq = LLVMBuildAnd(
+            l->b,
+            LLVMBuildICmp(l->b, LLVMIntEQ, kn_lower_dict_len(l, a), kn_lower_dict_len(l, b), ""),
+            truth_of(l, "kn_rt_set_subset", a, b), "");
+        return in->aux == KN_CMP_NE ? LLVMBuildNot(l->b, eq, "") : eq;
+    }
+    int op = id == KN_BI_DICT_OR || id == KN_BI_SET_OR     ? KN_SET_OR
+             : id == KN_BI_DICT_AND || id == KN_BI_SET_AND ? KN_SET_AND
+             : id == KN_BI_DICT_SUB || id == KN_BI_SET_SUB ? KN_SET_SUB
+                                                           : KN_SET_XOR;
+    return set_binop(l, set_of(l, in->args[0], in->type), set_of(l, in->args[1], in->type), op);
 }
 
 static LLVMValueRef
@@ -1070,7 +1250,15 @@ compare(L *l, KnInstr *in, Op *o, int id)
         return id == KN_BI_SET_LE ? truth_of(l, "kn_rt_set_subset", a, b)
                                   : truth_of(l, "kn_rt_set_subset", b, a);
     KN_UNUSED(o);
-    LLVMValueRef eq = truth_of(l, "kn_rt_dict_equal", a, b);
+    const KnType *t = in->args[0]->type;
+    LLVMValueRef eq;
+    if (t->kind == KN_TY_DICT && t->id == KN_DICT_KEYS) /* as sets: the same length, a in b */
+        eq = LLVMBuildAnd(
+            l->b,
+            LLVMBuildICmp(l->b, LLVMIntEQ, kn_lower_dict_len(l, a), kn_lower_dict_len(l, b), ""),
+            truth_of(l, "kn_rt_set_subset", a, b), "");
+    else
+        eq = kn_lower_dict_eq(l, a, b, t);
     return ne ? LLVMBuildNot(l->b, eq, "") : eq;
 }
 
@@ -1079,6 +1267,18 @@ kn_lower_rule_dict(L *l, KnInstr *in, int id)
 {
     if (id == KN_BI_DICT || id == KN_BI_SET)
         return lower_constructor(l, in);
+    if ((in->op == KN_OP_BINOP || in->op == KN_OP_CMP) && in->nargs == 2 &&
+        (is_keys_view(in->args[0]->type) || is_keys_view(in->args[1]->type)) &&
+        id != KN_BI_DICT_CONTAINS && id != KN_BI_SET_CONTAINS)
+        return keys_view_op(l, in, id);
+    if (id == KN_BI_DICT_OR) { /* d1 | d2 */
+        LLVMValueRef r = copy_table(l, val(l, in, 0));
+        kn_lower_own(l, r, in->type); /* released if the update raises */
+        call_status(l, "kn_rt_dict_update", r, val(l, in, 1));
+        LLVMValueRef zero = LLVMConstInt(l->i64, 0, 0); /* the result: a value of its own */
+        kn_lower_incref(l, r, in->type);
+        return LLVMBuildInBoundsGEP2(l->b, l->i8, r, &zero, 1, "merged");
+    }
     Op o = operands(l, in, id == KN_BI_DICT_CONTAINS || id == KN_BI_SET_CONTAINS);
     KnDictLayout lay;
     if (layout_of(l, o.t, &lay) < 0)
@@ -1131,8 +1331,13 @@ kn_lower_rule_dict(L *l, KnInstr *in, int id)
         return call_status(l, "kn_rt_dict_update", o.mi, l->vals[o.args[0]->id]);
     case KN_BI_DICT_KEYS:
     case KN_BI_DICT_VALUES:
-    case KN_BI_DICT_ITEMS:
-        return incref_ret(l, o.mi, o.t);
+    case KN_BI_DICT_ITEMS: {
+        /* a value of its own (the same table), so that its ownership is not merged with the
+         * dict's when that is a temporary: `{1: n}.items()` */
+        kn_lower_incref(l, o.mi, o.t);
+        LLVMValueRef zero = LLVMConstInt(l->i64, 0, 0);
+        return LLVMBuildInBoundsGEP2(l->b, l->i8, o.mi, &zero, 1, "view");
+    }
     case KN_BI_DICT_CLEAR:
     case KN_BI_SET_CLEAR: {
         LLVMTypeRef p = l->ptr;

@@ -137,6 +137,8 @@ store_item(L *l, LLVMValueRef p, LLVMValueRef v, const KnType *vt, const KnType 
     v = kn_lower_convert(l, v, vt, item);
     if (item->kind == KN_TY_STR) /* a str borrowed from an argument is copied: lower/str.c */
         v = kn_lower_str_stored(l, v);
+    else if (item->kind == KN_TY_ARRAY) /* one borrowed from an argument is held */
+        v = kn_lower_array_stored(l, v, item);
     else
         kn_lower_incref(l, v, item);
     kn_lower_store_c(l, item, v, p);
@@ -244,9 +246,13 @@ item_eq(L *l, LLVMValueRef a, LLVMValueRef b, const KnType *ta, const KnType *tb
     }
     if (ta->kind == KN_TY_LIST && tb->kind == KN_TY_LIST)
         return list_eq(l, a, b, ta, tb);
+    if ((ta->kind == KN_TY_DICT || ta->kind == KN_TY_SET) && ta == tb)
+        return kn_lower_dict_eq(l, a, b, ta);
     if (ta->kind == KN_TY_STR && tb->kind == KN_TY_STR)
         return LLVMBuildICmp(l->b, LLVMIntNE, str_call(l, "kn_rt_str_eq", a, b),
                              LLVMConstInt(l->i32, 0, 0), "");
+    if (ta->kind == KN_TY_TUPLE && tb->kind == KN_TY_TUPLE && ta->n != tb->n)
+        return LLVMConstInt(l->i1, 0, 0);
     if (ta->kind == KN_TY_TUPLE && tb->kind == KN_TY_TUPLE && ta->n == tb->n) {
         LLVMValueRef r = LLVMConstInt(l->i1, 1, 0);
         for (int i = 0; i < ta->n; i++)
@@ -258,6 +264,12 @@ item_eq(L *l, LLVMValueRef a, LLVMValueRef b, const KnType *ta, const KnType *tb
         return r;
     }
     return kn_lower_cmp(l, KN_CMP_EQ, a, b, ta, tb, NULL);
+}
+
+LLVMValueRef
+kn_lower_value_eq(L *l, LLVMValueRef a, LLVMValueRef b, const KnType *ta, const KnType *tb)
+{
+    return item_eq(l, a, b, ta, tb);
 }
 
 static LLVMValueRef
@@ -491,6 +503,88 @@ lower_setitem(L *l, KnInstr *in)
     return NULL;
 }
 
+/* ---- ordering: < <= > >= of lists (and of the tuples and lists they hold) ---- */
+
+/* CPython's sequence ordering: the first pair of items that differ (by ==) is compared with op;
+ * when every common item is equal, the lengths are. Lists loop, tuples unroll. */
+static LLVMValueRef item_order(L *l, KnCmp op, LLVMValueRef a, LLVMValueRef b, const KnType *ta,
+                               const KnType *tb);
+
+static LLVMValueRef
+len_order(L *l, KnCmp op, LLVMValueRef na, LLVMValueRef nb)
+{
+    LLVMIntPredicate p = op == KN_CMP_LT   ? LLVMIntSLT
+                         : op == KN_CMP_LE ? LLVMIntSLE
+                         : op == KN_CMP_GT ? LLVMIntSGT
+                                           : LLVMIntSGE;
+    return LLVMBuildICmp(l->b, p, na, nb, "");
+}
+
+/* at a pair x, y: if they differ, r = x op y and the comparison ends (at end) */
+static void
+order_step(L *l, KnCmp op, LLVMValueRef r, LLVMBasicBlockRef end, LLVMValueRef x, LLVMValueRef y,
+           const KnType *tx, const KnType *ty)
+{
+    LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "ord.next");
+    LLVMBasicBlockRef differ = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "ord.differ");
+    LLVMBuildCondBr(l->b, item_eq(l, x, y, tx, ty), next, differ);
+    LLVMPositionBuilderAtEnd(l->b, differ);
+    LLVMBuildStore(l->b, item_order(l, op, x, y, tx, ty), r);
+    LLVMBuildBr(l->b, end);
+    LLVMPositionBuilderAtEnd(l->b, next);
+}
+
+static LLVMValueRef
+tuple_order(L *l, KnCmp op, LLVMValueRef a, LLVMValueRef b, const KnType *ta, const KnType *tb)
+{
+    int n = ta->n < tb->n ? ta->n : tb->n;
+    LLVMValueRef r = kn_lower_entry_alloca(l, l->i1, "ord");
+    LLVMBuildStore(l->b,
+                   len_order(l, op, LLVMConstInt(l->i64, (unsigned long long)ta->n, 0),
+                             LLVMConstInt(l->i64, (unsigned long long)tb->n, 0)),
+                   r);
+    LLVMBasicBlockRef end = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "ord.end");
+    for (int i = 0; i < n; i++)
+        order_step(l, op, r, end, LLVMBuildExtractValue(l->b, a, (unsigned)i, ""),
+                   LLVMBuildExtractValue(l->b, b, (unsigned)i, ""), ta->items[i], tb->items[i]);
+    LLVMBuildBr(l->b, end);
+    LLVMPositionBuilderAtEnd(l->b, end);
+    return LLVMBuildLoad2(l->b, l->i1, r, "");
+}
+
+static LLVMValueRef
+list_order(L *l, KnCmp op, LLVMValueRef a, LLVMValueRef b, const KnType *ta, const KnType *tb)
+{
+    LLVMValueRef na = kn_lower_list_len(l, a), nb = kn_lower_list_len(l, b);
+    LLVMValueRef r = kn_lower_entry_alloca(l, l->i1, "ord");
+    LLVMBuildStore(l->b, len_order(l, op, na, nb), r);
+    if (!ta->dtype || !tb->dtype) /* an empty display: no items to compare */
+        return LLVMBuildLoad2(l->b, l->i1, r, "");
+    LLVMBasicBlockRef end = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "ord.end");
+    Lp lp;
+    loop_begin(l, &lp, LLVMConstInt(l->i64, 0, 0), smin(l, na, nb));
+    order_step(l, op, r, end, kn_lower_list_item(l, a, lp.k, ta->dtype),
+               kn_lower_list_item(l, b, lp.k, tb->dtype), ta->dtype, tb->dtype);
+    loop_end(l, &lp);
+    LLVMBuildBr(l->b, end);
+    LLVMPositionBuilderAtEnd(l->b, end);
+    return LLVMBuildLoad2(l->b, l->i1, r, "");
+}
+
+static LLVMValueRef
+item_order(L *l, KnCmp op, LLVMValueRef a, LLVMValueRef b, const KnType *ta, const KnType *tb)
+{
+    if (ta->kind == KN_TY_LIST)
+        return list_order(l, op, a, b, ta, tb);
+    if (ta->kind == KN_TY_TUPLE)
+        return tuple_order(l, op, a, b, ta, tb);
+    if (ta->kind == KN_TY_STR) {
+        LLVMValueRef c = str_call(l, "kn_rt_str_cmp", a, b);
+        return len_order(l, op, LLVMBuildSExt(l->b, c, l->i64, ""), LLVMConstInt(l->i64, 0, 0));
+    }
+    return kn_lower_cmp(l, op, a, b, ta, tb, kn_type_promote((KnType *)ta, (KnType *)tb));
+}
+
 /* ---- sorting: a comparison function per key type, emitted into the module ---- */
 
 static LLVMValueRef
@@ -625,6 +719,34 @@ extend_from(L *l, KnInstr *in, LLVMValueRef mi, const KnType *item, KnInstr *src
         loop_begin(l, &lp, LLVMConstInt(l->i64, 0, 0), kn_lower_range_len(l, src));
         append(l, mi, LLVMBuildAdd(l->b, start, LLVMBuildMul(l->b, lp.k, step, ""), ""),
                &kn_type_int64, item);
+        loop_end(l, &lp);
+        return;
+    }
+    case KN_TY_STR: { /* its characters, each a str of its own */
+        Lp lp;
+        loop_begin(l, &lp, LLVMConstInt(l->i64, 0, 0), kn_lower_str_field(l, src, KN_STR_LENGTH));
+        LLVMValueRef v = kn_lower_str_item(l, src, lp.k);
+        append(l, mi, v, item, item);
+        kn_lower_decref(l, v, item); /* the list took its own reference */
+        loop_end(l, &lp);
+        return;
+    }
+    case KN_TY_DICT: /* the keys, values or items in insertion order, as a for loop reads them */
+    case KN_TY_SET: {
+        KnType itt = {.kind = KN_TY_ITER, .dtype = (KnType *)item};
+        KnInstr *args[1] = {srci};
+        KnInstr it = {.op = KN_OP_GETITER,
+                      .id = in->id,
+                      .aux = KN_ITER_SEQ,
+                      .nargs = 1,
+                      .args = args,
+                      .type = &itt,
+                      .span = in->span};
+        Lp lp;
+        loop_begin(l, &lp, LLVMConstInt(l->i64, 0, 0), kn_lower_dict_len(l, src));
+        LLVMValueRef v = kn_lower_dict_iter_item(l, &it, lp.k);
+        append(l, mi, v, item, item);
+        kn_lower_decref(l, v, item);
         loop_end(l, &lp);
         return;
     }
@@ -920,6 +1042,8 @@ lower_cmp(L *l, KnInstr *in, int id)
         return LLVMBuildICmp(l->b, in->aux == KN_CMP_NOTIN ? LLVMIntSLT : LLVMIntSGE, k,
                              LLVMConstInt(l->i64, 0, 0), "");
     }
+    if (id == KN_BI_LIST_LT || id == KN_BI_LIST_LE || id == KN_BI_LIST_GT || id == KN_BI_LIST_GE)
+        return list_order(l, (KnCmp)in->aux, l->vals[a->id], l->vals[b->id], a->type, b->type);
     LLVMValueRef eq = a->type->kind == KN_TY_LIST && b->type->kind == KN_TY_LIST
                           ? list_eq(l, l->vals[a->id], l->vals[b->id], a->type, b->type)
                           : LLVMConstInt(l->i1, 0, 0);
@@ -959,8 +1083,33 @@ kn_lower_rule_list(L *l, KnInstr *in, int id)
     case KN_BI_LIST_CONTAINS:
     case KN_BI_LIST_EQ:
     case KN_BI_LIST_NE:
+    case KN_BI_LIST_LT:
+    case KN_BI_LIST_LE:
+    case KN_BI_LIST_GT:
+    case KN_BI_LIST_GE:
         return lower_cmp(l, in, id);
     default:
         return lower_binop(l, in, id);
     }
+}
+
+int
+kn_lower_all_numbers(const KnType *t)
+{
+    for (int i = 0; i < t->n; i++)
+        if (!(kn_type_is_number(t->items[i]) ||
+              (t->items[i]->kind == KN_TY_TUPLE && kn_lower_all_numbers(t->items[i]))))
+            return 0;
+    return 1;
+}
+
+LLVMValueRef
+kn_lower_value_compare(L *l, KnCmp op, LLVMValueRef a, LLVMValueRef b, const KnType *ta,
+                       const KnType *tb)
+{
+    if (op == KN_CMP_EQ || op == KN_CMP_NE) {
+        LLVMValueRef eq = item_eq(l, a, b, ta, tb);
+        return op == KN_CMP_NE ? LLVMBuildNot(l->b, eq, "") : eq;
+    }
+    return item_order(l, op, a, b, ta, tb);
 }

@@ -22,4 +22,22 @@ LLVMValueRef kn_lower_build_list(L *l, KnInstr *in); /* BUILD_LIST */
 /* len, min, max, sum of a list (calls.c sends them) */
 LLVMValueRef kn_lower_list_builtin(L *l, KnInstr *in, int id);
 
+/* == of two values (numbers, str, tuples, lists, dicts, sets): i1 (lower/list.c) */
+LLVMValueRef kn_lower_value_eq(L *l, LLVMValueRef a, LLVMValueRef b, const KnType *ta,
+                               const KnType *tb);
+/* a op b of two tuples holding strs or lists (lower/list.c; scalar.c sends them) */
+LLVMValueRef kn_lower_value_compare(L *l, KnCmp op, LLVMValueRef a, LLVMValueRef b,
+                                    const KnType *ta, const KnType *tb);
+int kn_lower_all_numbers(const KnType *t); /* a tuple of numbers (and tuples of them) */
+/* == of two dicts or sets of type t; raises the array statuses below (lower/dict.c) */
+LLVMValueRef kn_lower_dict_eq(L *l, LLVMValueRef a, LLVMValueRef b, const KnType *t);
+/* lower/equal.c: statuses of a deep == that met an array value, as Numba's truth of va == vb */
+enum { KN_EQ_AMBIGUOUS = -1, KN_EQ_EMPTY = -2 };
+LLVMValueRef kn_lower_array_value_eq(L *l, LLVMValueRef a, LLVMValueRef b, const KnType *ta,
+                                     const KnType *tb); /* i32: 1, 0 or a KN_EQ_* status */
+void kn_lower_raise_eq_status(L *l, LLVMValueRef status);
+LLVMValueRef kn_lower_eq_function(L *l, const KnType *t); /* i32 eq(ptr, ptr) over t's values */
+/* an array stored into a container: its new reference, a held ndarray when borrowed */
+LLVMValueRef kn_lower_array_stored(L *l, LLVMValueRef v, const KnType *t);
+
 #endif

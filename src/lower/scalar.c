@@ -4,6 +4,7 @@
  * division and modulo take the divisor's sign, division by zero raises ZeroDivisionError,
  * int ** negative int raises ValueError) and Numba's (integers wrap at 64 bits). */
 #include "lower/internal.h"
+#include "lower/list.h"
 
 #include <math.h>
 
@@ -471,6 +472,9 @@ kn_lower_cmp(L *l, KnCmp op, LLVMValueRef a, LLVMValueRef b, const KnType *ta, c
         LLVMValueRef r = contains(l, a, b, ta, tb);
         return op == KN_CMP_IN ? r : LLVMBuildNot(l->b, r, "");
     }
+    if (ta->kind == KN_TY_TUPLE && tb->kind == KN_TY_TUPLE &&
+        !(kn_lower_all_numbers(ta) && kn_lower_all_numbers(tb)))
+        return kn_lower_value_compare(l, op, a, b, ta, tb); /* strs, lists: lower/list.c */
     if (ta->kind == KN_TY_TUPLE && op != KN_CMP_EQ && op != KN_CMP_NE)
         return tuple_order(l, op, a, b, ta, tb);
     if (ta->kind == KN_TY_TUPLE) {

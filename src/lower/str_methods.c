@@ -253,20 +253,20 @@ lower_concat(L *l, KnInstr *in)
     return make(l, "kn_rt_str_build", args, ts, 2);
 }
 
-/* format(v, spec) and repr(v) */
+/* format(v, spec), repr(v) and ascii(v) (numbers: their repr, already ASCII) */
 static LLVMValueRef
 lower_format(L *l, KnInstr *in, int id)
 {
     KnInstr *x = in->args[1];
     LLVMValueRef v = l->vals[x->id];
-    int is_repr = id == KN_BI_REPR;
+    int is_repr = id == KN_BI_REPR || id == KN_BI_ASCII;
     KnInstr *spec = in->nargs > 2 ? in->args[2] : NULL;
     int empty = !spec || (spec->op == KN_OP_CONST && spec->imm.str && !spec->imm.str[0]);
     if (is_repr || empty) {
         switch (x->type->kind) {
         case KN_TY_STR:
             if (is_repr)
-                return make1(l, "kn_rt_str_repr", v);
+                return make1(l, id == KN_BI_ASCII ? "kn_rt_str_ascii" : "kn_rt_str_repr", v);
             /* a new reference of the same str, as a distinct value (the owned-temporary list
              * would merge two releases of one LLVM value into one) */
             kn_lower_incref(l, v, x->type);
@@ -322,6 +322,86 @@ lower_format(L *l, KnInstr *in, int id)
     raise_rc(l, rc, -2, KN_EXC_FORMAT_SPEC);
     raise_rc(l, rc, -3, KN_EXC_FORMAT_OPTION);
     return LLVMBuildLoad2(l->b, kn_lower_str_type(l), out, "");
+}
+
+/* s.format(args, name=value) of a run-time s: the arguments as an array of KnFmtArg, the
+ * keywords' names as strs; the runtime parses s (runtime/str_format_args.c) */
+static LLVMValueRef
+lower_format_args(L *l, KnInstr *in)
+{
+    int nkw = in->aux, n = in->nargs - 1, npos = n - nkw;
+    const char **names = in->imm.ptr;
+    LLVMTypeRef fs[4] = {l->i32, l->i32, l->i64, l->ptr};
+    LLVMTypeRef at = LLVMStructTypeInContext(l->ctx, fs, 4, 0);
+    LLVMTypeRef arr_t = LLVMArrayType2(at, (uint64_t)(n ? n : 1));
+    LLVMValueRef arr = kn_lower_entry_alloca(l, arr_t, "fmtargs");
+    for (int i = 0; i < n; i++) {
+        KnInstr *x = in->args[1 + i];
+        LLVMValueRef v = l->vals[x->id], bits = i64c(l, 0), sp = LLVMConstNull(l->ptr);
+        int tag;
+        switch (x->type->kind) {
+        case KN_TY_STR:
+            tag = KN_FA_STR;
+            sp = spill(l, v);
+            break;
+        case KN_TY_BOOL:
+            tag = KN_FA_BOOL;
+            bits = LLVMBuildZExt(l->b, v, l->i64, "");
+            break;
+        case KN_TY_FLOAT:
+            tag = KN_FA_FLOAT;
+            bits = LLVMBuildBitCast(l->b, kn_lower_convert(l, v, x->type, &kn_type_float64), l->i64,
+                                    "");
+            break;
+        default:
+            tag = !x->type->is_signed && x->type->bits == 64 ? KN_FA_UINT : KN_FA_INT;
+            bits = tag == KN_FA_UINT ? v : kn_lower_convert(l, v, x->type, &kn_type_int64);
+        }
+        LLVMValueRef idx[2] = {i64c(l, 0), i64c(l, i)};
+        LLVMValueRef p = LLVMBuildInBoundsGEP2(l->b, arr_t, arr, idx, 2, "");
+        LLVMBuildStore(l->b, i32c(l, tag), LLVMBuildStructGEP2(l->b, at, p, 0, ""));
+        LLVMBuildStore(l->b, bits, LLVMBuildStructGEP2(l->b, at, p, 2, ""));
+        LLVMBuildStore(l->b, sp, LLVMBuildStructGEP2(l->b, at, p, 3, ""));
+    }
+    LLVMTypeRef st = kn_lower_str_type(l);
+    LLVMTypeRef nm_t = LLVMArrayType2(st, (uint64_t)(nkw ? nkw : 1));
+    LLVMValueRef nm = kn_lower_entry_alloca(l, nm_t, "fmtnames");
+    for (int k = 0; k < nkw; k++) {
+        LLVMValueRef idx[2] = {i64c(l, 0), i64c(l, k)};
+        LLVMBuildStore(l->b, kn_lower_str_const(l, names[k]),
+                       LLVMBuildInBoundsGEP2(l->b, nm_t, nm, idx, 2, ""));
+    }
+    LLVMValueRef out = kn_lower_entry_alloca(l, st, "strout");
+    LLVMValueRef err = kn_lower_entry_alloca(l, l->i64, "fmterr");
+    LLVMValueRef args[7] = {out, spill(l, self_val(l, in)), arr, i64c(l, npos), nm, i64c(l, nkw),
+                            err};
+    LLVMTypeRef ts[7] = {l->ptr, l->ptr, l->ptr, l->i64, l->ptr, l->i64, l->ptr};
+    LLVMValueRef rc = kn_lower_extern(l, "kn_rt_str_format_args", l->i32, ts, 7, args);
+    static const int32_t codes[][2] = {
+        {-1, KN_EXC_NO_MEMORY},
+        {-2, KN_EXC_FORMAT_SPEC},
+        {-3, KN_EXC_FORMAT_OPTION},
+        {KN_FMT_SINGLE_RBRACE, KN_EXC_FMT_SINGLE_RBRACE},
+        {KN_FMT_SINGLE_LBRACE, KN_EXC_FMT_SINGLE_LBRACE},
+        {KN_FMT_END, KN_EXC_FMT_END},
+        {KN_FMT_UNMATCHED, KN_EXC_FMT_UNMATCHED},
+        {KN_FMT_TO_AUTO, KN_EXC_FMT_TO_AUTO},
+        {KN_FMT_TO_MANUAL, KN_EXC_FMT_TO_MANUAL},
+        {KN_FMT_FIELD_ACCESS, KN_EXC_FMT_FIELD_ACCESS},
+        {KN_FMT_CONVERSION, KN_EXC_FMT_CONVERSION},
+        {KN_FMT_END_CONVERSION, KN_EXC_FMT_END_CONVERSION},
+        {KN_FMT_AFTER_CONVERSION, KN_EXC_FMT_AFTER_CONVERSION},
+        {KN_FMT_RECURSION, KN_EXC_FMT_RECURSION},
+    };
+    for (int i = 0; i < KN_ARRAY_LEN(codes); i++)
+        raise_rc(l, rc, codes[i][0], codes[i][1]);
+    LLVMValueRef index = LLVMBuildLoad2(l->b, l->i64, err, "");
+    kn_lower_raise_if_args(l, LLVMBuildICmp(l->b, LLVMIntEQ, rc, i32c(l, KN_FMT_INDEX), ""),
+                           KN_EXC_FMT_INDEX, &index, 1);
+    LLVMValueRef str_key = i64c(l, 0xE); /* KeyError(name): its text kept by the runtime */
+    kn_lower_raise_if_args(l, LLVMBuildICmp(l->b, LLVMIntEQ, rc, i32c(l, KN_FMT_KEY), ""),
+                           KN_EXC_KEY_ERROR, &str_key, 1);
+    return LLVMBuildLoad2(l->b, st, out, "");
 }
 
 LLVMValueRef
@@ -388,8 +468,11 @@ kn_lower_rule_str_method(L *l, KnInstr *in, int id)
         return lower_join(l, in);
     case KN_BI_STR_KN_CONCAT:
         return lower_concat(l, in);
+    case KN_BI_STR_FORMAT:
+        return lower_format_args(l, in);
     case KN_BI_FORMAT:
     case KN_BI_REPR:
+    case KN_BI_ASCII:
         return lower_format(l, in, id);
     default:
         if (id >= KN_BI_STR_ISDIGIT && id <= KN_BI_STR_ISPRINTABLE)

@@ -432,6 +432,40 @@ kn_rt_dict_equal(KnMemInfo *a, KnMemInfo *b)
 }
 
 int32_t
+kn_rt_dict_equal_by(KnMemInfo *a, KnMemInfo *b, int32_t (*eq)(const void *, const void *))
+{
+    KnDict *x = table(a), *y = table(b);
+    if (x->used != y->used)
+        return 0;
+    for (int64_t ix = x->first; ix < x->nentries; ix++) {
+        if (entry_hash(x, ix) == -1)
+            continue;
+        const char *e = entry(x, ix);
+        int64_t j = find_in(b, x, e);
+        if (j < 0)
+            return 0;
+        int32_t r = eq(e + x->lay.voff, entry(y, j) + y->lay.voff);
+        if (r <= 0)
+            return r;
+    }
+    return 1;
+}
+
+int32_t
+kn_rt_dict_find_value(KnMemInfo *a, const void *value, int32_t (*eq)(const void *, const void *))
+{
+    KnDict *x = table(a);
+    for (int64_t ix = x->first; ix < x->nentries; ix++) {
+        if (entry_hash(x, ix) == -1)
+            continue;
+        int32_t r = eq(entry(x, ix) + x->lay.voff, value);
+        if (r != 0)
+            return r;
+    }
+    return 0;
+}
+
+int32_t
 kn_rt_set_subset(KnMemInfo *a, KnMemInfo *b)
 {
     KnDict *x = table(a);

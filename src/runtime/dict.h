@@ -92,6 +92,11 @@ KnMemInfo *kn_rt_dict_copy(KnMemInfo *mi); /* NULL when out of memory */
 /* a[k] = v for every entry of b (same layout), or a.add(k) for a set: 0, -1 out of memory */
 int32_t kn_rt_dict_update(KnMemInfo *a, KnMemInfo *b);
 int32_t kn_rt_dict_equal(KnMemInfo *a, KnMemInfo *b); /* same keys and (==) values */
+/* the same with values compared by eq (1 equal, 0 not, < 0 a status returned as it is) */
+int32_t kn_rt_dict_equal_by(KnMemInfo *a, KnMemInfo *b, int32_t (*eq)(const void *, const void *));
+/* 1 when a value of a's entries equals *value by eq, else 0 (or eq's negative status) */
+int32_t kn_rt_dict_find_value(KnMemInfo *a, const void *value,
+                              int32_t (*eq)(const void *, const void *));
 /* sets: a new set a | b, a & b, a - b, a ^ b (op is one of these); NULL when out of memory */
 enum { KN_SET_OR, KN_SET_AND, KN_SET_SUB, KN_SET_XOR };
 KnMemInfo *kn_rt_set_binop(KnMemInfo *a, KnMemInfo *b, int32_t op);

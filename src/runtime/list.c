@@ -395,3 +395,11 @@ kn_rt_list_sort(KnMemInfo *mi, const char *keys, int64_t keysize,
     l->dirty = 1;
     return 0;
 }
+
+KnMemInfo *(*kn_rt_array_hold_hook)(void *parent);
+
+KnMemInfo *
+kn_rt_array_hold(void *parent)
+{
+    return kn_rt_array_hold_hook ? kn_rt_array_hold_hook(parent) : NULL;
+}

@@ -45,6 +45,11 @@ int32_t kn_rt_list_reserve(KnMemInfo *mi, int64_t need);
 /* The slot of a new last item (len grows by one), NULL when out of memory. The caller stores
  * the item (a reference of the list's own). */
 char *kn_rt_list_append_slot(KnMemInfo *mi);
+/* a new meminfo holding a reference to the ndarray `parent` (an array borrowed from an argument
+ * that a container stores: lower/array_stored.c); NULL when out of memory. The hook is
+ * installed by the dispatcher (dispatch/typed_common.c), which owns Python objects. */
+extern KnMemInfo *(*kn_rt_array_hold_hook)(void *parent);
+KnMemInfo *kn_rt_array_hold(void *parent);
 /* Open a gap of n items at index i (0 <= i <= len): the slots i..i+n are left for the caller
  * to fill. NULL when out of memory. */
 char *kn_rt_list_open(KnMemInfo *mi, int64_t i, int64_t n);

@@ -98,6 +98,20 @@ enum {
     KN_EXC_FORMAT_SPEC,   /* format(1, '.x') */
     KN_EXC_FORMAT_CODE,   /* format(1.5, 'd') */
     KN_EXC_FORMAT_OPTION, /* format(1, '.2'), format('a', '+') */
+    KN_EXC_ARRAY_TRUTH,   /* == of dicts of arrays of more than one element (lower/equal.c) */
+    KN_EXC_ARRAY_TRUTH_EMPTY, /* the same of empty arrays */
+    KN_EXC_FMT_SINGLE_RBRACE, /* s.format() of a run-time format string (str_format_args.c) */
+    KN_EXC_FMT_SINGLE_LBRACE,
+    KN_EXC_FMT_END,
+    KN_EXC_FMT_UNMATCHED,
+    KN_EXC_FMT_TO_AUTO,
+    KN_EXC_FMT_TO_MANUAL,
+    KN_EXC_FMT_INDEX,        /* IndexError: Replacement index {} out of range ... */
+    KN_EXC_FMT_FIELD_ACCESS, /* {0[1]} in a run-time format string */
+    KN_EXC_FMT_CONVERSION,
+    KN_EXC_FMT_END_CONVERSION,
+    KN_EXC_FMT_AFTER_CONVERSION,
+    KN_EXC_FMT_RECURSION,
     KN_EXC__FIXED
 };
 

@@ -674,8 +674,10 @@ kn_rt_format_str_s(KnStr *out, const KnStr *s, const KnStr *spec)
 
 /* ---- repr of a str ---- */
 static int
-escape_len(uint32_t c, uint32_t quote)
+escape_len(uint32_t c, uint32_t quote, int ascii)
 {
+    if (ascii && c > 0x7E) /* ascii(): every non-ASCII character escaped */
+        return c <= 0xFF ? 4 : c <= 0xFFFF ? 6 : 10;
     if (c == quote || c == '\\' || c == '\t' || c == '\n' || c == '\r')
         return 2;
     if (c < ' ' || c == 0x7F)
@@ -685,8 +687,9 @@ escape_len(uint32_t c, uint32_t quote)
     return c <= 0xFF ? 4 : c <= 0xFFFF ? 6 : 10;
 }
 
-int
-kn_rt_str_repr(KnStr *out, const KnStr *s)
+/* repr(s), or ascii(s) (ascii: 1): the same with every non-ASCII character escaped */
+static int
+repr_of(KnStr *out, const KnStr *s, int ascii)
 {
     int64_t nq1 = 0, nq2 = 0;
     for (int64_t i = 0; i < s->length; i++) {
@@ -699,7 +702,7 @@ kn_rt_str_repr(KnStr *out, const KnStr *s)
     uint32_t maxc = quote;
     for (int64_t i = 0; i < s->length; i++) {
         uint32_t c = slib_read(s->kind, s->data, i);
-        int l = escape_len(c, quote);
+        int l = escape_len(c, quote, ascii);
         n += l;
         if (l == 1 && c > maxc)
             maxc = c;
@@ -713,7 +716,7 @@ kn_rt_str_repr(KnStr *out, const KnStr *s)
     slib_write(k, d, w++, quote);
     for (int64_t i = 0; i < s->length; i++) {
         uint32_t c = slib_read(s->kind, s->data, i);
-        int l = escape_len(c, quote);
+        int l = escape_len(c, quote, ascii);
         if (l == 1) {
             slib_write(k, d, w++, c);
             continue;
@@ -729,6 +732,18 @@ kn_rt_str_repr(KnStr *out, const KnStr *s)
     }
     slib_write(k, d, w++, quote);
     return 0;
+}
+
+int
+kn_rt_str_repr(KnStr *out, const KnStr *s)
+{
+    return repr_of(out, s, 0);
+}
+
+int
+kn_rt_str_ascii(KnStr *out, const KnStr *s)
+{
+    return repr_of(out, s, 1);
 }
 
 int

@@ -119,6 +119,34 @@ int kn_rt_float_repr(KnStr *out, double v);
  * answer, e.g. without the GIL): the length written */
 extern int (*kn_rt_float_repr_hook)(double v, int code, int prec, int alt, char *buf, int size);
 int kn_rt_str_repr(KnStr *out, const KnStr *s);
+int kn_rt_str_ascii(KnStr *out, const KnStr *s); /* ascii(s) */
+
+/* ---- str.format of a run-time format string (str_format_args.c) ---- */
+enum { KN_FA_INT, KN_FA_UINT, KN_FA_FLOAT, KN_FA_BOOL, KN_FA_STR }; /* KnFmtArg.tag */
+typedef struct KnFmtArg {
+    int32_t tag, pad;
+    int64_t bits;   /* an int, a uint64, a bool (0/1), or a double's bits */
+    const KnStr *s; /* KN_FA_STR */
+} KnFmtArg;
+/* statuses of kn_rt_str_format_args (besides -1 out of memory and format()'s -2 and -3) */
+enum {
+    KN_FMT_SINGLE_RBRACE = -10,    /* Single '}' encountered in format string */
+    KN_FMT_END = -11,              /* expected '}' before end of string */
+    KN_FMT_UNMATCHED = -12,        /* unmatched '{' in format spec */
+    KN_FMT_TO_AUTO = -13,          /* cannot switch from manual ... to automatic field numbering */
+    KN_FMT_TO_MANUAL = -14,        /* cannot switch from automatic ... to manual ... */
+    KN_FMT_INDEX = -15,            /* IndexError: *err is the index */
+    KN_FMT_KEY = -16,              /* KeyError: the name given to kn_rt_dict_key_error_str */
+    KN_FMT_FIELD_ACCESS = -17,     /* {0[1]}, {0.x}: only in literal format strings */
+    KN_FMT_CONVERSION = -18,       /* Unknown conversion specifier */
+    KN_FMT_END_CONVERSION = -19,   /* end of string while looking for conversion specifier */
+    KN_FMT_AFTER_CONVERSION = -20, /* expected ':' after conversion specifier */
+    KN_FMT_RECURSION = -21,        /* Max string recursion exceeded */
+    KN_FMT_SINGLE_LBRACE = -22,    /* Single '{' encountered in format string */
+};
+/* fmt.format(*args[0..npos), **{names[k]: args[npos + k]}) */
+int kn_rt_str_format_args(KnStr *out, const KnStr *fmt, const KnFmtArg *args, int64_t npos,
+                          const KnStr *names, int64_t nkw, int64_t *err);
 /* the shortest round-trip digits of finite v != 0 into digits (no dot, no sign, <= 17) with
  * the decimal exponent: v = 0.d1d2... * 10^exp10; returns the digit count */
 int kn_rt_float_shortest(double v, char *digits, int *exp10);

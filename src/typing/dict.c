@@ -99,6 +99,32 @@ comparable(const KnType *t)
     return kn_type_is_number(t) || t->kind == KN_TY_NONE || t->kind == KN_TY_STR;
 }
 
+/* values that == of two dicts compares deeply (lower/equal.c): lists, dicts and sets of
+ * comparable items, and arrays directly as the values (Numba's truth of va == vb) */
+static int
+deep_comparable(const KnType *t, int top)
+{
+    if (comparable(t))
+        return 1;
+    switch (t->kind) {
+    case KN_TY_TUPLE:
+        for (int i = 0; i < t->n; i++)
+            if (!deep_comparable(t->items[i], 0))
+                return 0;
+        return 1;
+    case KN_TY_LIST:
+        return !t->dtype || deep_comparable(t->dtype, 0);
+    case KN_TY_DICT:
+        return t->id == KN_DICT_SELF && deep_comparable(val_of(t), 0);
+    case KN_TY_SET:
+        return 1;
+    case KN_TY_ARRAY:
+        return top && kn_type_is_number(t->dtype);
+    default:
+        return 0;
+    }
+}
+
 static int
 check_key(KnCompilation *c, KnSpan span, const KnType *k)
 {
@@ -374,6 +400,39 @@ need_same(KnCompilation *c, KnInstr *in, const KnType *self, const KnType *other
     return 0;
 }
 
+/* dict(x): x is d.items() (a copy of d), or a list, tuple or set of 2-tuples (lower/dict.c:
+ * dict_from_pairs). dict(zip(a, b)) and the other forms the frontend rewrites never get here. */
+static int
+dict_of_pairs(KnCompilation *c, KnInstr *in, KnType *x)
+{
+    KnType *pair = NULL;
+    if (x->kind == KN_TY_DICT && x->id == KN_DICT_ITEMS) {
+        in->type = kn_type_dict(c->types, key_of(x), val_of(x), KN_DICT_SELF);
+        return 0;
+    }
+    if (x->kind == KN_TY_LIST) {
+        if (!x->dtype)
+            return 0; /* a later round may know the items */
+        pair = x->dtype;
+    } else if (x->kind == KN_TY_SET) {
+        pair = key_of(x);
+    } else if (x->kind == KN_TY_TUPLE) {
+        pair = x->n ? x->items[0] : NULL;
+        for (int j = 1; pair && j < x->n; j++)
+            pair = kn_type_unify(c->types, pair, x->items[j]);
+    }
+    if (!pair || pair->kind != KN_TY_TUPLE || pair->n != 2)
+        return kn_typing_err(c, in->args[1]->span,
+                             "dict(%s) is not supported: kiln takes dict(), dict(a dict), "
+                             "dict(d.items()), dict(zip(keys, values)), dict(k=v) and dict() of a "
+                             "list, tuple or set of (key, value) pairs",
+                             x->name);
+    KN_TRY(check_key(c, in->args[1]->span, pair->items[0]));
+    KN_TRY(check_value(c, in->args[1]->span, pair->items[1]));
+    in->type = kn_type_dict(c->types, pair->items[0], pair->items[1], KN_DICT_SELF);
+    return 0;
+}
+
 static int
 constructor(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
 {
@@ -388,15 +447,59 @@ constructor(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
         in->type = a[0];
         return 0;
     }
+    if (n == 1 && !is_set)
+        return dict_of_pairs(c, in, a[0]);
     return kn_typing_err(c, in->span, "%s(%s) is not supported: kiln takes %s() and %s(a %s)",
                          is_set ? "set" : "dict", n ? a[0]->name : "", is_set ? "set" : "dict",
                          is_set ? "set" : "dict", is_set ? "set" : "dict");
+}
+
+/* the set a keys view (or a set) stands for in set operations, or NULL */
+static KnType *
+as_set(KnCompilation *c, const KnType *t)
+{
+    if (t && t->kind == KN_TY_SET)
+        return (KnType *)t;
+    if (t && t->kind == KN_TY_DICT && t->id == KN_DICT_KEYS)
+        return kn_type_set(c->types, key_of(t));
+    return NULL;
+}
+
+/* a keys view with a set or another keys view: ==, != and | & - ^ as sets (lower/dict.c); 1
+ * when typed so, 0 when the operands are something else */
+static int
+keys_view_op(KnCompilation *c, KnInstr *in, int id, KnType **a)
+{
+    KnType *x = as_set(c, a[0]), *y = as_set(c, a[1]);
+    if (!x || x != y || (a[0]->kind == KN_TY_SET && a[1]->kind == KN_TY_SET))
+        return 0;
+    int cmp =
+        id == KN_BI_DICT_EQ || id == KN_BI_DICT_NE || id == KN_BI_SET_EQ || id == KN_BI_SET_NE;
+    int setop = id == KN_BI_DICT_OR || id == KN_BI_DICT_AND || id == KN_BI_DICT_SUB ||
+                id == KN_BI_DICT_XOR || id == KN_BI_SET_OR || id == KN_BI_SET_AND ||
+                id == KN_BI_SET_SUB || id == KN_BI_SET_XOR;
+    if (!cmp && !setop)
+        return 0;
+    in->type = cmp ? &kn_type_bool : x;
+    return 1;
 }
 
 /* the operator entries: in is BINOP, CMP, GETITEM, SETITEM, LEN or TRUTH */
 static int
 type_operator(KnCompilation *c, KnInstr *in, int id, KnType **a)
 {
+    if ((in->op == KN_OP_BINOP || in->op == KN_OP_CMP) && keys_view_op(c, in, id, a))
+        return 0;
+    if (id == KN_BI_DICT_OR) { /* d1 | d2: a new dict, d2's items last */
+        KN_TRY(need_same(c, in, a[0], a[1], "|"));
+        if (a[0]->id != KN_DICT_SELF)
+            return kn_typing_err(c, in->span, "| of %s is not supported", a[0]->name);
+        in->type = a[0];
+        return 0;
+    }
+    if (id == KN_BI_DICT_AND || id == KN_BI_DICT_SUB || id == KN_BI_DICT_XOR)
+        return kn_typing_err(c, in->span, "%s of %s and %s is not supported",
+                             kn_kir_builtin_attr(id), a[0]->name, a[1]->name);
     int contains = id == KN_BI_DICT_CONTAINS || id == KN_BI_SET_CONTAINS;
     KnType *t = contains ? a[1] : a[0];
     KnInstr *key = contains ? in->args[0] : in->args[1];
@@ -414,8 +517,24 @@ type_operator(KnCompilation *c, KnInstr *in, int id, KnType **a)
         return 0;
     case KN_BI_DICT_CONTAINS:
     case KN_BI_SET_CONTAINS:
-        if (t->kind == KN_TY_DICT && t->id != KN_DICT_SELF && t->id != KN_DICT_KEYS)
-            return kn_typing_err(c, in->span, "`in` of %s is not supported yet", t->name);
+        if (t->kind == KN_TY_DICT && t->id == KN_DICT_VALUES) { /* a scan (lower/dict.c) */
+            if (!deep_comparable(val_of(t), 0))
+                return kn_typing_err(c, in->span, "`in` of %s is not supported", t->name);
+            KN_TRY(converts(c, key, val_of(t), "value", t));
+            in->type = &kn_type_bool;
+            return 0;
+        }
+        if (t->kind == KN_TY_DICT && t->id == KN_DICT_ITEMS) { /* (k, v) in d.items() */
+            KnType *x = key->type;
+            if (x->kind != KN_TY_TUPLE || x->n != 2 || !deep_comparable(val_of(t), 0) ||
+                !(x->items[0] == key_of(t) || kn_type_can_convert_safely(x->items[0], key_of(t))) ||
+                !(x->items[1] == val_of(t) || kn_type_can_convert_safely(x->items[1], val_of(t))))
+                return kn_typing_err(c, in->span,
+                                     "cannot look for %s in %s (its items are (%s, %s))", x->name,
+                                     t->name, key_of(t)->name, val_of(t)->name);
+            in->type = &kn_type_bool;
+            return 0;
+        }
         KN_TRY(converts(c, key, key_of(t), "key", t));
         in->type = &kn_type_bool;
         return 0;
@@ -430,7 +549,12 @@ type_operator(KnCompilation *c, KnInstr *in, int id, KnType **a)
     case KN_BI_DICT_EQ:
     case KN_BI_DICT_NE:
         KN_TRY(need_same(c, in, a[0], a[1], "==")); /* a[0] is a dict or a[1] is */
-        if (a[0]->id != KN_DICT_SELF || !comparable(val_of(a[0])))
+        if (a[0]->id == KN_DICT_KEYS) {             /* keys views compare as sets */
+            in->type = &kn_type_bool;
+            return 0;
+        }
+        if ((a[0]->id != KN_DICT_SELF && a[0]->id != KN_DICT_ITEMS) ||
+            !deep_comparable(val_of(a[0]), 1))
             return kn_typing_err(c, in->span, "== of %s is not supported yet", a[0]->name);
         in->type = &kn_type_bool;
         return 0;

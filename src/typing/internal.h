@@ -53,6 +53,9 @@ int kn_typing_has_overload_method(KnCompilation *c, KnType *self, const char *na
 /* list.c: list displays, min/max/sum of a list (calls.c sends them) */
 int kn_typing_build_list(KnCompilation *c, KnInstr *in);
 int kn_typing_list_reduce(KnCompilation *c, KnInstr *in, int id, KnType **a, int n);
+/* a comparison of two tuples holding strs or lists (typing/list.c); -2 when all items are numbers
+ */
+int kn_typing_tuple_compare(KnCompilation *c, KnInstr *in, const KnType *a, const KnType *b);
 /* rules.c: a container read from a variable (v a LOAD) is stored into in a way that tells
  * more of its type (`l = []` then `l.append(1)`): the variable's type becomes the unification
  * of its type and t, and typing goes on for another round. Returns the variable's type (v's

@@ -27,6 +27,11 @@ iterable_item(KnCompilation *c, KnSpan span, KnType *t)
         return t->dtype;
     case KN_TY_RANGE:
         return &kn_type_int64;
+    case KN_TY_STR: /* its one-character strs */
+        return &kn_type_str;
+    case KN_TY_DICT: /* a dict's keys, or its view's items */
+    case KN_TY_SET:
+        return kn_typing_dict_iter_item(c, t);
     case KN_TY_TUPLE: {
         KnType *u = t->n ? t->items[0] : NULL;
         for (int j = 1; u && j < t->n; j++)
@@ -59,9 +64,33 @@ comparable(const KnType *a, const KnType *b)
         return 1;
     if (a->kind == KN_TY_LIST && b->kind == KN_TY_LIST)
         return !a->dtype || !b->dtype || comparable(a->dtype, b->dtype);
+    if ((a->kind == KN_TY_DICT || a->kind == KN_TY_SET) && a == b) /* lower/equal.c */
+        return a->kind == KN_TY_SET || a->items[1]->kind != KN_TY_ARRAY;
     if (a->kind == KN_TY_TUPLE && b->kind == KN_TY_TUPLE && a->n == b->n) {
         for (int i = 0; i < a->n; i++)
             if (!comparable(a->items[i], b->items[i]))
+                return 0;
+        return 1;
+    }
+    return 0;
+}
+
+/* two item types that < compares (lower/list.c: item_order): numbers (not complex), strs,
+ * tuples and lists of such pairs */
+static int
+order_comparable(const KnType *a, const KnType *b)
+{
+    if (kn_type_is_number(a) && kn_type_is_number(b))
+        return a->kind != KN_TY_COMPLEX && b->kind != KN_TY_COMPLEX;
+    if (a->kind == KN_TY_STR && b->kind == KN_TY_STR)
+        return 1;
+    if (a->kind == KN_TY_LIST && b->kind == KN_TY_LIST)
+        return !a->dtype || !b->dtype ||
+               (order_comparable(a->dtype, b->dtype) && comparable(a->dtype, b->dtype));
+    if (a->kind == KN_TY_TUPLE && b->kind == KN_TY_TUPLE) {
+        for (int i = 0; i < a->n && i < b->n; i++)
+            if (!order_comparable(a->items[i], b->items[i]) ||
+                !comparable(a->items[i], b->items[i]))
                 return 0;
         return 1;
     }
@@ -200,6 +229,14 @@ type_cmp(KnCompilation *c, KnInstr *in, int id, KnType *a, KnType *b)
             return kn_typing_err(c, in->span, "cannot look for %s in %s", a->name, b->name);
         if (b->dtype && kn_type_is_number(a) && kn_type_is_number(b->dtype))
             kn_typing_impl_of(c, in)->operand = kn_type_promote(a, b->dtype);
+        in->type = &kn_type_bool;
+        return 0;
+    }
+    if (id == KN_BI_LIST_LT || id == KN_BI_LIST_LE || id == KN_BI_LIST_GT || id == KN_BI_LIST_GE) {
+        if (a->kind != KN_TY_LIST || b->kind != KN_TY_LIST ||
+            (a->dtype && b->dtype && !order_comparable(a->dtype, b->dtype)))
+            return kn_typing_err(c, in->span, "'%s' not supported between %s and %s",
+                                 kn_kir_cmp_symbol((KnCmp)in->aux), a->name, b->name);
         in->type = &kn_type_bool;
         return 0;
     }
@@ -385,6 +422,29 @@ type_builtin(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
     return 0;
 }
 
+static int
+all_numbers(const KnType *t)
+{
+    for (int i = 0; i < t->n; i++)
+        if (!(kn_type_is_number(t->items[i]) ||
+              (t->items[i]->kind == KN_TY_TUPLE && all_numbers(t->items[i]))))
+            return 0;
+    return 1;
+}
+
+int
+kn_typing_tuple_compare(KnCompilation *c, KnInstr *in, const KnType *a, const KnType *b)
+{
+    if (all_numbers(a) && all_numbers(b))
+        return -2; /* typing.c's own rule */
+    int ordered = in->aux != KN_CMP_EQ && in->aux != KN_CMP_NE;
+    if (ordered ? !order_comparable(a, b) : a->n == b->n && !comparable(a, b))
+        return kn_typing_err(c, in->span, "cannot compare %s and %s with '%s'", a->name, b->name,
+                             kn_kir_cmp_symbol((KnCmp)in->aux));
+    in->type = &kn_type_bool;
+    return 0;
+}
+
 /* min(l), max(l), sum(l) of a list (typing/calls.c sends them here) */
 int
 kn_typing_list_reduce(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
@@ -442,6 +502,10 @@ kn_type_rule_list(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
     case KN_BI_LIST_CONTAINS:
     case KN_BI_LIST_EQ:
     case KN_BI_LIST_NE:
+    case KN_BI_LIST_LT:
+    case KN_BI_LIST_LE:
+    case KN_BI_LIST_GT:
+    case KN_BI_LIST_GE:
         return type_cmp(c, in, id, a[0], a[1]);
     default: /* + += * */
         return type_binop(c, in, id, a[0], a[1]);

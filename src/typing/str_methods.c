@@ -192,11 +192,11 @@ type_method(KnCompilation *c, KnInstr *in, const MethodSig *sg, int n)
     return 0;
 }
 
-/* format(value[, spec]) of a number, bool or str; repr(x) of the same */
+/* format(value[, spec]) of a number, bool or str; repr(x) and ascii(x) of the same */
 static int
 type_format(KnCompilation *c, KnInstr *in, int bid, KnType **a, int n)
 {
-    const char *fn = bid == KN_BI_FORMAT ? "format" : "repr";
+    const char *fn = bid == KN_BI_FORMAT ? "format" : bid == KN_BI_ASCII ? "ascii" : "repr";
     int max = bid == KN_BI_FORMAT ? 2 : 1;
     if (in->aux)
         return kn_typing_err(c, in->span, "%s() takes no keyword arguments", fn);
@@ -215,11 +215,23 @@ type_format(KnCompilation *c, KnInstr *in, int bid, KnType **a, int n)
 int
 kn_type_rule_str_method(KnCompilation *c, KnInstr *in, int bid, KnType **a, int n)
 {
-    if (bid == KN_BI_FORMAT || bid == KN_BI_REPR) {
+    if (bid == KN_BI_FORMAT || bid == KN_BI_REPR || bid == KN_BI_ASCII) {
         kn_typing_impl_kind(c, in, KN_CALL_BUILTIN);
         return type_format(c, in, bid, a, n);
     }
     kn_typing_impl_kind(c, in, KN_CALL_METHOD)->builtin = bid;
+    if (bid == KN_BI_STR_FORMAT) { /* s.format(...) of a run-time s: runtime/str_format_args.c */
+        for (int i = 0; i < n; i++)
+            if (!(is_str(a[i]) || a[i]->kind == KN_TY_BOOL || a[i]->kind == KN_TY_INT ||
+                  a[i]->kind == KN_TY_FLOAT))
+                return kn_typing_err(c, in->args[i + 1]->span,
+                                     "str.format() of a format string known only at run time "
+                                     "takes numbers and strs, not %s (a literal format string "
+                                     "takes more)",
+                                     a[i]->name);
+        in->type = &kn_type_str;
+        return 0;
+    }
     if (bid == KN_BI_STR_KN_CONCAT) {
         for (int i = 0; i < n; i++)
             if (!is_str(a[i]))

@@ -237,6 +237,9 @@ type_cmp(KnCompilation *c, KnInstr *in)
         return 0;
     }
     if (a->kind == KN_TY_TUPLE && b->kind == KN_TY_TUPLE) {
+        int rc = kn_typing_tuple_compare(c, in, a, b); /* strs, lists: typing/list.c */
+        if (rc != -2)
+            return rc;
         for (int i = 0; a->n == b->n && i < a->n; i++)
             if (!kn_type_is_number(a->items[i]) || !kn_type_is_number(b->items[i])) {
                 kn_diag_error(&c->diags, KN_DIAG_TYPING, in->span,
