@@ -89,6 +89,9 @@ fixed_exceptions(PyObject *table)
         [KN_EXC_LIST_MAX_EMPTY] = "max([])",
         [KN_EXC_POPITEM_EMPTY] = "{}.popitem()",
         [KN_EXC_SET_POP_EMPTY] = "set().pop()",
+        [KN_EXC_RANDRANGE_EMPTY] = "__import__('random').randrange(0)",
+        [KN_EXC_RANDRANGE_STEP] = "__import__('random').randrange(0, 1, 0)",
+        [KN_EXC_CHOICE_EMPTY] = "__import__('random').choice([])",
     };
     PyObject *globals = PyDict_New();
     if (!globals)
