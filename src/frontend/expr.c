@@ -399,6 +399,10 @@ call(FE *fe, PyObject *node)
     Val callee = kn_fe_expr(fe, fnode);
     if (!callee)
         return NULL;
+    int iter_handled;
+    Val iv = kn_fe_iter_call(fe, node, callee, &iter_handled); /* sum(x), any(x), ...: iter.c */
+    if (iter_handled)
+        return iv;
     KnInstr **args = NULL;
     int n = 0;
     PyObject *kws = A(node, "keywords");

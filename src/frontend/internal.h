@@ -140,6 +140,11 @@ Val kn_fe_fstring(FE *fe, PyObject *node); /* JoinedStr */
 /* 'literal'.format(...): *handled 0 when node is another call */
 Val kn_fe_str_format(FE *fe, PyObject *node, int *handled);
 
+/* iter.c: consumers and wrappers of iterables rewritten into loops (kiln/_iter.py) */
+Val kn_fe_iter_call(FE *fe, PyObject *node, Val callee, int *handled);
+int kn_fe_iter_for(FE *fe, PyObject *node, int *handled);
+PyObject *kn_fe_internal_name(FE *fe, PyObject *name); /* $kn_<x>: kiln._iter.<x>, borrowed */
+
 /* loops.c */
 int kn_fe_while_stmt(FE *fe, PyObject *node);
 int kn_fe_for_stmt(FE *fe, PyObject *node);

@@ -181,6 +181,9 @@ kn_fe_for_stmt(FE *fe, PyObject *node)
 {
     PyObject *iter = A(node, "iter");
     KnSpan sp = span_of(fe, iter);
+    int iter_handled, iter_rc = kn_fe_iter_for(fe, node, &iter_handled); /* map, filter: iter.c */
+    if (iter_handled)
+        return iter_rc;
     if (is(iter, "Call") && is(A(iter, "func"), "Name") && PyList_GET_SIZE(A(iter, "args")) >= 1 &&
         PyList_GET_SIZE(A(iter, "args")) <= 3 && !PyList_GET_SIZE(A(iter, "keywords"))) {
         Val callee = kn_fe_expr(fe, A(iter, "func"));

@@ -1,0 +1,173 @@
+/* iter.c - the builtins that consume or wrap iterables, rewritten into loops (kiln/_iter.py).
+ *
+ * sum, any, all, min/max of one iterable (key=, default=), sorted/list of an iterator
+ * expression, next(iter(x)[, d]), random.choice and random.shuffle, and for loops over map,
+ * filter, reversed and generator expressions (also inside zip and enumerate): kiln._iter
+ * rewrites the call's (or the for's) ast into statements and an expression, as a user would
+ * write the loop, and this file compiles them in place, the way comprehension.c compiles a
+ * list comprehension. So each consumer takes whatever a for loop takes, through GETITER and
+ * ITERNEXT, and the item type, the unification and the errors are the loop's. Temporaries
+ * ($it<n>_...) are the function's locals; names $kn_<x> resolve to kiln._iter's attributes
+ * (kn_fe_internal_name). A rewrite the module refuses is an UnsupportedError at the node it
+ * names. Invariant: the rewritten trees are kept alive (spans and names point into them). */
+#include "frontend/internal.h"
+
+static PyObject *
+iter_module(void)
+{
+    return PyImport_ImportModule("kiln._iter");
+}
+
+PyObject *
+kn_fe_internal_name(FE *fe, PyObject *name)
+{
+    PyObject *mod = iter_module();
+    const char *s = PyUnicode_AsUTF8(name);
+    PyObject *o = mod && s ? PyObject_GetAttrString(mod, s + 4) : NULL;
+    Py_XDECREF(mod);
+    if (!o || PyList_Append(fe->env->keepalive, o) < 0) {
+        Py_XDECREF(o);
+        PyErr_Clear();
+        return NULL;
+    }
+    Py_DECREF(o); /* borrowed: the keepalive list holds it */
+    return o;
+}
+
+/* (locals, closure, globals, builtins): what kiln._iter needs to tell map from a local map */
+static PyObject *
+scope_of(FE *fe)
+{
+    return PyTuple_Pack(4, fe->locals, fe->closure, fe->globals,
+                        fe->builtins ? fe->builtins : Py_None);
+}
+
+/* A refusal of kiln._iter (RewriteError(message, node)) as an UnsupportedError at its node. */
+static void *
+refused(FE *fe, PyObject *node)
+{
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyErr_NormalizeException(&type, &value, &tb);
+    PyObject *args = value ? PyObject_GetAttrString(value, "args") : NULL;
+    PyObject *at = node;
+    const char *msg = NULL;
+    PyObject *s = NULL;
+    if (args && PyTuple_Check(args) && PyTuple_GET_SIZE(args) >= 1) {
+        s = PyObject_Str(PyTuple_GET_ITEM(args, 0));
+        if (PyTuple_GET_SIZE(args) >= 2)
+            at = PyTuple_GET_ITEM(args, 1);
+    }
+    msg = s ? PyUnicode_AsUTF8(s) : NULL;
+    PyErr_Clear();
+    UNSUPPORTED(fe, at, "%s", msg ? msg : "this use of an iterable is not supported");
+    Py_XDECREF(s);
+    Py_XDECREF(args);
+    Py_XDECREF(type);
+    Py_XDECREF(value);
+    Py_XDECREF(tb);
+    return NULL;
+}
+
+/* Compile a rewrite (statements, expression or None, names). *out is the expression's value
+ * (NULL for a for statement). Returns 0, or -1 after a diagnostic. */
+static int
+compile_rewrite(FE *fe, PyObject *node, PyObject *r, Val *out)
+{
+    if (!PyTuple_Check(r) || PyTuple_GET_SIZE(r) != 3 || PyList_Append(fe->env->keepalive, r) < 0) {
+        PyErr_Clear();
+        UNSUPPORTED(fe, node, "internal error: a bad rewrite from kiln._iter");
+        return -1;
+    }
+    PyObject *stmts = PyTuple_GET_ITEM(r, 0), *expr = PyTuple_GET_ITEM(r, 1);
+    PyObject *names = PyTuple_GET_ITEM(r, 2);
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(names); i++)
+        if (PySet_Add(fe->locals, PyList_GET_ITEM(names, i)) < 0) {
+            PyErr_Clear();
+            return -1;
+        }
+    KN_TRY(kn_fe_stmts(fe, stmts));
+    if (!fe->b.cur) /* the rewrite ended in a raise or a loop that never exits */
+        kn_kir_set_block(&fe->b, kn_kir_block_new(&fe->b));
+    if (expr == Py_None)
+        return 0;
+    *out = kn_fe_expr(fe, expr);
+    return *out ? 0 : -1;
+}
+
+Val
+kn_fe_iter_call(FE *fe, PyObject *node, Val callee, int *handled)
+{
+    *handled = 0;
+    if (callee->op != KN_OP_GLOBAL || callee->type->kind != KN_TY_FUNC || callee->type->id < 0 ||
+        callee->type->id >= KN_BI__COUNT)
+        return NULL;
+    int id = callee->type->id;
+    switch (id) {
+    case KN_BI_SUM:
+    case KN_BI_MIN:
+    case KN_BI_MAX:
+    case KN_BI_ANY:
+    case KN_BI_ALL:
+    case KN_BI_SORTED:
+    case KN_BI_LIST_NEW:
+    case KN_BI_TUPLE:
+    case KN_BI_NEXT:
+    case KN_BI_ITER:
+    case KN_BI_MAP:
+    case KN_BI_FILTER:
+    case KN_BI_REVERSED:
+    case KN_BI_RANDOM_CHOICE:
+    case KN_BI_RANDOM_SHUFFLE:
+        break;
+    default:
+        return NULL;
+    }
+    PyObject *mod = iter_module(), *scope = scope_of(fe);
+    int serial = fe->ntemps++;
+    PyObject *r = mod && scope ? PyObject_CallMethod(mod, "rewrite_call", "OsiO", node,
+                                                     kn_kir_builtin_name(id), serial, scope)
+                               : NULL;
+    Py_XDECREF(mod);
+    Py_XDECREF(scope);
+    *handled = 1;
+    if (!r)
+        return refused(fe, node);
+    if (r == Py_None) {
+        Py_DECREF(r);
+        *handled = 0;
+        return NULL;
+    }
+    Val v = NULL;
+    int rc = compile_rewrite(fe, node, r, &v);
+    Py_DECREF(r);
+    return rc < 0 ? NULL : v;
+}
+
+int
+kn_fe_iter_for(FE *fe, PyObject *node, int *handled)
+{
+    *handled = 0;
+    PyObject *iter = A(node, "iter");
+    if (!is(iter, "Call") && !is(iter, "GeneratorExp"))
+        return 0;
+    PyObject *mod = iter_module(), *scope = scope_of(fe);
+    int serial = fe->ntemps++;
+    PyObject *r =
+        mod && scope ? PyObject_CallMethod(mod, "rewrite_for", "OiO", node, serial, scope) : NULL;
+    Py_XDECREF(mod);
+    Py_XDECREF(scope);
+    if (!r) {
+        *handled = 1;
+        refused(fe, node);
+        return -1;
+    }
+    if (r == Py_None) {
+        Py_DECREF(r);
+        return 0;
+    }
+    *handled = 1;
+    int rc = compile_rewrite(fe, node, r, NULL);
+    Py_DECREF(r);
+    return rc;
+}

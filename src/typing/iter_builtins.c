@@ -1,0 +1,39 @@
+/* iter_builtins.c - typing of lib/iter.def's entries: the builtins over iterables that the
+ * frontend rewrites into loops (frontend/iter.c, kiln/_iter.py).
+ *
+ * A call of any/all/next/iter/map/filter/reversed that reaches typing is one the rewrite did
+ * not take (the callee held in a variable, say): an error at the call that says where these
+ * work. kiln._iter.indexable(s), which the rewrite of reversed(s) emits before it indexes s
+ * from its end, refuses what indexing would misread (a dict or a set, whose s[k] is a key
+ * lookup) and what cannot be indexed by position; it has no value (None). */
+#include "typing/internal.h"
+
+int
+kn_type_rule_iter(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
+{
+    kn_typing_impl_kind(c, in, KN_CALL_BUILTIN);
+    if (id != KN_BI_ITER_INDEXABLE)
+        return kn_typing_err(c, in->span,
+                             "%s() is supported when called directly, as the iterable of a for "
+                             "loop or of sum/any/all/min/max/sorted/list/zip/enumerate",
+                             kn_kir_builtin_name(id));
+    if (n != 1)
+        return -1;
+    switch (a[0]->kind) {
+    case KN_TY_RANGE:
+    case KN_TY_STR:
+    case KN_TY_TUPLE:
+    case KN_TY_LIST:
+        break;
+    case KN_TY_ARRAY:
+        if (a[0]->ndim)
+            break;
+        /* fall through */
+    default:
+        return kn_typing_err(c, in->span, "reversed() of %s is not supported (kiln reverses "
+                                          "ranges, lists, strs, tuples and arrays)",
+                             a[0]->name);
+    }
+    in->type = &kn_type_none;
+    return 0;
+}
