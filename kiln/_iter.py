@@ -428,3 +428,37 @@ def rewrite_for(node, serial, env):
     loop = ast.copy_location(ast.For(target=tg, iter=it, body=hd + node.body,
                                      orelse=node.orelse, type_comment=None), node)
     return _locate(pre + [loop], node.iter), None, rw.names
+
+
+list = _builtins.list
+
+
+def starred_targets(target, source, serial):
+    """``a, *b, c = <source>`` (source: the name of a temporary holding the value) as
+    statements: the plain targets take items by position from each end, the starred one the
+    list of what is between (a list, as CPython makes it)."""
+    elts = target.elts
+    star = [i for i, e in _builtins.enumerate(elts) if isinstance(e, ast.Starred)]
+    if _builtins.len(star) != 1:
+        raise RewriteError("multiple starred expressions in assignment", target)
+    s = star[0]
+    after = _builtins.len(elts) - s - 1
+    stmts = []
+    for i, e in _builtins.enumerate(elts):
+        if i == s:
+            upper = ast.Constant(-after) if after else None
+            part = ast.Subscript(value=_load(source),
+                                 slice=ast.Slice(lower=ast.Constant(s), upper=upper, step=None),
+                                 ctx=ast.Load())
+            stmts.append(_assign(e.value, _call(_kn("list"), [part])))
+        else:
+            k = i if i < s else i - _builtins.len(elts)
+            stmts.append(_assign(e, ast.Subscript(value=_load(source), slice=ast.Constant(k),
+                                                  ctx=ast.Load())))
+    return _locate(stmts, target), None, []
+
+
+def walrus_targets(stmt):
+    """the names that assignment expressions inside a statement bind"""
+    return [n.target.id for n in ast.walk(stmt)
+            if isinstance(n, ast.NamedExpr) and isinstance(n.target, ast.Name)]

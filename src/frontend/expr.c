@@ -675,6 +675,8 @@ kn_fe_expr(FE *fe, PyObject *node)
     case 'N':
         if (!strcmp(k, "Name"))
             return kn_fe_name_load(fe, node);
+        if (!strcmp(k, "NamedExpr"))
+            return kn_fe_walrus(fe, node); /* iter.c */
         break;
     case 'S':
         if (!strcmp(k, "Subscript"))

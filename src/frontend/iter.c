@@ -171,3 +171,85 @@ kn_fe_iter_for(FE *fe, PyObject *node, int *handled)
     Py_DECREF(r);
     return rc;
 }
+
+/* ---- assignment forms: a, *b = v; (x := v); global and nonlocal declarations ---- */
+
+/* target is a Tuple or List with a Starred element: v kept in a temporary, then each part
+ * assigned by kiln._iter.starred_targets' statements */
+int
+kn_fe_starred_assign(FE *fe, PyObject *target, Val v)
+{
+    KnSpan sp = span_of(fe, target);
+    char name[32];
+    int serial = fe->ntemps++;
+    snprintf(name, sizeof name, "$it%d_u", serial);
+    PyObject *pname = PyUnicode_FromString(name);
+    if (!pname || PySet_Add(fe->locals, pname) < 0) {
+        Py_XDECREF(pname);
+        PyErr_Clear();
+        return -1;
+    }
+    kn_fe_store(fe, sp, kn_fe_local_var(fe, name, sp), v);
+    PyObject *mod = iter_module();
+    PyObject *r =
+        mod ? PyObject_CallMethod(mod, "starred_targets", "OOi", target, pname, serial) : NULL;
+    Py_XDECREF(mod);
+    Py_DECREF(pname);
+    if (!r) {
+        refused(fe, target);
+        return -1;
+    }
+    int rc = compile_rewrite(fe, target, r, NULL);
+    Py_DECREF(r);
+    return rc;
+}
+
+/* (target := value): the value stored to the name, and loaded back as the expression's */
+Val
+kn_fe_walrus(FE *fe, PyObject *node)
+{
+    PyObject *target = A(node, "target");
+    Val v = kn_fe_expr(fe, A(node, "value"));
+    if (!v || kn_fe_assign_to(fe, target, v) < 0)
+        return NULL;
+    return kn_fe_name_load(fe, target);
+}
+
+/* the names walrus expressions in statement s bind are locals */
+int
+kn_fe_collect_walrus(FE *fe, PyObject *s)
+{
+    PyObject *mod = iter_module();
+    PyObject *names = mod ? PyObject_CallMethod(mod, "walrus_targets", "O", s) : NULL;
+    Py_XDECREF(mod);
+    int rc = names ? 0 : -1;
+    for (Py_ssize_t i = 0; names && i < PyList_GET_SIZE(names); i++)
+        if (PySet_Add(fe->locals, PyList_GET_ITEM(names, i)) < 0)
+            rc = -1;
+    Py_XDECREF(names);
+    PyErr_Clear();
+    return rc;
+}
+
+/* global x / nonlocal x: reads see the frozen value (names.c resolves a name that is not
+ * assigned in the function as a global or a closure cell); an assignment to it is refused,
+ * as compiled code cannot write the module's or the enclosing function's variables. */
+int
+kn_fe_global_stmt(FE *fe, PyObject *node)
+{
+    PyObject *names = A(node, "names");
+    int is_global = is(node, "Global");
+    for (Py_ssize_t i = 0; names && i < PyList_GET_SIZE(names); i++) {
+        PyObject *nm = PyList_GET_ITEM(names, i);
+        if (PySet_Contains(fe->locals, nm) > 0) {
+            UNSUPPORTED(fe, node,
+                        "assigning to the %s variable '%s' is not supported (compiled code "
+                        "reads %s variables as constants frozen at compile time)",
+                        is_global ? "global" : "nonlocal", kn_fe_str_of(fe, nm),
+                        is_global ? "global" : "nonlocal");
+            return -1;
+        }
+    }
+    PyErr_Clear();
+    return 0;
+}

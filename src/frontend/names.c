@@ -337,6 +337,7 @@ kn_fe_collect_locals(FE *fe, PyObject *body)
 {
     for (Py_ssize_t i = 0; body && i < PyList_GET_SIZE(body); i++) {
         PyObject *s = PyList_GET_ITEM(body, i);
+        KN_TRY(kn_fe_collect_walrus(fe, s)); /* (x := v) binds x: iter.c */
         if (is(s, "Assign")) {
             PyObject *ts = A(s, "targets");
             for (Py_ssize_t k = 0; k < PyList_GET_SIZE(ts); k++)

@@ -5,6 +5,8 @@
 
 #include "typing/typing.h"
 
+/* iter.c: the number type the items of a tuple of numbers unify to, or NULL */
+KnType *kn_typing_number_items(KnCompilation *c, const KnType *t);
 /* rules.c: the floor */
 int kn_typing_err(KnCompilation *c, KnSpan span, const char *fmt, ...)
     __attribute__((format(printf, 3, 4))); /* a typing error at span; returns -1 */
