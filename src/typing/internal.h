@@ -7,6 +7,10 @@
 
 /* iter.c: the number type the items of a tuple of numbers unify to, or NULL */
 KnType *kn_typing_number_items(KnCompilation *c, const KnType *t);
+/* iter_builtins.c: isinstance(v, C) for a class C that is registry entry `id` (list, dict,
+ * set, np.ndarray, ...): 1 or 0 for a value of type t, -1 when C is not a class it knows. A
+ * new kind answers by one case there. */
+int kn_typing_isinstance_of(const KnType *t, int id);
 /* rules.c: the floor */
 int kn_typing_err(KnCompilation *c, KnSpan span, const char *fmt, ...)
     __attribute__((format(printf, 3, 4))); /* a typing error at span; returns -1 */

@@ -12,6 +12,9 @@ int
 kn_type_rule_iter(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
 {
     kn_typing_impl_kind(c, in, KN_CALL_BUILTIN);
+    if (id == KN_BI_NP_NDARRAY_CLASS)
+        return kn_typing_err(c, in->span, "np.ndarray() cannot be called in compiled code (use "
+                                          "np.empty)");
     if (id != KN_BI_ITER_INDEXABLE)
         return kn_typing_err(c, in->span,
                              "%s() is supported when called directly, as the iterable of a for "
@@ -36,4 +39,25 @@ kn_type_rule_iter(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
     }
     in->type = &kn_type_none;
     return 0;
+}
+
+/* isinstance's answer for the classes that are registry entries of containers and arrays;
+ * -1: not a class known here (typing/calls.c's matches_class asks after its own cases). VALS
+ * and others add their kinds as cases. */
+int
+kn_typing_isinstance_of(const KnType *t, int id)
+{
+    switch (id) {
+    case KN_BI_LIST_NEW:
+    case KN_BI_TYPED_LIST:
+        return t->kind == KN_TY_LIST;
+    case KN_BI_DICT:
+        return t->kind == KN_TY_DICT;
+    case KN_BI_SET:
+        return t->kind == KN_TY_SET;
+    case KN_BI_NP_NDARRAY_CLASS:
+        return t->kind == KN_TY_ARRAY;
+    default:
+        return -1;
+    }
 }
