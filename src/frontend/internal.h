@@ -143,11 +143,11 @@ Val kn_fe_str_format(FE *fe, PyObject *node, int *handled);
 /* iter.c: consumers and wrappers of iterables rewritten into loops (kiln/_iter.py) */
 Val kn_fe_iter_call(FE *fe, PyObject *node, Val callee, int *handled);
 int kn_fe_iter_for(FE *fe, PyObject *node, int *handled);
-PyObject *kn_fe_internal_name(FE *fe, PyObject *name); /* $kn_<x>: kiln._iter.<x>, borrowed */
+PyObject *kn_fe_internal_name(FE *fe, PyObject *name);     /* $kn_<x>: kiln._iter.<x>, borrowed */
 int kn_fe_starred_assign(FE *fe, PyObject *target, Val v); /* a, *b = v */
-Val kn_fe_walrus(FE *fe, PyObject *node);                   /* (x := v) */
-int kn_fe_collect_walrus(FE *fe, PyObject *stmt);           /* its targets are locals */
-int kn_fe_global_stmt(FE *fe, PyObject *node);              /* global / nonlocal */
+Val kn_fe_walrus(FE *fe, PyObject *node);                  /* (x := v) */
+int kn_fe_collect_walrus(FE *fe, PyObject *stmt);          /* its targets are locals */
+int kn_fe_global_stmt(FE *fe, PyObject *node);             /* global / nonlocal */
 
 /* loops.c */
 int kn_fe_while_stmt(FE *fe, PyObject *node);

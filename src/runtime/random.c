@@ -8,8 +8,8 @@
  * (a * 2**26 + b) / 2**53; getrandbits(k) for k <= 64 is one or two outputs, the first the low
  * word; randbelow(n) is random.py's rejection loop on getrandbits(n.bit_length()); gauss keeps
  * its second value until the next call or seed, as random.py does. The state lives in
- * thread-local storage (each thread has its own stream, as Numba's; see thread_state); a thread that never
- * seeds is seeded once from the clock and its address. Pure C over base/; no Python. */
+ * thread-local storage (each thread has its own stream, as Numba's; see thread_state); a thread
+ * that never seeds is seeded once from the clock and its address. Pure C over base/; no Python. */
 #include "runtime/runtime.h"
 
 #include <math.h>
@@ -71,8 +71,8 @@ init_by_array(KnRandom *r, const uint32_t *key, int len)
     init_genrand(r, 19650218u);
     int i = 1, j = 0;
     for (int k = MT_N > len ? MT_N : len; k; k--) {
-        r->mt[i] = (r->mt[i] ^ ((r->mt[i - 1] ^ (r->mt[i - 1] >> 30)) * 1664525u)) + key[j] +
-                   (uint32_t)j;
+        r->mt[i] =
+            (r->mt[i] ^ ((r->mt[i - 1] ^ (r->mt[i - 1] >> 30)) * 1664525u)) + key[j] + (uint32_t)j;
         i++;
         j++;
         if (i >= MT_N) {

@@ -13,8 +13,9 @@ kn_type_rule_iter(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
 {
     kn_typing_impl_kind(c, in, KN_CALL_BUILTIN);
     if (id == KN_BI_NP_NDARRAY_CLASS)
-        return kn_typing_err(c, in->span, "np.ndarray() cannot be called in compiled code (use "
-                                          "np.empty)");
+        return kn_typing_err(c, in->span,
+                             "np.ndarray() cannot be called in compiled code (use "
+                             "np.empty)");
     if (id != KN_BI_ITER_INDEXABLE)
         return kn_typing_err(c, in->span,
                              "%s() is supported when called directly, as the iterable of a for "
@@ -33,8 +34,9 @@ kn_type_rule_iter(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
             break;
         /* fall through */
     default:
-        return kn_typing_err(c, in->span, "reversed() of %s is not supported (kiln reverses "
-                                          "ranges, lists, strs, tuples and arrays)",
+        return kn_typing_err(c, in->span,
+                             "reversed() of %s is not supported (kiln reverses "
+                             "ranges, lists, strs, tuples and arrays)",
                              a[0]->name);
     }
     in->type = &kn_type_none;

@@ -58,7 +58,10 @@ kn_type_rule_random(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
     case KN_BI_RANDOM_RANDRANGE:
     case KN_BI_RANDOM_BELOW:
         if (!args_ok(a, n, id == KN_BI_RANDOM_RANDINT ? 2 : 1,
-                     id == KN_BI_RANDOM_RANDRANGE ? 3 : id == KN_BI_RANDOM_RANDINT ? 2 : 1, 1))
+                     id == KN_BI_RANDOM_RANDRANGE ? 3
+                     : id == KN_BI_RANDOM_RANDINT ? 2
+                                                  : 1,
+                     1))
             return bad(c, in, id, a, n);
         in->type = impl->operand = &kn_type_int64;
         return 0;
