@@ -34,6 +34,11 @@ def below(n):
     raise TypeError("kiln internal: only for compiled code")
 
 
+def numbers(x):
+    """Compiled code only: x, a tuple of numbers of several types as one of their type."""
+    raise TypeError("kiln internal: only for compiled code")
+
+
 def indexable(x):
     """Compiled code only: a typing check that ``x`` may be indexed from its end."""
     raise TypeError("kiln internal: only for compiled code")
@@ -78,7 +83,8 @@ class _Rewriter:
         self.serial = serial
         self.n = 0
         self.names = []
-        self.local_names, self.closure, self.globals, self.builtins = env
+        self.local_names, self.closure, self.globals, self.builtins = env[:4]
+        self.iterator_names = env[4] if _builtins.len(env) > 4 else ()
 
     def tmp(self, what):
         name = f"$it{self.serial}_{what}{self.n}"
@@ -127,6 +133,9 @@ class _Rewriter:
         return False
 
     def is_iterator(self, node):
+        """an iterator expression, or a name holding one (iterator_vars)"""
+        if isinstance(node, ast.Name) and node.id in self.iterator_names:
+            return True
         return self.wrapper(node) is not None
 
     # ---- peeling an iterable: for target in it: head...; body ----
@@ -241,7 +250,11 @@ class _Rewriter:
         return [], node, target, []
 
     def loop(self, node, v, body, orelse=()):
-        """pre + the for loop binding $v to each item of node, then body"""
+        """pre + the for loop binding $v to each item of node, then body. A value (not an
+        iterator expression) is iterated through numbers(), so that a tuple of numbers of
+        several types is one of their unified type, as the builtins' own rules take it."""
+        if not self.is_iterator(node):
+            node = ast.copy_location(_call(_kn("numbers"), [node]), node)
         pre, it, tg, hd = self.lower(node, _store(v), True)
         return pre + [ast.For(target=tg, iter=it, body=hd + list(body), orelse=list(orelse),
                               type_comment=None)]
@@ -462,3 +475,63 @@ def walrus_targets(stmt):
     """the names that assignment expressions inside a statement bind"""
     return [n.target.id for n in ast.walk(stmt)
             if isinstance(n, ast.NamedExpr) and isinstance(n.target, ast.Name)]
+
+
+_CONSUMERS = ("sum", "any", "all", "min", "max", "sorted", "list")
+
+
+def iterator_vars(fdef, env):
+    """The names that hold an iterator made once, at the top of the function (``it =
+    iter(x)``, ``zip(...)``, ``enumerate(...)``): each assigned exactly once, by a statement
+    of the function's own body, and used only later, by ``next(it[, d])``, as the iterable of
+    a ``for`` or a comprehension, or as the iterable of a consumer (sum, min, list, ...). The
+    frontend keeps their GETITER instead of a variable (frontend/iter.c)."""
+    rw = _Rewriter(0, env)
+    counts = {}
+    for n in ast.walk(fdef):
+        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
+            counts[n.id] = counts.get(n.id, 0) + 1
+        elif isinstance(n, ast.arg):
+            counts[n.arg] = counts.get(n.arg, 0) + 2
+    parent = {}
+    for n in ast.walk(fdef):
+        for ch in ast.iter_child_nodes(n):
+            parent[ch] = n
+    out = []
+    for i, st in _builtins.enumerate(fdef.body):
+        if not (isinstance(st, ast.Assign) and _builtins.len(st.targets) == 1 and
+                isinstance(st.targets[0], ast.Name)):
+            continue
+        name, v = st.targets[0].id, st.value
+        w = rw.wrapper(v)
+        if counts.get(name) != 1 or w not in ("iter", "zip", "enumerate") or v.keywords:
+            continue
+        if w == "iter" and (_builtins.len(v.args) != 1 or rw.is_iterator(v.args[0]) and
+                            rw.wrapper(v.args[0]) not in ("zip", "enumerate")):
+            continue
+        if rw.needs(v if w != "iter" else v.args[0]):
+            continue
+        ok = True
+        for j, later in _builtins.enumerate(fdef.body):
+            for n in ast.walk(later):
+                if not (isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)):
+                    continue
+                p = parent.get(n)
+                good = j > i and (
+                    isinstance(p, ast.For) and p.iter is n or
+                    isinstance(p, ast.comprehension) and p.iter is n or
+                    isinstance(p, ast.Call) and p.args and p.args[0] is n and
+                    any(rw.resolve(p.func) is getattr(_builtins, c)
+                        for c in ("next",) + _CONSUMERS))
+                ok = ok and good
+        if ok:
+            out.append(name)
+    return out
+
+
+def next_tail(call, has_default):
+    """the statements of next(it)'s exhausted branch without a default: raise StopIteration"""
+    if has_default:
+        return []
+    stop = ast.Raise(exc=_call(_kn("StopIteration"), []), cause=None)
+    return _locate([stop], call)

@@ -92,6 +92,7 @@ fixed_exceptions(PyObject *table)
         [KN_EXC_RANDRANGE_EMPTY] = "__import__('random').randrange(0)",
         [KN_EXC_RANDRANGE_STEP] = "__import__('random').randrange(0, 1, 0)",
         [KN_EXC_CHOICE_EMPTY] = "__import__('random').choice([])",
+        [KN_EXC_GETRANDBITS] = NULL,
     };
     PyObject *globals = PyDict_New();
     if (!globals)
@@ -184,6 +185,10 @@ fixed_exceptions(PyObject *table)
                 {KN_EXC_DICT_CHANGED, PyExc_RuntimeError,
                  "dictionary changed size during iteration"},
                 {KN_EXC_SET_CHANGED, PyExc_RuntimeError, "Set changed size during iteration"},
+                /* random.getrandbits (lower/random.c): CPython's text for k < 0; kiln's
+                 * results are int64, so more than 64 bits is refused the same way */
+                {KN_EXC_GETRANDBITS, PyExc_ValueError,
+                 "number of bits must be non-negative (and at most 64 in compiled code)"},
             };
             const char *msg = "error in compiled code";
             PyObject *cls = PyExc_ValueError;

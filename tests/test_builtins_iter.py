@@ -431,3 +431,66 @@ def reversed_of_iterator(l):
 def test_refused_forms(f, err, msg):
     with pytest.raises(err, match=msg):
         njit(f)([1, 2])
+
+
+# ---- iterators held by a name ----
+
+
+def iterator_variable(l):
+    it = iter(l)
+    first = next(it)
+    second = next(it, -1)
+    rest = []
+    for x in it:
+        rest.append(x)
+    return first, second, rest, next(it, 99)
+
+
+@pytest.mark.parametrize("l", [[4, 5, 6, 7], [4]])
+def test_iterator_variable(l):
+    icheck(iterator_variable, l)
+
+
+def iterator_variable_exhausted(l):
+    it = iter(l)
+    a = next(it)
+    return a, next(it)
+
+
+def test_iterator_variable_stop_iteration():
+    icheck(iterator_variable_exhausted, [1])
+
+
+def zip_variable(a, b):
+    z = zip(a, b)
+    head = next(z)
+    return head, sum(x * y for x, y in z)
+
+
+def test_zip_enumerate_held_by_a_name():
+    icheck(zip_variable, [1.0, 2.0, 3.0], [4.0, 5.0, 6.0])
+
+
+def iterator_in_while(s):
+    it = iter(s)
+    out = []
+    c = next(it, "")
+    while c != "":
+        out.append(c)
+        c = next(it, "")
+    return out, max(iter(s)), list(it)
+
+
+def test_iterator_variable_in_while():
+    icheck(iterator_in_while, "abc")
+
+
+def iterator_returned(l):
+    it = iter(l)
+    next(it)
+    return it
+
+
+def test_iterator_as_a_value_is_refused():
+    with pytest.raises(kiln.errors.UnsupportedError, match=r"iterators are not values"):
+        njit(iterator_returned)([1, 2])

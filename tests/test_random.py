@@ -41,6 +41,16 @@ def test_stream_past_one_state_refill():
     assert njit(long_stream)(123, 2000) == long_stream(123, 2000)
 
 
+def bits(n):
+    random.seed(n)
+    return [random.getrandbits(k) for k in (1, 5, 31, 32, 33, 40, 63)], random.getrandbits(0)
+
+
+@pytest.mark.parametrize("seed", [0, 17])
+def test_getrandbits(seed):
+    assert njit(bits)(seed) == bits(seed)
+
+
 def gauss_pairs(n):
     random.seed(n)
     a = random.gauss(5.0, 0.5)

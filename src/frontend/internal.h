@@ -34,7 +34,9 @@ typedef struct FE {
     LoopCtx loops[64];
     int nloops;
     int ntemps;
-    KnMap var_names; /* hash of a variable's name -> its index + 1 (the first of a hash) */
+    KnMap var_names;      /* hash of a variable's name -> its index + 1 (the first of a hash) */
+    PyObject *iter_names; /* names that hold an iterator made once (iter.c), or NULL */
+    KnMap iter_vals;      /* hash of such a name -> its GETITER */
 } FE;
 
 typedef KnInstr *Val;
@@ -142,7 +144,10 @@ Val kn_fe_str_format(FE *fe, PyObject *node, int *handled);
 
 /* iter.c: consumers and wrappers of iterables rewritten into loops (kiln/_iter.py) */
 Val kn_fe_iter_call(FE *fe, PyObject *node, Val callee, int *handled);
-int kn_fe_iter_for(FE *fe, PyObject *node, int *handled);
+/* a for over map/filter/...: *handled; a for over an iterator variable: *it, its GETITER */
+int kn_fe_iter_for(FE *fe, PyObject *node, int *handled, Val *it);
+int kn_fe_find_iterator_vars(FE *fe, PyObject *def);             /* it = iter(x) */
+int kn_fe_iterator_assign(FE *fe, PyObject *node, int *handled); /* its GETITER */
 PyObject *kn_fe_internal_name(FE *fe, PyObject *name);     /* $kn_<x>: kiln._iter.<x>, borrowed */
 int kn_fe_starred_assign(FE *fe, PyObject *target, Val v); /* a, *b = v */
 Val kn_fe_walrus(FE *fe, PyObject *node);                  /* (x := v) */
@@ -152,5 +157,6 @@ int kn_fe_global_stmt(FE *fe, PyObject *node);             /* global / nonlocal 
 /* loops.c */
 int kn_fe_while_stmt(FE *fe, PyObject *node);
 int kn_fe_for_stmt(FE *fe, PyObject *node);
+Val kn_fe_iter_of(FE *fe, PyObject *node); /* the iterator over x, zip(...), enumerate(...) */
 
 #endif

@@ -38,8 +38,112 @@ kn_fe_internal_name(FE *fe, PyObject *name)
 static PyObject *
 scope_of(FE *fe)
 {
-    return PyTuple_Pack(4, fe->locals, fe->closure, fe->globals,
-                        fe->builtins ? fe->builtins : Py_None);
+    PyObject *names = fe->iter_names ? fe->iter_names : Py_None;
+    if (names == Py_None)
+        return PyTuple_Pack(4, fe->locals, fe->closure, fe->globals,
+                            fe->builtins ? fe->builtins : Py_None);
+    return PyTuple_Pack(5, fe->locals, fe->closure, fe->globals,
+                        fe->builtins ? fe->builtins : Py_None, names);
+}
+
+/* ---- iterators held by a name: it = iter(x); next(it); for v in it ---- */
+
+static uint64_t
+hash_of(PyObject *name)
+{
+    const char *s = PyUnicode_AsUTF8(name);
+    uint64_t h = 1469598103934665603u;
+    for (; s && *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211u;
+    return h;
+}
+
+/* the GETITER a name holds (a Name node of an iterator variable), or NULL */
+static Val
+iterator_var(FE *fe, PyObject *node)
+{
+    if (!fe->iter_names || !is(node, "Name") || PySet_Contains(fe->iter_names, A(node, "id")) <= 0)
+        return NULL;
+    return kn_map_get(&fe->iter_vals, hash_of(A(node, "id")));
+}
+
+int
+kn_fe_find_iterator_vars(FE *fe, PyObject *def)
+{
+    PyObject *mod = iter_module(), *scope = scope_of(fe);
+    PyObject *names =
+        mod && scope ? PyObject_CallMethod(mod, "iterator_vars", "OO", def, scope) : NULL;
+    Py_XDECREF(mod);
+    Py_XDECREF(scope);
+    fe->iter_names = names && PyList_GET_SIZE(names) ? PySet_New(names) : NULL;
+    Py_XDECREF(names);
+    PyErr_Clear(); /* no iterator variables: each use is then refused where it is */
+    return 0;
+}
+
+/* it = iter(x) / zip(...) / enumerate(...) of a name iterator_vars chose: its GETITER is
+ * kept for the name, and no variable is stored */
+int
+kn_fe_iterator_assign(FE *fe, PyObject *node, int *handled)
+{
+    PyObject *targets = A(node, "targets");
+    *handled = 0;
+    if (!fe->iter_names || PyList_GET_SIZE(targets) != 1)
+        return 0;
+    PyObject *t = PyList_GET_ITEM(targets, 0);
+    if (!is(t, "Name") || PySet_Contains(fe->iter_names, A(t, "id")) <= 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    *handled = 1;
+    PyObject *v = A(node, "value"), *args = A(v, "args");
+    int is_iter = is(A(v, "func"), "Name") &&
+                  !PyUnicode_CompareWithASCIIString(A(A(v, "func"), "id"), "iter");
+    Val it =
+        kn_fe_iter_of(fe, is_iter && PyList_GET_SIZE(args) == 1 ? PyList_GET_ITEM(args, 0) : v);
+    if (!it)
+        return -1;
+    kn_map_put(&fe->iter_vals, hash_of(A(t, "id")), it);
+    return 0;
+}
+
+/* next(it[, default]) of an iterator variable: ITERNEXT, the item or the default into a
+ * temporary, StopIteration when exhausted without one */
+static Val
+next_of(FE *fe, PyObject *call, Val it)
+{
+    PyObject *args = A(call, "args");
+    KnSpan sp = span_of(fe, call);
+    Py_ssize_t n = PyList_GET_SIZE(args);
+    if (n > 2 || PyList_GET_SIZE(A(call, "keywords")))
+        return UNSUPPORTED(fe, call, "next() takes an iterator and an optional default");
+    Val dflt = n == 2 ? kn_fe_expr(fe, PyList_GET_ITEM(args, 1)) : NULL;
+    if (n == 2 && !dflt)
+        return NULL;
+    int r = kn_fe_temp_var(fe, "next", sp);
+    KnBlock *got = kn_kir_block_new(&fe->b), *empty = kn_kir_block_new(&fe->b),
+            *join = kn_kir_block_new(&fe->b);
+    Val item = kn_kir_iternext(&fe->b, sp, it, got, empty);
+    kn_kir_set_block(&fe->b, got);
+    kn_fe_store(fe, sp, r, item);
+    kn_kir_br(&fe->b, sp, join);
+    kn_kir_set_block(&fe->b, empty);
+    if (dflt) {
+        kn_fe_store(fe, sp, r, dflt);
+        kn_kir_br(&fe->b, sp, join);
+    } else {
+        PyObject *mod = iter_module();
+        PyObject *stop = mod ? PyObject_CallMethod(mod, "next_tail", "Oi", call, 0) : NULL;
+        Py_XDECREF(mod);
+        int rc = stop && PyList_Append(fe->env->keepalive, stop) == 0 ? kn_fe_stmts(fe, stop) : -1;
+        Py_XDECREF(stop);
+        if (rc < 0) {
+            PyErr_Clear();
+            return NULL;
+        }
+    }
+    kn_kir_set_block(&fe->b, join);
+    return kn_fe_load(fe, sp, r);
 }
 
 /* A refusal of kiln._iter (RewriteError(message, node)) as an UnsupportedError at its node. */
@@ -103,6 +207,14 @@ kn_fe_iter_call(FE *fe, PyObject *node, Val callee, int *handled)
         callee->type->id >= KN_BI__COUNT)
         return NULL;
     int id = callee->type->id;
+    PyObject *args = A(node, "args");
+    Val itv = id == KN_BI_NEXT && PyList_GET_SIZE(args) >= 1
+                  ? iterator_var(fe, PyList_GET_ITEM(args, 0))
+                  : NULL;
+    if (itv) {
+        *handled = 1;
+        return next_of(fe, node, itv);
+    }
     switch (id) {
     case KN_BI_SUM:
     case KN_BI_MIN:
@@ -145,10 +257,12 @@ kn_fe_iter_call(FE *fe, PyObject *node, Val callee, int *handled)
 }
 
 int
-kn_fe_iter_for(FE *fe, PyObject *node, int *handled)
+kn_fe_iter_for(FE *fe, PyObject *node, int *handled, Val *it)
 {
     *handled = 0;
     PyObject *iter = A(node, "iter");
+    if ((*it = iterator_var(fe, iter)))
+        return 0;
     if (!is(iter, "Call") && !is(iter, "GeneratorExp"))
         return 0;
     PyObject *mod = iter_module(), *scope = scope_of(fe);

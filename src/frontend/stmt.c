@@ -54,6 +54,9 @@ kn_fe_assign_to(FE *fe, PyObject *target, Val v)
 static int
 assign(FE *fe, PyObject *node)
 {
+    int iter_handled, iter_rc = kn_fe_iterator_assign(fe, node, &iter_handled); /* iter.c */
+    if (iter_handled)
+        return iter_rc;
     Val v = kn_fe_expr(fe, A(node, "value"));
     if (!v)
         return -1;

@@ -189,34 +189,6 @@ kn_lower_getiter(L *l, KnInstr *in)
     return state;
 }
 
-/* all the items of tuple type t are of one type */
-static int
-uniform(const KnType *t)
-{
-    for (int i = 1; i < t->n; i++)
-        if (t->items[i] != t->items[0])
-            return 0;
-    return 1;
-}
-
-/* item k of a tuple of numbers of several types, converted to their unified type `to`
- * (typing/iter.c: kn_typing_number_items); k is in range (the loop's length is the tuple's) */
-static LLVMValueRef
-mixed_tuple_item(L *l, KnInstr *seq, LLVMValueRef k, const KnType *to)
-{
-    const KnType *t = seq->type;
-    LLVMTypeRef et = kn_lower_type(l, to), at = LLVMArrayType2(et, (uint64_t)t->n);
-    LLVMValueRef mem = kn_lower_entry_alloca(l, at, "mixed");
-    for (int i = 0; i < t->n; i++) {
-        LLVMValueRef ix[2] = {LLVMConstInt(l->i64, 0, 0), LLVMConstInt(l->i64, (unsigned)i, 0)};
-        LLVMValueRef v = LLVMBuildExtractValue(l->b, l->vals[seq->id], (unsigned)i, "");
-        LLVMBuildStore(l->b, kn_lower_convert(l, v, t->items[i], to),
-                       LLVMBuildInBoundsGEP2(l->b, at, mem, ix, 2, ""));
-    }
-    LLVMValueRef ix[2] = {LLVMConstInt(l->i64, 0, 0), k};
-    return LLVMBuildLoad2(l->b, et, LLVMBuildInBoundsGEP2(l->b, at, mem, ix, 2, ""), "");
-}
-
 /* iterable[k], through the code of GETITEM: a GETITEM of the iterable by an index whose value
  * is k (the GETITER's own value slot lends the index its id while it is lowered) */
 static LLVMValueRef
@@ -231,8 +203,6 @@ seq_item(L *l, KnInstr *it, LLVMValueRef k)
     }
     if (it->args[0]->type->kind == KN_TY_DICT || it->args[0]->type->kind == KN_TY_SET)
         return kn_lower_dict_iter_item(l, it, k); /* by position in the table: lower/dict.c */
-    if (it->args[0]->type->kind == KN_TY_TUPLE && !uniform(it->args[0]->type))
-        return mixed_tuple_item(l, it->args[0], k, it->type->dtype);
     KnInstr idx = {.op = KN_OP_LOAD, .id = it->id, .type = &kn_type_int64, .span = it->span};
     KnInstr *args[2] = {it->args[0], &idx};
     KnInstr get = {.op = KN_OP_GETITEM,

@@ -1,11 +1,18 @@
-/* iter_builtins.c - lowering of lib/iter.def's entries. Only kiln._iter.indexable reaches here
- * (typing refuses the others): a compile-time check with no code, whose value is None. */
+/* iter_builtins.c - lowering of lib/iter.def's entries. kiln._iter.indexable is a compile-time
+ * check with no code, whose value is None; kiln._iter.numbers(x) is x (a new reference: a
+ * call's value owns one), or a tuple of numbers of several types converted to the one type
+ * typing unified them to. Typing refuses the other entries. */
 #include "lower/internal.h"
 
 LLVMValueRef
 kn_lower_rule_iter(L *l, KnInstr *in, int id)
 {
-    (void)in;
-    (void)id;
-    return LLVMConstInt(l->i8, 0, 0);
+    if (id != KN_BI_ITER_NUMBERS)
+        return LLVMConstInt(l->i8, 0, 0);
+    KnInstr *x = in->args[1];
+    LLVMValueRef v = l->vals[x->id];
+    if (x->type != in->type)
+        return kn_lower_convert(l, v, x->type, in->type);
+    kn_lower_incref(l, v, in->type);
+    return v;
 }

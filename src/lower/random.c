@@ -57,6 +57,17 @@ kn_lower_rule_random(L *l, KnInstr *in, int id)
                           KN_EXC_CHOICE_EMPTY);
         return kn_lower_extern(l, "kn_rt_random_below", l->i64, i1, 1, &a);
     }
+    case KN_BI_RANDOM_GETRANDBITS: {
+        LLVMValueRef err = kn_lower_entry_alloca(l, l->i32, "err");
+        LLVMTypeRef ps[2] = {l->i64, l->ptr};
+        LLVMValueRef as[2] = {arg_as(l, in, 0, &kn_type_int64), err};
+        LLVMValueRef r = kn_lower_extern(l, "kn_rt_random_getrandbits", l->i64, ps, 2, as);
+        kn_lower_raise_if(l,
+                          LLVMBuildICmp(l->b, LLVMIntNE, LLVMBuildLoad2(l->b, l->i32, err, ""),
+                                        LLVMConstInt(l->i32, 0, 0), ""),
+                          KN_EXC_GETRANDBITS);
+        return r;
+    }
     case KN_BI_RANDOM_UNIFORM: {
         LLVMValueRef a = arg_as(l, in, 0, &kn_type_float64), b = arg_as(l, in, 1, &kn_type_float64);
         LLVMValueRef r = kn_lower_extern(l, "kn_rt_random_random", l->f64, NULL, 0, NULL);

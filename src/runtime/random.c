@@ -179,6 +179,15 @@ kn_rt_random_random(void)
     return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
 }
 
+/* random.getrandbits(k) for 0 <= k <= 64 (k == 64 wraps into int64's sign bit); -1 in *err for
+ * k < 0 (CPython's ValueError), beyond 64 bits not representable (the typing rule's int64) */
+int64_t
+kn_rt_random_getrandbits(int64_t k, int32_t *err)
+{
+    *err = k < 0 || k > 64;
+    return *err || !k ? 0 : (int64_t)getrandbits(state(), (int)k);
+}
+
 int64_t
 kn_rt_random_below(int64_t n)
 {

@@ -101,6 +101,7 @@ enum {
     KN_EXC_RANDRANGE_EMPTY, /* random.randrange(0) (runtime/random.c) */
     KN_EXC_RANDRANGE_STEP,  /* random.randrange(0, 1, 0) */
     KN_EXC_CHOICE_EMPTY,    /* random.choice([]) */
+    KN_EXC_GETRANDBITS,     /* random.getrandbits(-1), or of more than 64 bits */
     KN_EXC__FIXED
 };
 
@@ -134,6 +135,7 @@ double kn_rt_float_floordiv(double a, double b);
 void kn_rt_random_seed(int64_t n);
 double kn_rt_random_random(void);
 int64_t kn_rt_random_below(int64_t n);
+int64_t kn_rt_random_getrandbits(int64_t k, int32_t *err);
 int32_t kn_rt_random_randrange(int64_t start, int64_t stop, int64_t step, int64_t *out);
 double kn_rt_random_gauss(double mu, double sigma);
 

@@ -5,8 +5,6 @@
 
 #include "typing/typing.h"
 
-/* iter.c: the number type the items of a tuple of numbers unify to, or NULL */
-KnType *kn_typing_number_items(KnCompilation *c, const KnType *t);
 /* iter_builtins.c: isinstance(v, C) for a class C that is registry entry `id` (list, dict,
  * set, np.ndarray, ...): 1 or 0 for a value of type t, -1 when C is not a class it knows. A
  * new kind answers by one case there. */

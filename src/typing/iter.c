@@ -14,24 +14,6 @@
  * kiln cannot iterate is a diagnostic at the for's iterable, never a crash. */
 #include "typing/internal.h"
 
-/* The one number type that the items of a tuple of numbers of several types unify to, or
- * NULL when an item is not a number: `for x in (1, 2.5)` and sum((1, 2.5)) see float64 items,
- * as min/max of such a tuple already unify them (CPython's items keep their types; the values
- * compare and add alike). */
-KnType *
-kn_typing_number_items(KnCompilation *c, const KnType *t)
-{
-    KnType *u = NULL;
-    for (int j = 0; j < t->n; j++) {
-        if (!kn_type_is_number(t->items[j]))
-            return NULL;
-        u = u ? kn_type_unify(c->types, u, t->items[j]) : t->items[j];
-        if (!u)
-            return NULL;
-    }
-    return u;
-}
-
 /* The item type of iterating over a value of type t, or NULL after a diagnostic. */
 static KnType *
 seq_item(KnCompilation *c, KnInstr *in, KnType *t)
@@ -46,8 +28,6 @@ seq_item(KnCompilation *c, KnInstr *in, KnType *t)
         for (int j = 1; u && j < t->n; j++)
             if (t->items[j] != u)
                 u = NULL;
-        if (!u && t->n)
-            u = kn_typing_number_items(c, t); /* (1, 2.5): float64 items (lower/iter.c) */
         if (!u)
             kn_diag_error(&c->diags, KN_DIAG_TYPING, in->span,
                           "cannot iterate over %s: a loop over a tuple needs items of one type",

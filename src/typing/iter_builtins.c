@@ -8,10 +8,49 @@
  * lookup) and what cannot be indexed by position; it has no value (None). */
 #include "typing/internal.h"
 
+/* The one number type that the items of a tuple of numbers of several types unify to, or
+ * NULL when the items are of one type or one is not a number. */
+static KnType *
+number_items(KnCompilation *c, const KnType *t)
+{
+    KnType *u = NULL;
+    int mixed = 0;
+    for (int j = 0; j < t->n; j++) {
+        if (!kn_type_is_number(t->items[j]))
+            return NULL;
+        mixed |= j && t->items[j] != t->items[0];
+        u = u ? kn_type_unify(c->types, u, t->items[j]) : t->items[j];
+        if (!u)
+            return NULL;
+    }
+    return mixed ? u : NULL;
+}
+
+/* kiln._iter.numbers(x): x's own type, but a UniTuple of the unified number type for a tuple of
+ * numbers of several types (lower/iter_builtins.c converts it) */
+static int
+type_numbers(KnCompilation *c, KnInstr *in, KnType *t)
+{
+    KnType *u = t->kind == KN_TY_TUPLE ? number_items(c, t) : NULL;
+    if (!u) {
+        in->type = t;
+        return 0;
+    }
+    KnType *items[64];
+    if (t->n > 64)
+        return kn_typing_err(c, in->span, "a tuple of more than 64 numbers of several types");
+    for (int i = 0; i < t->n; i++)
+        items[i] = u;
+    in->type = kn_type_tuple(c->types, items, t->n);
+    return 0;
+}
+
 int
 kn_type_rule_iter(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
 {
     kn_typing_impl_kind(c, in, KN_CALL_BUILTIN);
+    if (id == KN_BI_ITER_NUMBERS)
+        return n == 1 ? type_numbers(c, in, a[0]) : -1;
     if (id == KN_BI_NP_NDARRAY_CLASS)
         return kn_typing_err(c, in->span,
                              "np.ndarray() cannot be called in compiled code (use "

@@ -56,6 +56,7 @@ kn_type_rule_random(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
         return 0;
     case KN_BI_RANDOM_RANDINT:
     case KN_BI_RANDOM_RANDRANGE:
+    case KN_BI_RANDOM_GETRANDBITS:
     case KN_BI_RANDOM_BELOW:
         if (!args_ok(a, n, id == KN_BI_RANDOM_RANDINT ? 2 : 1,
                      id == KN_BI_RANDOM_RANDRANGE ? 3
