@@ -494,3 +494,28 @@ def iterator_returned(l):
 def test_iterator_as_a_value_is_refused():
     with pytest.raises(kiln.errors.UnsupportedError, match=r"iterators are not values"):
         njit(iterator_returned)([1, 2])
+
+
+def tuple_of_arrays(a):
+    t = (a, a + 1.0)
+    u = tuple(t)
+    return u[0].sum() + u[1].sum()
+
+
+def test_tuple_of_a_tuple_of_arrays_keeps_its_references():
+    # tuple(t) gave back t without a reference of its own: the argument was released once too
+    # often (heap corruption after a few calls)
+    f = njit(tuple_of_arrays)
+    a = np.ones(3)
+    for _ in range(50):
+        assert f(a) == tuple_of_arrays(a)
+    assert a.sum() == 3.0
+
+
+def sum_of_dict_views(n):
+    d = {i: i * 1.5 for i in range(n)}
+    return sum(d.values()), max(d.keys()), min(d.items())
+
+
+def test_consumers_of_dict_views():
+    icheck(sum_of_dict_views, 4)
