@@ -519,3 +519,15 @@ def sum_of_dict_views(n):
 
 def test_consumers_of_dict_views():
     icheck(sum_of_dict_views, 4)
+
+
+def tuple_of_a_display(a):
+    u = tuple((a, a + 1.0))
+    return u[1].sum()
+
+
+def test_tuple_of_a_display_of_arrays():
+    f = njit(tuple_of_a_display)
+    a = np.ones(3)
+    for _ in range(20):
+        assert f(a) == tuple_of_a_display(a)

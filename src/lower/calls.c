@@ -638,10 +638,11 @@ kn_lower_rule_builtin(L *l, KnInstr *in, int id)
         return lower_range(l, in);
     case KN_BI_PRINT:
         return lower_print(l, in);
-    case KN_BI_TUPLE: { /* the tuple itself: a call's value owns its references */
+    case KN_BI_TUPLE: { /* the tuple itself: a call's value owns its references, and is a
+                         * value of its own (ownership is by LLVM value: kn_lower_own_until) */
         LLVMValueRef v = arg(l, in, 0);
         kn_lower_incref(l, v, in->type);
-        return v;
+        return LLVMBuildFreeze(l->b, v, "");
     }
     case KN_BI_SUM: {
         const KnType *t = argt(in, 0);

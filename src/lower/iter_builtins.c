@@ -1,7 +1,7 @@
 /* iter_builtins.c - lowering of lib/iter.def's entries. kiln._iter.indexable is a compile-time
- * check with no code, whose value is None; kiln._iter.numbers(x) is x (a new reference: a
- * call's value owns one), or a tuple of numbers of several types converted to the one type
- * typing unified them to. Typing refuses the other entries. */
+ * check with no code, whose value is None; kiln._iter.numbers(x) is x (a new reference, a
+ * call's value owns one, in a value of its own: freeze), or a tuple of numbers of several types
+ * converted to the one type typing unified them to. Typing refuses the other entries. */
 #include "lower/internal.h"
 
 LLVMValueRef
@@ -14,5 +14,5 @@ kn_lower_rule_iter(L *l, KnInstr *in, int id)
     if (x->type != in->type)
         return kn_lower_convert(l, v, x->type, in->type);
     kn_lower_incref(l, v, in->type);
-    return v;
+    return LLVMBuildFreeze(l->b, v, ""); /* a value of its own: ownership is by LLVM value */
 }
