@@ -103,6 +103,10 @@ fixed_exceptions(PyObject *table)
         [KN_EXC_LIST_MAX_EMPTY] = "max([])",
         [KN_EXC_POPITEM_EMPTY] = "{}.popitem()",
         [KN_EXC_SET_POP_EMPTY] = "set().pop()",
+        [KN_EXC_RANDRANGE_EMPTY] = "__import__('random').randrange(0)",
+        [KN_EXC_RANDRANGE_STEP] = "__import__('random').randrange(0, 1, 0)",
+        [KN_EXC_CHOICE_EMPTY] = "__import__('random').choice([])",
+        [KN_EXC_GETRANDBITS] = NULL,
     };
     PyObject *globals = PyDict_New();
     if (!globals)
@@ -202,6 +206,10 @@ fixed_exceptions(PyObject *table)
                  "kiln: a field with attribute or index access (as 0[1] or 0.x) needs a "
                  "literal format string"},
                 {KN_EXC_FMT_CONVERSION, PyExc_ValueError, "Unknown conversion specifier"},
+                /* random.getrandbits (lower/random.c): CPython's text for k < 0; kiln's
+                 * results are int64, so more than 64 bits is refused the same way */
+                {KN_EXC_GETRANDBITS, PyExc_ValueError,
+                 "number of bits must be non-negative (and at most 64 in compiled code)"},
             };
             const char *msg = "error in compiled code";
             PyObject *cls = PyExc_ValueError;

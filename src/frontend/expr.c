@@ -402,6 +402,10 @@ call(FE *fe, PyObject *node)
     Val callee = kn_fe_expr(fe, fnode);
     if (!callee)
         return NULL;
+    int iter_handled;
+    Val iv = kn_fe_iter_call(fe, node, callee, &iter_handled); /* sum(x), any(x), ...: iter.c */
+    if (iter_handled)
+        return iv;
     KnInstr **args = NULL;
     int n = 0;
     PyObject *kws = A(node, "keywords");
@@ -688,6 +692,8 @@ kn_fe_expr(FE *fe, PyObject *node)
     case 'N':
         if (!strcmp(k, "Name"))
             return kn_fe_name_load(fe, node);
+        if (!strcmp(k, "NamedExpr"))
+            return kn_fe_walrus(fe, node); /* iter.c */
         break;
     case 'S':
         if (!strcmp(k, "Subscript"))

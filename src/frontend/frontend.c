@@ -149,8 +149,10 @@ build(FE *fe, PyObject *src_info)
         KN_TRY(kn_fe_gen_refuse(fe, def));
     fe->b.cur = kn_kir_block_new(&fe->b);
     KN_TRY(params(fe, def));
-    if (is(def, "FunctionDef"))
+    if (is(def, "FunctionDef")) {
         KN_TRY(kn_fe_collect_locals(fe, A(def, "body")));
+        KN_TRY(kn_fe_find_iterator_vars(fe, def)); /* it = iter(x): iter.c */
+    }
     return body(fe, def);
 }
 
@@ -175,9 +177,12 @@ kn_frontend_build(KnCompilation *c, const KnFrontendEnv *env, PyObject *func)
     if (!fe.locals || kn_fe_setup_closure(&fe) < 0)
         return -1;
     kn_map_init(&fe.var_names);
+    kn_map_init(&fe.iter_vals);
     PyObject *src = PyObject_CallMethod(env->support, "find_definition", "O", func);
     int rc = src ? build(&fe, src) : -1;
     kn_map_fini(&fe.var_names);
+    kn_map_fini(&fe.iter_vals);
+    Py_XDECREF(fe.iter_names);
     Py_XDECREF(src);
     Py_DECREF(fe.locals);
     Py_XDECREF(fe.closure);

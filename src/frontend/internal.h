@@ -38,7 +38,9 @@ typedef struct FE {
     KnMap var_names; /* hash of a variable's name -> its index + 1 (the first of a hash) */
     /* try.c: the try statements and except clauses around (or NULL) */
     struct KnFeExc *exc;
-    void *gen;       /* generators.c: the GenCtx of the generator being inlined, or NULL */
+    void *gen;            /* generators.c: the GenCtx of the generator being inlined, or NULL */
+    PyObject *iter_names; /* names that hold an iterator made once (iter.c), or NULL */
+    KnMap iter_vals;      /* hash of such a name -> its GETITER */
 } FE;
 
 typedef KnInstr *Val;
@@ -154,11 +156,22 @@ Val kn_fe_exc_return(FE *fe, PyObject *node, Val v);
 int kn_fe_exc_leave_loop(FE *fe, PyObject *node);
 /* 1, with a diagnostic, when node names the exception of `except ... as e` */
 int kn_fe_exc_name_used(FE *fe, PyObject *node);
+/* iter.c: consumers and wrappers of iterables rewritten into loops (kiln/_iter.py) */
+Val kn_fe_iter_call(FE *fe, PyObject *node, Val callee, int *handled);
+/* a for over map/filter/...: *handled; a for over an iterator variable: *it, its GETITER */
+int kn_fe_iter_for(FE *fe, PyObject *node, int *handled, Val *it);
+int kn_fe_find_iterator_vars(FE *fe, PyObject *def);             /* it = iter(x) */
+int kn_fe_iterator_assign(FE *fe, PyObject *node, int *handled); /* its GETITER */
+PyObject *kn_fe_internal_name(FE *fe, PyObject *name);     /* $kn_<x>: kiln._iter.<x>, borrowed */
+int kn_fe_starred_assign(FE *fe, PyObject *target, Val v); /* a, *b = v */
+Val kn_fe_walrus(FE *fe, PyObject *node);                  /* (x := v) */
+int kn_fe_collect_walrus(FE *fe, PyObject *stmt);          /* its targets are locals */
+int kn_fe_global_stmt(FE *fe, PyObject *node);             /* global / nonlocal */
 
 /* loops.c */
 int kn_fe_while_stmt(FE *fe, PyObject *node);
 int kn_fe_for_stmt(FE *fe, PyObject *node);
-Val kn_fe_iter_of(FE *fe, PyObject *node); /* the iterator over an iterable (or enumerate/zip) */
+Val kn_fe_iter_of(FE *fe, PyObject *node); /* the iterator over x, zip(...), enumerate(...) */
 
 /* expr.c: a jitted call's arguments bound to the callee's parameters (keywords, defaults) */
 int kn_fe_bind_call_args(FE *fe, PyObject *call, PyObject *callee, KnInstr ***out, int *n);

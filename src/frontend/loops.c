@@ -59,7 +59,6 @@ kn_fe_while_stmt(FE *fe, PyObject *node)
 
 /* ---- the iterator protocol: GETITER before the loop, ITERNEXT at its head ---- */
 
-static Val iter_of(FE *fe, PyObject *node);
 
 /* An iterator over a value: the value is kept in a $seq variable first, which holds its
  * reference (an array temporary) for as long as the loop runs. */
@@ -87,7 +86,7 @@ enumerate_zip_iter(FE *fe, PyObject *call, int is_enumerate)
     KnInstr *parts[16];
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *a = PyList_GET_ITEM(args, i);
-        parts[i] = is_enumerate && i == 1 ? kn_fe_expr(fe, a) : iter_of(fe, a);
+        parts[i] = is_enumerate && i == 1 ? kn_fe_expr(fe, a) : kn_fe_iter_of(fe, a);
         if (!parts[i])
             return NULL;
     }
@@ -113,9 +112,9 @@ enumerate_or_zip(FE *fe, PyObject *func)
     return bid == KN_BI_ENUMERATE || bid == KN_BI_ZIP ? bid : -1;
 }
 
-/* The iterator over an argument of enumerate() or zip(). */
-static Val
-iter_of(FE *fe, PyObject *node)
+/* The iterator over an argument of enumerate() or zip() (also of iter(), frontend/iter.c). */
+Val
+kn_fe_iter_of(FE *fe, PyObject *node)
 {
     if (is(node, "Call") && !PyList_GET_SIZE(A(node, "keywords"))) {
         int bid = enumerate_or_zip(fe, A(node, "func"));
@@ -190,6 +189,12 @@ kn_fe_for_stmt(FE *fe, PyObject *node)
         return gen;
     PyObject *iter = A(node, "iter");
     KnSpan sp = span_of(fe, iter);
+    Val itv = NULL; /* map, filter, ...; an iterator variable: iter.c */
+    int iter_handled, iter_rc = kn_fe_iter_for(fe, node, &iter_handled, &itv);
+    if (itv)
+        return iter_loop(fe, node, itv);
+    if (iter_handled)
+        return iter_rc;
     if (is(iter, "Call") && is(A(iter, "func"), "Name") && PyList_GET_SIZE(A(iter, "args")) >= 1 &&
         PyList_GET_SIZE(A(iter, "args")) <= 3 && !PyList_GET_SIZE(A(iter, "keywords"))) {
         Val callee = kn_fe_expr(fe, A(iter, "func"));
@@ -234,7 +239,7 @@ kn_fe_for_stmt(FE *fe, PyObject *node)
     if (is(iter, "Call") && !PyList_GET_SIZE(A(iter, "keywords"))) {
         int bid = enumerate_or_zip(fe, A(iter, "func"));
         if (bid >= 0)
-            return iter_loop(fe, node, iter_of(fe, iter));
+            return iter_loop(fe, node, kn_fe_iter_of(fe, iter));
     }
     Val seqv = kn_fe_expr(fe, iter);
     if (!seqv)

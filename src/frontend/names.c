@@ -276,6 +276,9 @@ kn_fe_frozen(FE *fe, PyObject *node, PyObject *o, const char *what)
 PyObject *
 kn_fe_lookup_global(FE *fe, PyObject *name)
 {
+    if (PyUnicode_Check(name) && PyUnicode_GET_LENGTH(name) > 4 &&
+        PyUnicode_READ_CHAR(name, 0) == '$')
+        return kn_fe_internal_name(fe, name); /* $kn_len and the like: frontend/iter.c */
     PyObject *o = PyDict_GetItemWithError(fe->closure, name);
     if (!o && !PyErr_Occurred())
         o = PyDict_GetItemWithError(fe->globals, name);
@@ -336,6 +339,7 @@ kn_fe_collect_locals(FE *fe, PyObject *body)
 {
     for (Py_ssize_t i = 0; body && i < PyList_GET_SIZE(body); i++) {
         PyObject *s = PyList_GET_ITEM(body, i);
+        KN_TRY(kn_fe_collect_walrus(fe, s)); /* (x := v) binds x: iter.c */
         if (is(s, "Assign")) {
             PyObject *ts = A(s, "targets");
             for (Py_ssize_t k = 0; k < PyList_GET_SIZE(ts); k++)

@@ -22,12 +22,11 @@ kn_fe_assign_to(FE *fe, PyObject *target, Val v)
     if (is(target, "Tuple") || is(target, "List")) {
         PyObject *elts = A(target, "elts");
         Py_ssize_t n = PyList_GET_SIZE(elts);
+        for (Py_ssize_t i = 0; i < n; i++)
+            if (is(PyList_GET_ITEM(elts, i), "Starred"))
+                return kn_fe_starred_assign(fe, target, v); /* a, *b = v: iter.c */
         for (Py_ssize_t i = 0; i < n; i++) {
             PyObject *e = PyList_GET_ITEM(elts, i);
-            if (is(e, "Starred")) {
-                UNSUPPORTED(fe, e, "starred assignment is not supported");
-                return -1;
-            }
             Val idx = kn_fe_const_int(fe, sp, i, &kn_type_int64);
             Val item = kn_kir_emit2(&fe->b, KN_OP_GETITEM, sp, v, idx);
             item->aux = (int)n; /* unpacking: typing checks the length */
@@ -55,6 +54,9 @@ kn_fe_assign_to(FE *fe, PyObject *target, Val v)
 static int
 assign(FE *fe, PyObject *node)
 {
+    int iter_handled, iter_rc = kn_fe_iterator_assign(fe, node, &iter_handled); /* iter.c */
+    if (iter_handled)
+        return iter_rc;
     Val v = kn_fe_expr(fe, A(node, "value"));
     if (!v)
         return -1;
@@ -285,6 +287,8 @@ stmt(FE *fe, PyObject *node)
         return del_stmt(fe, node);
     if (!strcmp(k, "Assert"))
         return assert_stmt(fe, node);
+    if (!strcmp(k, "Global") || !strcmp(k, "Nonlocal"))
+        return kn_fe_global_stmt(fe, node); /* reads only: iter.c */
     static const struct {
         const char *kind, *what;
     } names[] = {

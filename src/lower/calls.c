@@ -638,8 +638,12 @@ kn_lower_rule_builtin(L *l, KnInstr *in, int id)
         return lower_range(l, in);
     case KN_BI_PRINT:
         return lower_print(l, in);
-    case KN_BI_TUPLE:
-        return arg(l, in, 0);
+    case KN_BI_TUPLE: { /* the tuple itself: a call's value owns its references, and is a
+                         * value of its own (ownership is by LLVM value: kn_lower_own_until) */
+        LLVMValueRef v = arg(l, in, 0);
+        kn_lower_incref(l, v, in->type);
+        return LLVMBuildFreeze(l->b, v, "");
+    }
     case KN_BI_SUM: {
         const KnType *t = argt(in, 0);
         LLVMValueRef acc = kn_lower_convert(l, LLVMConstInt(l->i64, 0, 0), &kn_type_int64, op);

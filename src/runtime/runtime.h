@@ -112,6 +112,10 @@ enum {
     KN_EXC_FMT_END_CONVERSION,
     KN_EXC_FMT_AFTER_CONVERSION,
     KN_EXC_FMT_RECURSION,
+    KN_EXC_RANDRANGE_EMPTY, /* random.randrange(0) (runtime/random.c) */
+    KN_EXC_RANDRANGE_STEP,  /* random.randrange(0, 1, 0) */
+    KN_EXC_CHOICE_EMPTY,    /* random.choice([]) */
+    KN_EXC_GETRANDBITS,     /* random.getrandbits(-1), or of more than 64 bits */
     KN_EXC__FIXED
 };
 
@@ -141,6 +145,13 @@ int64_t kn_rt_round_int(int64_t x, int64_t ndigits);
 void kn_rt_cpow(double ar, double ai, double br, double bi, double *out);
 void kn_rt_cdiv(double ar, double ai, double br, double bi, double *out);
 double kn_rt_float_floordiv(double a, double b);
+/* random.c: CPython's Mersenne Twister, per thread */
+void kn_rt_random_seed(int64_t n);
+double kn_rt_random_random(void);
+int64_t kn_rt_random_below(int64_t n);
+int64_t kn_rt_random_getrandbits(int64_t k, int32_t *err);
+int32_t kn_rt_random_randrange(int64_t start, int64_t stop, int64_t step, int64_t *out);
+double kn_rt_random_gauss(double mu, double sigma);
 
 /* complex math functions: which is one of these */
 enum {

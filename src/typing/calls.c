@@ -133,7 +133,7 @@ matches_class(const KnType *t, const KnType *k)
         return t->kind == KN_TY_STR;
     default: {
         KnType *s = kn_typing_np_scalar(k->id);
-        return s ? s == t : -1;
+        return s ? s == t : kn_typing_isinstance_of(t, k->id); /* typing/iter_builtins.c */
     }
     }
 }

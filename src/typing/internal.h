@@ -8,6 +8,10 @@
 /* exceptions.c: RAISE with run-time arguments, EXC_MATCH, RERAISE */
 int kn_typing_exc(KnCompilation *c, KnInstr *in);
 
+/* iter_builtins.c: isinstance(v, C) for a class C that is registry entry `id` (list, dict,
+ * set, np.ndarray, ...): 1 or 0 for a value of type t, -1 when C is not a class it knows. A
+ * new kind answers by one case there. */
+int kn_typing_isinstance_of(const KnType *t, int id);
 /* rules.c: the floor */
 int kn_typing_err(KnCompilation *c, KnSpan span, const char *fmt, ...)
     __attribute__((format(printf, 3, 4))); /* a typing error at span; returns -1 */

@@ -723,8 +723,7 @@ test_kinds(void)
         {KN_TY_CLASS, "class", 0, 0}, {KN_TY_BOUND, "bound", 0, 0},
         {KN_TY_ITER, "iter", 0, 0},   {KN_TY_LIST, "list", 1, 0},
         {KN_TY_DICT, "dict", 1, 0},   {KN_TY_SET, "set", 1, 0},
-        {KN_TY_INFO, "info", 0, 0},
-        {KN_TY_GEN, "gen", 1, 0},
+        {KN_TY_INFO, "info", 0, 0},   {KN_TY_GEN, "gen", 1, 0},
     };
     CHECK_EQ_INT((int)(sizeof want / sizeof want[0]), KN_TY_COUNT);
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
