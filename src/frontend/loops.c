@@ -175,12 +175,6 @@ range_iter(FE *fe, KnSpan sp, Val start, Val stop, Val step)
     return it;
 }
 
-Val
-kn_fe_iter_of(FE *fe, PyObject *node)
-{
-    return iter_of(fe, node);
-}
-
 int
 kn_fe_for_stmt(FE *fe, PyObject *node)
 {
