@@ -440,6 +440,9 @@ lower_instr(L *l, KnInstr *in)
     case KN_OP_CAST:
         v = kn_lower_convert(l, l->vals[in->args[0]->id], in->args[0]->type, in->type);
         break;
+    case KN_OP_UNWRAP:
+        v = kn_lower_unwrap(l, in); /* model_optional.c */
+        break;
     case KN_OP_BR:
         kn_lower_release_due(l, 1);
         kn_lower_release_slots_due(l);
@@ -448,8 +451,11 @@ lower_instr(L *l, KnInstr *in)
     case KN_OP_CBR:
         kn_lower_release_due(l, 1);
         kn_lower_release_slots_due(l);
-        LLVMBuildCondBr(l->b, l->vals[in->args[0]->id], l->blocks[in->targets[0]->id],
-                        l->blocks[in->targets[1]->id]);
+        if (!in->targets[0]->reachable || !in->targets[1]->reachable) /* a folded condition */
+            LLVMBuildBr(l->b, l->blocks[in->targets[in->targets[0]->reachable ? 0 : 1]->id]);
+        else
+            LLVMBuildCondBr(l->b, l->vals[in->args[0]->id], l->blocks[in->targets[0]->id],
+                            l->blocks[in->targets[1]->id]);
         break;
     case KN_OP_GETITER:
         v = kn_lower_getiter(l, in);

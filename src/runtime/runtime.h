@@ -98,6 +98,7 @@ enum {
     KN_EXC_FORMAT_SPEC,   /* format(1, '.x') */
     KN_EXC_FORMAT_CODE,   /* format(1.5, 'd') */
     KN_EXC_FORMAT_OPTION, /* format(1, '.2'), format('a', '+') */
+    KN_EXC_OPTIONAL_NONE, /* an optional value used as a value while it is None (TypeError) */
     KN_EXC__FIXED
 };
 

@@ -105,6 +105,10 @@ typedef enum KnDictView { KN_DICT_SELF, KN_DICT_KEYS, KN_DICT_VALUES, KN_DICT_IT
 KnType *kn_type_dict(KnTypeTable *t, KnType *k, KnType *v, KnDictView view);
 KnType *kn_type_set(KnTypeTable *t, KnType *k);
 KnType *kn_type_array(KnTypeTable *t, KnType *dtype, int ndim, char layout, int readonly);
+/* Optional[value] (model_optional.c); the common type of a and b when one of them is None or
+ * optional (None and int64: optional(int64)), else NULL */
+KnType *kn_type_optional(KnTypeTable *t, KnType *value);
+KnType *kn_type_optional_unify(KnTypeTable *t, KnType *a, KnType *b);
 /* NumPy's promotion of two array dtypes (int8 + int8 is int8, unlike Numba's scalars). */
 KnType *kn_type_numpy_promote(KnType *a, KnType *b);
 

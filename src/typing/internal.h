@@ -35,6 +35,14 @@ int kn_typing_operator(KnCompilation *c, KnInstr *in, int *handled);
 /* operator.c: len/hash/int/float(v) through v's kind's "__len__" ... entry; -2 when none */
 int kn_typing_dunder_builtin(KnCompilation *c, KnInstr *in, int id, KnType **a, int n);
 
+/* optional.c: UNWRAPs inserted before blk's instruction i where it needs the values of optional
+ * operands (returns how many, already typed); UNWRAP; `x is None` of an optional (1 when in is
+ * one); a CBR's condition folded to a constant by typing (0, 1; -1 run time, -2 not typed) */
+int kn_typing_unwrap_operands(KnCompilation *c, KnBlock *blk, int i);
+int kn_typing_unwrap(KnCompilation *c, KnInstr *in);
+int kn_typing_optional_cmp(KnCompilation *c, KnInstr *in);
+int kn_typing_const_cond(const KnInstr *cbr);
+
 /* registry.c: type a call (or attribute) through its registry entry's rule */
 int kn_typing_entry(KnCompilation *c, KnInstr *in, int id, KnType **a, int n);
 /* the typing rules of the registry's entries (lib/registry.def): kn_type_rule_<rule> */

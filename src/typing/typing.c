@@ -223,6 +223,8 @@ type_cmp(KnCompilation *c, KnInstr *in)
         in->impl = impl = kn_arena_alloc(&c->arena, sizeof(KnCallImpl));
     if (in->aux == KN_CMP_IN || in->aux == KN_CMP_NOTIN)
         return type_contains(c, in, a, b);
+    if (kn_typing_optional_cmp(c, in)) /* `x is None` of an optional (optional.c) */
+        return 0;
     if (a->kind == KN_TY_ARRAY || b->kind == KN_TY_ARRAY)
         return kn_typing_array_cmp(c, in, a, b);
     if (kn_type_is_number(a) && kn_type_is_number(b)) {
@@ -560,6 +562,8 @@ type_store(KnCompilation *c, KnInstr *in, int *changed)
         return -1;
     }
     KnType *u = kn_type_unify(c->types, var->type, v);
+    if (!u && var->type)
+        u = kn_type_optional_unify(c->types, var->type, v); /* None and a value: optional */
     if (!u) {
         const char *nm = var->name[0] == '$' ? "this expression" : var->name;
         KnDiag *d;
@@ -596,6 +600,8 @@ type_ret(KnCompilation *c, KnInstr *in, int *changed)
         return -1;
     }
     KnType *u = kn_type_unify(c->types, c->fn->ret_type, v);
+    if (!u && c->fn->ret_type)
+        u = kn_type_optional_unify(c->types, c->fn->ret_type, v); /* None and a value */
     if (!u) {
         KnType *was = c->fn->ret_type;
         KnDiag *d;
@@ -692,6 +698,8 @@ type_instr(KnCompilation *c, KnInstr *in, int *changed)
         return 0;
     case KN_OP_CAST:
         return type_cast(c, in);
+    case KN_OP_UNWRAP:
+        return kn_typing_unwrap(c, in); /* optional.c */
     case KN_OP_GETITER:
         return kn_typing_getiter(c, in);
     case KN_OP_BUILD_LIST:
@@ -745,6 +753,59 @@ mark_reachable(KnFunction *fn)
     free(stack);
 }
 
+/* the successors of a block reached (live), but only the taken side of a folded condition;
+ * -2 (not typed yet): neither, until a later round */
+static void
+mark_live(const KnBlock *b, char *live)
+{
+    KnInstr *t = kn_kir_terminator(b);
+    if (!t)
+        return;
+    int cond = t->op == KN_OP_CBR ? kn_typing_const_cond(t) : -1;
+    if (cond == -2)
+        return;
+    for (int k = 0; k < 2; k++)
+        if (t->targets[k] && (cond < 0 || cond == (k == 0)))
+            live[t->targets[k]->id] = 1;
+    if (b->unwind)
+        live[b->unwind->id] = 1;
+}
+
+/* live closed over every edge (the blocks reached late in the round through back edges), made
+ * the blocks' reachable flags: 1 when they changed */
+static int
+close_live(KnFunction *fn, char *live)
+{
+    for (int again = 1; again;) {
+        again = 0;
+        for (int b = 0; b < fn->blocks.len; b++) {
+            if (!live[b])
+                continue;
+            KnBlock *blk = fn->blocks.items[b];
+            KnInstr *t = kn_kir_terminator(blk);
+            for (int k = 0; t && k < 3; k++) {
+                KnBlock *s = k < 2 ? t->targets[k] : blk->unwind;
+                if (!s || live[s->id])
+                    continue;
+                int cond = t->op == KN_OP_CBR ? kn_typing_const_cond(t) : -1;
+                if (k < 2 && (cond == -2 || (cond >= 0 && cond != (k == 0))))
+                    continue;
+                live[s->id] = 1;
+                again = 1;
+            }
+        }
+    }
+    int changed = 0;
+    for (int b = 0; b < fn->blocks.len; b++) {
+        KnBlock *blk = fn->blocks.items[b];
+        if (blk->reachable != live[b]) {
+            blk->reachable = live[b];
+            changed = 1;
+        }
+    }
+    return changed;
+}
+
 static KnInstr *
 first_untyped(KnFunction *fn)
 {
@@ -793,15 +854,27 @@ kn_typing_infer(KnCompilation *c, KnType **argtypes)
     KnFunction *fn = c->fn;
     fn->arg_types = argtypes;
     mark_reachable(fn);
+    for (int b = 1; b < fn->blocks.len; b++) /* the rounds find which blocks are reached */
+        fn->blocks.items[b]->reachable = 0;
+    char *live = fn->blocks.len ? kn_arena_alloc(&c->arena, (size_t)fn->blocks.len) : NULL;
     for (int iter = 0; iter < 100; iter++) {
         int changed = 0;
+        /* a block is typed when reached this round, or last round (a loop's back edge); a branch
+         * whose condition typing folded (`b is None` of a non-optional b) reaches one side */
+        for (int b = 0; b < fn->blocks.len; b++)
+            live[b] = b == 0;
         for (int b = 0; b < fn->blocks.len; b++) {
             KnBlock *blk = fn->blocks.items[b];
-            if (!blk->reachable)
+            if (!blk->reachable && !live[b])
                 continue;
-            for (int i = 0; i < blk->instrs.len; i++)
+            for (int i = 0; i < blk->instrs.len; i++) {
+                i += kn_typing_unwrap_operands(c, blk, i); /* optional values (optional.c) */
                 KN_TRY(type_instr(c, blk->instrs.items[i], &changed));
+            }
+            if (live[b])
+                mark_live(blk, live);
         }
+        changed |= close_live(fn, live);
         changed |= kn_typing_take_refined(c);
         if (!changed)
             break;
