@@ -111,6 +111,9 @@ int kn_fe_local_var(FE *fe, const char *name, KnSpan sp);
 Val kn_fe_load(FE *fe, KnSpan sp, int var);
 void kn_fe_store(FE *fe, KnSpan sp, int var, Val v);
 Val kn_fe_frozen(FE *fe, PyObject *node, PyObject *o, const char *what);
+/* frozen.c: a NumPy array (exactly ndarray) frozen as a read-only copy (GLOBAL of an array type,
+ * imm.ptr a KnFrozenArray); NULL when o is no ndarray, or with a diagnostic */
+Val kn_fe_frozen_array(FE *fe, PyObject *node, PyObject *o, const char *what);
 PyObject *kn_fe_lookup_global(FE *fe, PyObject *name);
 Val kn_fe_name_load(FE *fe, PyObject *node);
 int kn_fe_collect_locals(FE *fe, PyObject *body);

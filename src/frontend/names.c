@@ -259,7 +259,10 @@ kn_fe_frozen(FE *fe, PyObject *node, PyObject *o, const char *what)
     }
     if (PyTuple_Check(o))
         return frozen_tuple(fe, node, o, what);
-    Val v = frozen_number(fe, sp, node, o);
+    Val v = kn_fe_frozen_array(fe, node, o, what); /* frozen.c */
+    if (v || fe->c->diags.items.len)
+        return v;
+    v = frozen_number(fe, sp, node, o);
     if (v || fe->c->diags.items.len)
         return v;
     if ((v = frozen_callable(fe, sp, o)))

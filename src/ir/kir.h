@@ -52,6 +52,15 @@ typedef struct KnSlice {
     int64_t start, stop, step;
 } KnSlice;
 
+/* A NumPy array frozen into the compiled code (a global or closure array, as Numba: a read-only
+ * copy made at compile time, kept alive by the overload; frontend/frozen.c): GLOBAL's imm.ptr
+ * when its type is an array. */
+typedef struct KnFrozenArray {
+    void *data, *parent; /* the copy's data and the copy itself (a PyObject *) */
+    int64_t nitems, itemsize;
+    int64_t *shape, *strides; /* ndim each */
+} KnFrozenArray;
+
 typedef struct KnInstr KnInstr;
 typedef struct KnBlock KnBlock;
 

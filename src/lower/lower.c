@@ -383,8 +383,8 @@ lower_instr(L *l, KnInstr *in)
     case KN_OP_CONST:
         v = lower_const(l, in);
         break;
-    case KN_OP_GLOBAL:
-        v = LLVMGetUndef(l->i8);
+    case KN_OP_GLOBAL: /* a compile-time value, or a frozen array (frozen.c) */
+        v = in->type->kind == KN_TY_ARRAY ? kn_lower_frozen_array(l, in) : LLVMGetUndef(l->i8);
         break;
     case KN_OP_ARG:
         v = LLVMGetParam(l->fn, (unsigned)in->aux + (l->direct ? 0 : 2));

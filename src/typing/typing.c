@@ -753,8 +753,9 @@ mark_reachable(KnFunction *fn)
     free(stack);
 }
 
-/* the successors of a block reached (live), but only the taken side of a folded condition;
- * -2 (not typed yet): neither, until a later round */
+/* the successors of a block reached (live), but only the taken side of a folded condition
+ * (a condition not typed yet reaches both: typing one side may be what types it, `k in d` of
+ * an empty dict filled in the else branch) */
 static void
 mark_live(const KnBlock *b, char *live)
 {
@@ -762,8 +763,6 @@ mark_live(const KnBlock *b, char *live)
     if (!t)
         return;
     int cond = t->op == KN_OP_CBR ? kn_typing_const_cond(t) : -1;
-    if (cond == -2)
-        return;
     for (int k = 0; k < 2; k++)
         if (t->targets[k] && (cond < 0 || cond == (k == 0)))
             live[t->targets[k]->id] = 1;
@@ -788,7 +787,7 @@ close_live(KnFunction *fn, char *live)
                 if (!s || live[s->id])
                     continue;
                 int cond = t->op == KN_OP_CBR ? kn_typing_const_cond(t) : -1;
-                if (k < 2 && (cond == -2 || (cond >= 0 && cond != (k == 0))))
+                if (k < 2 && cond >= 0 && cond != (k == 0))
                     continue;
                 live[s->id] = 1;
                 again = 1;
