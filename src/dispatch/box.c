@@ -128,6 +128,11 @@ typeof_slow(KnState *s, PyObject *o)
         return &kn_type_float64;
     if (PyArray_Check(o))
         return kn_box_check_subclass(o) < 0 ? NULL : kn_box_typeof_array(s, o);
+    if (PyTuple_Check(o)) { /* a namedtuple (box_namedtuple.c) */
+        KnType *t = kn_box_typeof_namedtuple(s, o);
+        if (t)
+            return t == (KnType *)-1 ? NULL : t;
+    }
     PyErr_Format(PyExc_TypeError, "kiln cannot determine the type of %R (of type %s)", o,
                  Py_TYPE(o)->tp_name);
     return NULL;

@@ -55,7 +55,7 @@ tuple_box(KnType *t, const char *src)
         }
         PyTuple_SET_ITEM(r, i, v);
     }
-    return r;
+    return t->fields ? kn_box_namedtuple_make(t, r) : r; /* box_namedtuple.c */
 }
 
 static void

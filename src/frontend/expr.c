@@ -399,6 +399,9 @@ call(FE *fe, PyObject *node)
     Val callee = kn_fe_expr(fe, fnode);
     if (!callee)
         return NULL;
+    if (callee->op == KN_OP_GLOBAL && callee->type->kind == KN_TY_CLASS &&
+        callee->type->id == KN_CLASS_NAMEDTUPLE)
+        return kn_fe_namedtuple_new(fe, node, callee); /* Point(1, y=2): namedtuple.c */
     KnInstr **args = NULL;
     int n = 0;
     PyObject *kws = A(node, "keywords");

@@ -114,6 +114,9 @@ Val kn_fe_frozen(FE *fe, PyObject *node, PyObject *o, const char *what);
 /* frozen.c: a NumPy array (exactly ndarray) frozen as a read-only copy (GLOBAL of an array type,
  * imm.ptr a KnFrozenArray); NULL when o is no ndarray, or with a diagnostic */
 Val kn_fe_frozen_array(FE *fe, PyObject *node, PyObject *o, const char *what);
+/* namedtuple.c: whether o is a namedtuple class; a call of one (callee its frozen CLASS) */
+int kn_fe_is_namedtuple_class(PyObject *o);
+Val kn_fe_namedtuple_new(FE *fe, PyObject *node, Val callee);
 PyObject *kn_fe_lookup_global(FE *fe, PyObject *name);
 Val kn_fe_name_load(FE *fe, PyObject *node);
 int kn_fe_collect_locals(FE *fe, PyObject *body);

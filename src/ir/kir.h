@@ -61,6 +61,15 @@ typedef struct KnFrozenArray {
     int64_t *shape, *strides; /* ndim each */
 } KnFrozenArray;
 
+/* A namedtuple built by a call of its class (frontend/namedtuple.c): a TUPLE's imm.ptr, the
+ * items in field order; typing gives the TUPLE kn_type_namedtuple's type. */
+typedef struct KnNamedTuple {
+    void *cls; /* the class (a PyObject *, kept alive by the overload) */
+    const char *name;
+    int n;
+    const char **fields;
+} KnNamedTuple;
+
 typedef struct KnInstr KnInstr;
 typedef struct KnBlock KnBlock;
 

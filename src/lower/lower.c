@@ -152,6 +152,8 @@ lower_getattr(L *l, KnInstr *in)
     const KnCallImpl *impl = in->impl;
     if (t->kind == KN_TY_ARRAY)
         return kn_lower_array_getattr(l, in);
+    if (t->kind == KN_TY_TUPLE && t->fields && impl && impl->kind == KN_CALL_CONST)
+        return kn_lower_namedtuple_field(l, in); /* p.x (namedtuple.c) */
     if (in->type->kind == KN_TY_BOUND || !impl)
         return LLVMGetUndef(l->i8); /* a bound method: a compile-time value */
     return kn_lower_entry(l, in, impl->builtin);

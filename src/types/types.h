@@ -57,6 +57,12 @@ enum {
 
 typedef struct KnType KnType;
 
+/* A TUPLE's id: a plain tuple, or an instance of a namedtuple class (collections.namedtuple,
+ * typing.NamedTuple; ref the class, fields the names: model_namedtuple.c). A CLASS's id
+ * KN_CLASS_NAMEDTUPLE: such a class (ref), which a call constructs (frontend/namedtuple.c). */
+enum { KN_TUPLE_PLAIN = 0, KN_TUPLE_NAMED = 1 };
+enum { KN_CLASS_NAMEDTUPLE = 4 };
+
 struct KnType {
     KnTypeKind kind;
     int bits;       /* INT, FLOAT, COMPLEX */
@@ -72,6 +78,7 @@ struct KnType {
     int ndim;      /* ARRAY */
     char layout;   /* ARRAY: 'C', 'F' or 'A' (any strides) */
     int readonly;  /* ARRAY: writing is a compile-time error */
+    const char **fields; /* TUPLE of a namedtuple (id KN_TUPLE_NAMED, ref its class): n names */
 };
 
 /* The static singletons. */
@@ -108,6 +115,11 @@ KnType *kn_type_array(KnTypeTable *t, KnType *dtype, int ndim, char layout, int 
 /* Optional[value] (model_optional.c); the common type of a and b when one of them is None or
  * optional (None and int64: optional(int64)), else NULL */
 KnType *kn_type_optional(KnTypeTable *t, KnType *value);
+/* the namedtuple type of class `cls` (named `name`, fields[n]) holding items[n]
+ * (model_namedtuple.c); the index of field `name` of a namedtuple type, or -1 */
+KnType *kn_type_namedtuple(KnTypeTable *t, void *cls, const char *name, const char *const *fields,
+                           KnType **items, int n);
+int kn_type_field_index(const KnType *t, const char *name);
 KnType *kn_type_optional_unify(KnTypeTable *t, KnType *a, KnType *b);
 /* NumPy's promotion of two array dtypes (int8 + int8 is int8, unlike Numba's scalars). */
 KnType *kn_type_numpy_promote(KnType *a, KnType *b);

@@ -43,6 +43,11 @@ int kn_typing_unwrap(KnCompilation *c, KnInstr *in);
 int kn_typing_optional_cmp(KnCompilation *c, KnInstr *in);
 int kn_typing_const_cond(const KnInstr *cbr);
 
+/* namedtuple.c: the type of a namedtuple built by a call of its class (a TUPLE with a
+ * KnNamedTuple); `p.x` of a namedtuple (0 when typed, 1 when x is no field) */
+KnType *kn_typing_namedtuple_tuple(KnCompilation *c, KnInstr *in, KnType **items);
+int kn_typing_namedtuple_attr(KnCompilation *c, KnInstr *in, KnType *t);
+
 /* registry.c: type a call (or attribute) through its registry entry's rule */
 int kn_typing_entry(KnCompilation *c, KnInstr *in, int id, KnType **a, int n);
 /* the typing rules of the registry's entries (lib/registry.def): kn_type_rule_<rule> */

@@ -288,7 +288,8 @@ type_tuple(KnCompilation *c, KnInstr *in)
             return -1;
         }
     }
-    in->type = kn_type_tuple(c->types, items, in->nargs);
+    in->type = in->imm.ptr ? kn_typing_namedtuple_tuple(c, in, items) /* Point(1, 2) */
+                           : kn_type_tuple(c->types, items, in->nargs);
     return 0;
 }
 
@@ -449,6 +450,8 @@ type_getattr(KnCompilation *c, KnInstr *in)
     const char *a = in->imm.str;
     if (t->kind == KN_TY_ARRAY)
         return kn_typing_array_getattr(c, in, t);
+    if (t->kind == KN_TY_TUPLE && t->fields && kn_typing_namedtuple_attr(c, in, t) == 0)
+        return 0; /* p.x of a namedtuple (namedtuple.c) */
     /* attributes and methods of other values: the registry (lib/array.def) */
     const char *owner = kn_typing_owner(t);
     int id = owner ? kn_lib_find(owner, a) : -1;

@@ -1,0 +1,39 @@
+/* model_namedtuple.c - namedtuple types: a TUPLE (model_tuple.c gives the layout, unification
+ * and conversion) with id KN_TUPLE_NAMED, ref its Python class and `fields` its field names,
+ * printed as Numba prints them, `Point(int64, float64)`. Interning compares the class (ref),
+ * so two classes with the same fields are two types, and a namedtuple is not a plain tuple of
+ * the same items. The names are copied into the type table's arena. */
+#include "types/model.h"
+
+KnType *
+kn_type_namedtuple(KnTypeTable *t, void *cls, const char *name, const char *const *fields,
+                   KnType **items, int n)
+{
+    KnType key = {.kind = KN_TY_TUPLE, .n = n, .items = items, .id = KN_TUPLE_NAMED, .ref = cls};
+    KnType *found = kn_type_find(t, &key);
+    if (found)
+        return found;
+    KnStrBuf sb;
+    kn_sb_init(&sb);
+    kn_sb_printf(&sb, "%s(", name);
+    for (int i = 0; i < n; i++)
+        kn_sb_printf(&sb, "%s%s", i ? ", " : "", items[i]->name);
+    kn_sb_append(&sb, ")");
+    KnType *r = kn_type_intern(t, &key, sb.data);
+    kn_sb_fini(&sb);
+    r->fields = kn_arena_alloc(&t->arena, sizeof(char *) * (size_t)(n ? n : 1));
+    for (int i = 0; i < n; i++)
+        r->fields[i] = kn_arena_strdup(&t->arena, fields[i]);
+    return r;
+}
+
+int
+kn_type_field_index(const KnType *t, const char *name)
+{
+    if (t->kind != KN_TY_TUPLE || !t->fields)
+        return -1;
+    for (int i = 0; i < t->n; i++)
+        if (!strcmp(t->fields[i], name))
+            return i;
+    return -1;
+}
