@@ -122,6 +122,9 @@ typeof_slow(KnState *s, PyObject *o)
         if (t)
             return t;
     }
+    KnType *e = kn_box_typeof_enum(s, o); /* before int: an IntEnum member (box_enum.c) */
+    if (e)
+        return e == (KnType *)-1 ? NULL : e;
     if (PyLong_Check(o))
         return kn_box_typeof_int(s, o);
     if (PyFloat_Check(o))

@@ -459,6 +459,19 @@ attribute(FE *fe, PyObject *node)
     Val v = kn_fe_expr(fe, base);
     if (!v)
         return NULL;
+    if (v->op == KN_OP_GLOBAL && v->type->kind == KN_TY_CLASS && v->type->id == KN_CLASS_ENUM) {
+        PyObject *o = PyObject_GetAttr((PyObject *)v->imm.ptr, attr); /* Color.RED (enum.c) */
+        if (!o) {
+            PyErr_Clear();
+            return TYPING(fe, node, "enum class %s has no attribute '%s'", v->type->name,
+                          kn_fe_str_of(fe, attr));
+        }
+        char what[300];
+        snprintf(what, sizeof what, "'%s.%s'", v->type->name, kn_fe_str_of(fe, attr));
+        Val r = kn_fe_frozen(fe, node, o, what);
+        Py_DECREF(o);
+        return r;
+    }
     if (v->op == KN_OP_GLOBAL && v->type->kind == KN_TY_MODULE) {
         /* module.attr is resolved now, as Numba freezes globals */
         PyObject *o = PyObject_GetAttr((PyObject *)v->imm.ptr, attr);

@@ -117,6 +117,10 @@ Val kn_fe_frozen_array(FE *fe, PyObject *node, PyObject *o, const char *what);
 /* namedtuple.c: whether o is a namedtuple class; a call of one (callee its frozen CLASS) */
 int kn_fe_is_namedtuple_class(PyObject *o);
 Val kn_fe_namedtuple_new(FE *fe, PyObject *node, Val callee);
+/* enum.c: whether o is an enum class; a member frozen as a CONST of its ENUM type (NULL when o
+ * is none, or with a diagnostic) */
+int kn_fe_is_enum_class(PyObject *o);
+Val kn_fe_frozen_enum(FE *fe, PyObject *node, PyObject *o, const char *what);
 PyObject *kn_fe_lookup_global(FE *fe, PyObject *name);
 Val kn_fe_name_load(FE *fe, PyObject *node);
 int kn_fe_collect_locals(FE *fe, PyObject *body);

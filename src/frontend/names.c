@@ -227,6 +227,9 @@ frozen_callable(FE *fe, KnSpan sp, PyObject *o)
     if (PyType_Check(o) && PyType_IsSubtype((PyTypeObject *)o, (PyTypeObject *)PyExc_BaseException))
         return global_value(fe, sp, kn_type_class(fe->c->types, 1, o, ((PyTypeObject *)o)->tp_name),
                             o);
+    if (kn_fe_is_enum_class(o)) /* enum.c: Color.RED is resolved by attribute() */
+        return global_value(
+            fe, sp, kn_type_class(fe->c->types, KN_CLASS_ENUM, o, ((PyTypeObject *)o)->tp_name), o);
     if (kn_fe_is_namedtuple_class(o)) /* namedtuple.c */
         return global_value(
             fe, sp, kn_type_class(fe->c->types, KN_CLASS_NAMEDTUPLE, o, ((PyTypeObject *)o)->tp_name),
@@ -265,6 +268,8 @@ kn_fe_frozen(FE *fe, PyObject *node, PyObject *o, const char *what)
         return frozen_tuple(fe, node, o, what);
     Val v = kn_fe_frozen_array(fe, node, o, what); /* frozen.c */
     if (v || fe->c->diags.items.len)
+        return v;
+    if ((v = kn_fe_frozen_enum(fe, node, o, what)) || fe->c->diags.items.len) /* enum.c */
         return v;
     v = frozen_number(fe, sp, node, o);
     if (v || fe->c->diags.items.len)

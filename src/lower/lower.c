@@ -178,6 +178,8 @@ lower_const(L *l, KnInstr *in)
     }
     case KN_TY_STR:
         return kn_lower_str_const(l, in->imm.str);
+    case KN_TY_ENUM: /* a member: its value (frontend/enum.c) */
+        return LLVMConstInt(kn_lower_type(l, t), (unsigned long long)in->imm.i, 1);
     default:
         return LLVMConstInt(l->i8, 0, 0);
     }

@@ -105,11 +105,13 @@ const KnLowerModel kn_lower_model_optional = {
     .visit_refs = optional_visit_refs,
 };
 
-/* UNWRAP: the value of an optional, TypeError when it is None */
+/* UNWRAP: the value of an optional, TypeError when it is None; an IntEnum member's value */
 LLVMValueRef
 kn_lower_unwrap(L *l, KnInstr *in)
 {
     LLVMValueRef v = l->vals[in->args[0]->id];
+    if (in->args[0]->type->kind == KN_TY_ENUM)
+        return v; /* an IntEnum member as its int (typing/enum.c) */
     kn_lower_raise_if(l, LLVMBuildNot(l->b, present(l, v), ""), KN_EXC_OPTIONAL_NONE);
     return value_of(l, v);
 }

@@ -61,7 +61,9 @@ typedef struct KnType KnType;
  * typing.NamedTuple; ref the class, fields the names: model_namedtuple.c). A CLASS's id
  * KN_CLASS_NAMEDTUPLE: such a class (ref), which a call constructs (frontend/namedtuple.c). */
 enum { KN_TUPLE_PLAIN = 0, KN_TUPLE_NAMED = 1 };
-enum { KN_CLASS_NAMEDTUPLE = 4 };
+enum { KN_CLASS_NAMEDTUPLE = 4, KN_CLASS_ENUM = 5 };
+/* An ENUM's id: an enum.Enum member, or an enum.IntEnum member (which is also an int). */
+enum { KN_ENUM_PLAIN = 0, KN_ENUM_INT = 1 };
 
 struct KnType {
     KnTypeKind kind;
@@ -78,7 +80,10 @@ struct KnType {
     int ndim;      /* ARRAY */
     char layout;   /* ARRAY: 'C', 'F' or 'A' (any strides) */
     int readonly;  /* ARRAY: writing is a compile-time error */
-    const char **fields; /* TUPLE of a namedtuple (id KN_TUPLE_NAMED, ref its class): n names */
+    const char **fields; /* TUPLE of a namedtuple (id KN_TUPLE_NAMED, ref its class): n names;
+                            ENUM: the nvalues member names */
+    int nvalues;           /* ENUM: its members, */
+    const int64_t *values; /* and their values */
 };
 
 /* The static singletons. */
@@ -120,6 +125,10 @@ KnType *kn_type_optional(KnTypeTable *t, KnType *value);
 KnType *kn_type_namedtuple(KnTypeTable *t, void *cls, const char *name, const char *const *fields,
                            KnType **items, int n);
 int kn_type_field_index(const KnType *t, const char *name);
+/* the type of the members of enum class `cls` (model_enum.c): int values (dtype int64), id
+ * KN_ENUM_INT for an IntEnum, the members' names and values (copied) */
+KnType *kn_type_enum(KnTypeTable *t, void *cls, const char *name, int is_int, int n,
+                     const char *const *names, const int64_t *values);
 KnType *kn_type_optional_unify(KnTypeTable *t, KnType *a, KnType *b);
 /* NumPy's promotion of two array dtypes (int8 + int8 is int8, unlike Numba's scalars). */
 KnType *kn_type_numpy_promote(KnType *a, KnType *b);

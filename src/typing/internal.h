@@ -43,6 +43,11 @@ int kn_typing_unwrap(KnCompilation *c, KnInstr *in);
 int kn_typing_optional_cmp(KnCompilation *c, KnInstr *in);
 int kn_typing_const_cond(const KnInstr *cbr);
 
+/* enum.c: an IntEnum operand k of in used as its int (unwrapped); `==`/`is` of an enum member
+ * (1 when in is one, typed) */
+int kn_typing_intenum_as_int(const KnInstr *in, int k);
+int kn_typing_enum_cmp(KnCompilation *c, KnInstr *in);
+
 /* namedtuple.c: the type of a namedtuple built by a call of its class (a TUPLE with a
  * KnNamedTuple); `p.x` of a namedtuple (0 when typed, 1 when x is no field) */
 KnType *kn_typing_namedtuple_tuple(KnCompilation *c, KnInstr *in, KnType **items);

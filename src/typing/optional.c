@@ -72,8 +72,9 @@ kn_typing_unwrap_operands(KnCompilation *c, KnBlock *blk, int i)
     KnInstr *in = blk->instrs.items[i];
     int added = 0;
     for (int k = 0; k < in->nargs; k++) {
-        if (!is_optional(in->args[k]->type) || !needs_value(in, k))
-            continue;
+        if (!((is_optional(in->args[k]->type) && needs_value(in, k)) ||
+              (kn_typing_intenum_as_int(in, k) && needs_value(in, k))))
+            continue; /* an IntEnum member used as an int: its value (enum.c) */
         KnInstr *u = new_unwrap(c, in->args[k]);
         in->args[k] = u;
         KN_VEC_PUSH(&c->arena, blk->instrs, u); /* grow by one, then move it before `in` */
@@ -92,7 +93,7 @@ kn_typing_unwrap(KnCompilation *c, KnInstr *in)
     KN_UNUSED(c);
     const KnType *t = in->args[0]->type;
     if (t)
-        in->type = is_optional(t) ? t->dtype : (KnType *)t;
+        in->type = is_optional(t) || t->kind == KN_TY_ENUM ? t->dtype : (KnType *)t;
     return 0;
 }
 

@@ -225,6 +225,8 @@ type_cmp(KnCompilation *c, KnInstr *in)
         return type_contains(c, in, a, b);
     if (kn_typing_optional_cmp(c, in)) /* `x is None` of an optional (optional.c) */
         return 0;
+    if (kn_typing_enum_cmp(c, in)) /* enum members (enum.c) */
+        return 0;
     if (a->kind == KN_TY_ARRAY || b->kind == KN_TY_ARRAY)
         return kn_typing_array_cmp(c, in, a, b);
     if (kn_type_is_number(a) && kn_type_is_number(b)) {
