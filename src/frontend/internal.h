@@ -35,6 +35,8 @@ typedef struct FE {
     int nloops;
     int ntemps;
     KnMap var_names; /* hash of a variable's name -> its index + 1 (the first of a hash) */
+    const char *alias_name; /* unroll.c: inside one copy of an unrolled body, this name is */
+    int alias_var;          /* that copy's own variable */
 } FE;
 
 typedef KnInstr *Val;
@@ -153,5 +155,9 @@ Val kn_fe_str_format(FE *fe, PyObject *node, int *handled);
 /* loops.c */
 int kn_fe_while_stmt(FE *fe, PyObject *node);
 int kn_fe_for_stmt(FE *fe, PyObject *node);
+/* loops.c: the for loop `node` over the value seqv (its target, body and else clause) */
+int kn_fe_for_over(FE *fe, PyObject *node, Val seqv);
+/* unroll.c: for x in literal_unroll(t): the body once per item of the tuple t */
+int kn_fe_literal_unroll(FE *fe, PyObject *node);
 
 #endif

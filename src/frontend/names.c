@@ -30,6 +30,8 @@ kn_fe_add_var(FE *fe, const char *name, KnSpan sp)
 static int
 find_var(FE *fe, const char *name)
 {
+    if (fe->alias_name && !strcmp(name, fe->alias_name))
+        return fe->alias_var; /* the target of an unrolled loop's copy (unroll.c) */
     void *hit = kn_map_get(&fe->var_names, name_hash(name));
     if (!hit)
         return -1;

@@ -792,8 +792,8 @@ close_live(KnFunction *fn, char *live)
                 if (!s || live[s->id])
                     continue;
                 int cond = t->op == KN_OP_CBR ? kn_typing_const_cond(t) : -1;
-                if (k < 2 && cond >= 0 && cond != (k == 0))
-                    continue;
+                if (k < 2 && (cond == -2 || (cond >= 0 && cond != (k == 0))))
+                    continue; /* not typed yet: the block's own turn (mark_live) decides */
                 live[s->id] = 1;
                 again = 1;
             }
