@@ -15,12 +15,18 @@ dtype_by_name(const char *name)
         const char *name;
         KnType *t;
     } map[] = {
-        {"float64", &kn_type_float64},     {"float32", &kn_type_float32},
-        {"int64", &kn_type_int64},         {"int32", &kn_type_int32},
-        {"int16", &kn_type_int16},         {"int8", &kn_type_int8},
-        {"uint64", &kn_type_uint64},       {"uint32", &kn_type_uint32},
-        {"uint16", &kn_type_uint16},       {"uint8", &kn_type_uint8},
-        {"complex128", &kn_type_complex128}, {"complex64", &kn_type_complex64},
+        {"float64", &kn_type_float64},
+        {"float32", &kn_type_float32},
+        {"int64", &kn_type_int64},
+        {"int32", &kn_type_int32},
+        {"int16", &kn_type_int16},
+        {"int8", &kn_type_int8},
+        {"uint64", &kn_type_uint64},
+        {"uint32", &kn_type_uint32},
+        {"uint16", &kn_type_uint16},
+        {"uint8", &kn_type_uint8},
+        {"complex128", &kn_type_complex128},
+        {"complex64", &kn_type_complex64},
         {"bool", &kn_type_bool},
     };
     for (int i = 0; i < KN_ARRAY_LEN(map); i++)

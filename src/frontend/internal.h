@@ -35,8 +35,10 @@ typedef struct FE {
     int nloops;
     int ntemps;
     KnMap var_names; /* hash of a variable's name -> its index + 1 (the first of a hash) */
-    const char *alias_name; /* unroll.c: inside one copy of an unrolled body, this name is */
-    int alias_var;          /* that copy's own variable */
+    /* unroll.c: inside one copy of an unrolled loop's body, the name alias_name is the
+     * variable alias_var (that copy's own) */
+    const char *alias_name;
+    int alias_var;
 } FE;
 
 typedef KnInstr *Val;

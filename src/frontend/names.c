@@ -234,8 +234,8 @@ frozen_callable(FE *fe, KnSpan sp, PyObject *o)
             fe, sp, kn_type_class(fe->c->types, KN_CLASS_ENUM, o, ((PyTypeObject *)o)->tp_name), o);
     if (kn_fe_is_namedtuple_class(o)) /* namedtuple.c */
         return global_value(
-            fe, sp, kn_type_class(fe->c->types, KN_CLASS_NAMEDTUPLE, o, ((PyTypeObject *)o)->tp_name),
-            o);
+            fe, sp,
+            kn_type_class(fe->c->types, KN_CLASS_NAMEDTUPLE, o, ((PyTypeObject *)o)->tp_name), o);
     if (o == (PyObject *)Py_TYPE(Py_None))
         return global_value(fe, sp, kn_type_class(fe->c->types, 2, o, "NoneType"), o);
     return NULL;

@@ -45,8 +45,7 @@ body_copy(FE *fe, PyObject *node, int seq, int k, KnBlock *next, KnBlock *exit)
     char name[300];
     snprintf(name, sizeof name, "%s$%d", nm, k);
     Val item = kn_kir_emit2(&fe->b, KN_OP_GETITEM, span_of(fe, A(node, "iter")),
-                            kn_fe_load(fe, sp, seq),
-                            kn_fe_const_int(fe, sp, k, &kn_type_int64));
+                            kn_fe_load(fe, sp, seq), kn_fe_const_int(fe, sp, k, &kn_type_int64));
     const char *was_name = fe->alias_name;
     int was_var = fe->alias_var;
     fe->alias_name = nm;

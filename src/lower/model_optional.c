@@ -123,7 +123,7 @@ kn_lower_rule_optional(L *l, KnInstr *in, int bid)
 {
     KN_UNUSED(bid);
     KnInstr *x = in->op == KN_OP_TRUTH || in->args[0]->type->kind == KN_TY_OPTIONAL ? in->args[0]
-                                                                                   : in->args[1];
+                                                                                    : in->args[1];
     LLVMValueRef v = l->vals[x->id];
     if (in->op == KN_OP_TRUTH)
         return optional_truth(l, v, x->type);

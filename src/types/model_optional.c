@@ -30,8 +30,8 @@ kn_type_optional_unify(KnTypeTable *t, KnType *a, KnType *b)
         return NULL;
     KnType *va = a->kind == KN_TY_OPTIONAL ? a->dtype : a;
     KnType *vb = b->kind == KN_TY_OPTIONAL ? b->dtype : b;
-    int opt = a->kind == KN_TY_OPTIONAL || b->kind == KN_TY_OPTIONAL ||
-              a->kind == KN_TY_NONE || b->kind == KN_TY_NONE;
+    int opt = a->kind == KN_TY_OPTIONAL || b->kind == KN_TY_OPTIONAL || a->kind == KN_TY_NONE ||
+              b->kind == KN_TY_NONE;
     if (!opt)
         return NULL;
     if (va->kind == KN_TY_NONE)

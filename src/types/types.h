@@ -80,10 +80,11 @@ struct KnType {
     int ndim;      /* ARRAY */
     char layout;   /* ARRAY: 'C', 'F' or 'A' (any strides) */
     int readonly;  /* ARRAY: writing is a compile-time error */
-    const char **fields; /* TUPLE of a namedtuple (id KN_TUPLE_NAMED, ref its class): n names;
-                            ENUM: the nvalues member names */
-    int nvalues;           /* ENUM: its members, */
-    const int64_t *values; /* and their values */
+    /* TUPLE of a namedtuple (id KN_TUPLE_NAMED, ref its class): the n field names. ENUM: the
+     * names of its nvalues members, and their values */
+    const char **fields;
+    int nvalues;
+    const int64_t *values;
 };
 
 /* The static singletons. */

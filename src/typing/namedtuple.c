@@ -34,8 +34,7 @@ kn_type_rule_namedtuple(KnCompilation *c, KnInstr *in, int id, KnType **a, int n
     if (!self->fields)
         return kn_typing_err(c, in->span, "%s has no attribute '_replace'", self->name);
     if (n != in->aux)
-        return kn_typing_err(c, in->span, "%s._replace() takes keyword arguments only",
-                             self->name);
+        return kn_typing_err(c, in->span, "%s._replace() takes keyword arguments only", self->name);
     const char **names = in->imm.ptr;
     KnType *items[256];
     for (int i = 0; i < self->n && i < 256; i++)
@@ -50,11 +49,12 @@ kn_type_rule_namedtuple(KnCompilation *c, KnInstr *in, int id, KnType **a, int n
                                  a[k]->name);
         items[f] = a[k];
     }
-    in->type = kn_type_namedtuple(c->types, self->ref, strchr(self->name, '(')
-                                                           ? kn_arena_strndup(&c->arena, self->name,
-                                                                              (size_t)(strchr(self->name, '(') - self->name))
-                                                           : self->name,
-                                  (const char *const *)self->fields, items, self->n);
+    in->type = kn_type_namedtuple(
+        c->types, self->ref,
+        strchr(self->name, '(') ? kn_arena_strndup(&c->arena, self->name,
+                                                   (size_t)(strchr(self->name, '(') - self->name))
+                                : self->name,
+        (const char *const *)self->fields, items, self->n);
     kn_typing_impl_kind(c, in, KN_CALL_METHOD);
     return 0;
 }
