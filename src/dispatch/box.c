@@ -213,6 +213,8 @@ kn_box_from_key(KnState *s, PyObject *key)
     if (PyTuple_Check(key) && PyTuple_GET_SIZE(key) >= 1 &&
         PyUnicode_Check(PyTuple_GET_ITEM(key, 0))) {
         const char *tag = PyUnicode_AsUTF8(PyTuple_GET_ITEM(key, 0));
+        if (tag && !strcmp(tag, "namedtuple")) /* a TUPLE too (box_namedtuple.c) */
+            return kn_box_namedtuple_from_key(s, key);
         for (int k = 0; tag && k < KN_TY_COUNT; k++)
             if (models[k]->tag && models[k]->from_key && !strcmp(models[k]->tag, tag))
                 return models[k]->from_key(s, key);

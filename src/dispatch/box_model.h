@@ -52,6 +52,9 @@ KnType *kn_box_typeof_array(KnState *s, PyObject *o);
  * class made from items (a tuple; its reference taken over) */
 KnType *kn_box_typeof_namedtuple(KnState *s, PyObject *o);
 PyObject *kn_box_namedtuple_make(KnType *t, PyObject *items);
+/* its key ("namedtuple", cls, item keys...) and the type such a key names (NULL, error set) */
+PyObject *kn_box_namedtuple_key(KnType *t);
+KnType *kn_box_namedtuple_from_key(KnState *s, PyObject *key);
 /* box_enum.c: typeof of an enum member, NULL (no error) when o is none, (KnType *)-1 with an
  * error set */
 KnType *kn_box_typeof_enum(KnState *s, PyObject *o);

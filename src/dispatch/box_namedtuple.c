@@ -52,3 +52,60 @@ kn_box_namedtuple_make(KnType *t, PyObject *items)
     Py_DECREF(items);
     return r;
 }
+
+/* ("namedtuple", cls, item keys...) */
+PyObject *
+kn_box_namedtuple_key(KnType *t)
+{
+    PyObject *k = PyTuple_New(t->n + 2);
+    if (!k)
+        return NULL;
+    PyTuple_SET_ITEM(k, 0, PyUnicode_FromString("namedtuple"));
+    Py_INCREF((PyObject *)t->ref);
+    PyTuple_SET_ITEM(k, 1, (PyObject *)t->ref);
+    for (int i = 0; i < t->n; i++) {
+        PyObject *item = kn_box_key(t->items[i]);
+        if (!item) {
+            Py_DECREF(k);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(k, i + 2, item);
+    }
+    return k;
+}
+
+KnType *
+kn_box_namedtuple_from_key(KnState *s, PyObject *key)
+{
+    Py_ssize_t n = PyTuple_GET_SIZE(key) - 2;
+    PyObject *cls = n >= 0 ? PyTuple_GET_ITEM(key, 1) : NULL;
+    PyObject *f = cls && PyType_Check(cls) ? PyObject_GetAttrString(cls, "_fields") : NULL;
+    if (!f || !PyTuple_Check(f) || PyTuple_GET_SIZE(f) != n || n > 256) {
+        Py_XDECREF(f);
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "kiln: bad namedtuple type key %R", key);
+        return NULL;
+    }
+    KnType *items[256];
+    const char *names[256];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        names[i] = PyUnicode_Check(PyTuple_GET_ITEM(f, i)) ? PyUnicode_AsUTF8(PyTuple_GET_ITEM(f, i))
+                                                            : NULL;
+        if (!names[i] || !(items[i] = kn_box_from_key(s, PyTuple_GET_ITEM(key, i + 2)))) {
+            Py_DECREF(f);
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_TypeError, "kiln: bad namedtuple type key %R", key);
+            return NULL;
+        }
+    }
+    if (!seen && !(seen = PySet_New(NULL))) {
+        Py_DECREF(f);
+        return NULL;
+    }
+    if (PySet_Add(seen, cls) < 0)
+        PyErr_Clear();
+    KnType *t = kn_type_namedtuple(&s->types, cls, ((PyTypeObject *)cls)->tp_name, names, items,
+                                   (int)n);
+    Py_DECREF(f);
+    return t;
+}

@@ -68,6 +68,8 @@ tuple_release(KnType *t, char *src)
 static PyObject *
 tuple_key(KnType *t)
 {
+    if (t->fields)
+        return kn_box_namedtuple_key(t); /* box_namedtuple.c */
     PyObject *k = PyTuple_New(t->n + 1);
     if (!k)
         return NULL;

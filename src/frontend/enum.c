@@ -89,6 +89,16 @@ kn_fe_enum_member_type(KnTypeTable *t, PyObject *o)
     return type_of_class(t, (PyObject *)Py_TYPE(o));
 }
 
+KnType *
+kn_fe_enum_class_type(KnTypeTable *t, PyObject *cls)
+{
+    if (!kn_fe_is_enum_class(cls)) {
+        PyErr_Format(PyExc_TypeError, "kiln: %R is not an enum class", cls);
+        return (KnType *)-1;
+    }
+    return type_of_class(t, cls);
+}
+
 Val
 kn_fe_frozen_enum(FE *fe, PyObject *node, PyObject *o, const char *what)
 {

@@ -9,13 +9,16 @@ KnType *
 kn_type_enum(KnTypeTable *t, void *cls, const char *name, int is_int, int n,
              const char *const *names, const int64_t *values)
 {
-    KnType key = {.kind = KN_TY_ENUM, .id = is_int, .ref = cls, .dtype = &kn_type_int64};
-    KnType *found = kn_type_find(t, &key);
-    if (found)
-        return found;
     KnStrBuf sb;
     kn_sb_init(&sb);
     kn_sb_printf(&sb, "enum(%s)", name);
+    KnType key = {
+        .kind = KN_TY_ENUM, .id = is_int, .ref = cls, .dtype = &kn_type_int64, .name = sb.data};
+    KnType *found = kn_type_find(t, &key);
+    if (found) {
+        kn_sb_fini(&sb);
+        return found;
+    }
     KnType *r = kn_type_intern(t, &key, sb.data);
     kn_sb_fini(&sb);
     const char **ns = kn_arena_alloc(&t->arena, sizeof(char *) * (size_t)(n ? n : 1));
@@ -36,4 +39,17 @@ enum_size(const KnType *t)
     return kn_type_size(t->dtype);
 }
 
-const KnTypeModel kn_type_model_enum = {.size = enum_size};
+/* a type with no class (read from KIR text) is told apart by its name */
+static int
+enum_same(const KnType *a, const KnType *b)
+{
+    return a->ref || !a->name || !b->name || !strcmp(a->name, b->name);
+}
+
+static uint64_t
+enum_hash(const KnType *k, uint64_t h)
+{
+    return !k->ref && k->name ? kn_hash_bytes(k->name, strlen(k->name), h) : h;
+}
+
+const KnTypeModel kn_type_model_enum = {.size = enum_size, .same = enum_same, .hash = enum_hash};

@@ -5,20 +5,40 @@
  * the same items. The names are copied into the type table's arena. */
 #include "types/model.h"
 
+int
+kn_type_namedtuple_same(const KnType *a, const KnType *b)
+{
+    return a->id != KN_TUPLE_NAMED || a->ref || !a->name || !b->name || !strcmp(a->name, b->name);
+}
+
+uint64_t
+kn_type_namedtuple_hash(const KnType *k, uint64_t h)
+{
+    return k->id == KN_TUPLE_NAMED && !k->ref && k->name ? kn_hash_bytes(k->name, strlen(k->name), h)
+                                                         : h;
+}
+
 KnType *
 kn_type_namedtuple(KnTypeTable *t, void *cls, const char *name, const char *const *fields,
                    KnType **items, int n)
 {
-    KnType key = {.kind = KN_TY_TUPLE, .n = n, .items = items, .id = KN_TUPLE_NAMED, .ref = cls};
-    KnType *found = kn_type_find(t, &key);
-    if (found)
-        return found;
     KnStrBuf sb;
     kn_sb_init(&sb);
     kn_sb_printf(&sb, "%s(", name);
     for (int i = 0; i < n; i++)
         kn_sb_printf(&sb, "%s%s", i ? ", " : "", items[i]->name);
     kn_sb_append(&sb, ")");
+    KnType key = {.kind = KN_TY_TUPLE,
+                  .n = n,
+                  .items = items,
+                  .id = KN_TUPLE_NAMED,
+                  .ref = cls,
+                  .name = sb.data};
+    KnType *found = kn_type_find(t, &key);
+    if (found) {
+        kn_sb_fini(&sb);
+        return found;
+    }
     KnType *r = kn_type_intern(t, &key, sb.data);
     kn_sb_fini(&sb);
     r->fields = kn_arena_alloc(&t->arena, sizeof(char *) * (size_t)(n ? n : 1));

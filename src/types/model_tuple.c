@@ -99,6 +99,8 @@ tuple_convert_safely(const KnType *from, const KnType *to)
 const KnTypeModel kn_type_model_tuple = {
     .size = tuple_size,
     .align = tuple_align,
+    .same = kn_type_namedtuple_same, /* model_namedtuple.c */
+    .hash = kn_type_namedtuple_hash,
     .unify = tuple_unify,
     .convert_safely = tuple_convert_safely,
 };
