@@ -140,3 +140,9 @@ def test_errors():
         kiln.njit(str_valued)()
     assert_diagnostic(info.value, kiln.errors.TypingError, str_valued, "Named.A",
                       contains=["ints", "Named"])
+
+
+def test_typeof_and_key():
+    t = kiln.typeof(Color.RED)
+    assert isinstance(t, kiln.types.EnumMember) and t.instance_class is Color
+    assert kiln.typeof(Level.LOW) != t

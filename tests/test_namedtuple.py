@@ -174,3 +174,12 @@ def test_errors_at_the_call():
         kiln.njit(no_such_attr)(Point(1, 2))
     assert_diagnostic(info.value, kiln.errors.TypingError, no_such_attr, "p.z",
                       contains=["no attribute 'z'"])
+
+
+def test_typeof_and_key():
+    t = kiln.typeof(Point(1, 2.5))
+    assert isinstance(t, kiln.types.NamedTuple) and t.instance_class is Point
+    assert str(t) == "Point(int64, float64)"
+    f = kiln.njit(identity)
+    f(Point(1, 2.5))
+    assert kiln.typeof(Point(3, 4.5)) == t
