@@ -237,3 +237,15 @@ def test_branch_on_none_argument_is_pruned():
     # b is None (typed as none): the `a + b` branch is never typed, as in Numba
     same(dead_branch_uses_none, 1)
     same(dead_branch_uses_none, 1, 2)
+
+
+def eq_value(n):
+    x = None
+    if n > 0:
+        x = n
+    return x == 3, x != 3, 3 == x, x == 2.5, 2.5 != x
+
+
+def test_equality_with_a_number_is_false_for_none():
+    for n in (-1, 3, 4):
+        same(eq_value, n)

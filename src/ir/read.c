@@ -207,9 +207,9 @@ read_container_type(Reader *r)
     return NULL;
 }
 
-/* optional(T), enum(Name) and a namedtuple Name(T, ...) (types/model_optional.c,
- * model_enum.c, model_namedtuple.c); the text has no class, so an enum or namedtuple read
- * back is a type of that name and items only. NULL when the text is none of them (or, with
+/* optional(T), enum(Name) and a namedtuple Name(T, ...) whose name starts with a capital
+ * letter (types/model_optional.c, model_enum.c, model_namedtuple.c); the text has no class, so
+ * an enum or namedtuple read back is a type of that name and items only. NULL when the text is none of them (or, with
  * r->failed_container set, a bad one). */
 static KnType *
 read_value_type(Reader *r)
@@ -239,6 +239,8 @@ read_value_type(Reader *r)
         return kn_type_enum(r->types, NULL, kn_arena_strndup(r->arena, s, (size_t)(e - s)), 0, 0,
                             NULL, NULL);
     }
+    if (!isupper((unsigned char)name[0]))
+        return NULL; /* a namedtuple class by its usual spelling (`nosuch(int64)` is no type) */
     r->p = s;
     KnType **items;
     int n;

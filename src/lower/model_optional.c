@@ -121,12 +121,22 @@ kn_lower_unwrap(L *l, KnInstr *in)
 LLVMValueRef
 kn_lower_rule_optional(L *l, KnInstr *in, int bid)
 {
-    KN_UNUSED(bid);
     KnInstr *x = in->op == KN_OP_TRUTH || in->args[0]->type->kind == KN_TY_OPTIONAL ? in->args[0]
                                                                                     : in->args[1];
     LLVMValueRef v = l->vals[x->id];
     if (in->op == KN_OP_TRUTH)
         return optional_truth(l, v, x->type);
     LLVMValueRef p = present(l, v);
+    if (bid == KN_BI_OPTIONAL_EQ) { /* x == v: present and equal; x != v: missing or unequal */
+        const KnCallImpl *impl = in->impl;
+        int left = x == in->args[0];
+        LLVMValueRef a = left ? value_of(l, v) : l->vals[in->args[0]->id];
+        LLVMValueRef b = left ? l->vals[in->args[1]->id] : value_of(l, v);
+        const KnType *ta = left ? x->type->dtype : in->args[0]->type;
+        const KnType *tb = left ? in->args[1]->type : x->type->dtype;
+        LLVMValueRef r = kn_lower_cmp(l, (KnCmp)in->aux, a, b, ta, tb, impl->operand);
+        return in->aux == KN_CMP_EQ ? LLVMBuildAnd(l->b, p, r, "")
+                                    : LLVMBuildOr(l->b, LLVMBuildNot(l->b, p, ""), r, "");
+    }
     return in->aux == KN_CMP_EQ ? LLVMBuildNot(l->b, p, "") : p;
 }

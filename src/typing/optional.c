@@ -19,6 +19,19 @@ is_optional(const KnType *t)
     return t && t->kind == KN_TY_OPTIONAL;
 }
 
+/* `x == v` or `x != v` (not `is`) of an optional number and a number, either side */
+static int
+optional_number_eq(const KnInstr *in)
+{
+    if (in->op != KN_OP_CMP || (in->aux != KN_CMP_EQ && in->aux != KN_CMP_NE) || in->imm.i)
+        return 0;
+    const KnType *a = in->args[0]->type, *b = in->args[1]->type;
+    if (!a || !b || is_optional(a) == is_optional(b))
+        return 0;
+    const KnType *o = is_optional(a) ? a : b, *v = is_optional(a) ? b : a;
+    return kn_type_is_number(o->dtype) && kn_type_is_number(v);
+}
+
 /* whether operand k of in is used as a plain value (an optional there is unwrapped) */
 static int
 needs_value(const KnInstr *in, int k)
@@ -41,7 +54,8 @@ needs_value(const KnInstr *in, int k)
         return in->aux != KN_UN_NOT;
     case KN_OP_CMP: {
         const KnType *o = in->args[1 - k]->type;
-        return !(o && (o->kind == KN_TY_NONE || o->kind == KN_TY_OPTIONAL));
+        return !(o && (o->kind == KN_TY_NONE || o->kind == KN_TY_OPTIONAL)) &&
+               !optional_number_eq(in);
     }
     case KN_OP_CALL: {
         const KnType *f = in->args[0]->type;
@@ -98,13 +112,23 @@ kn_typing_unwrap(KnCompilation *c, KnInstr *in)
 }
 
 /* `x is None`, `x is not None`, `x == None`, `x != None` with x optional (either side): a
- * run-time test. 1 when in is one (typed), else 0. */
+ * run-time test; `x == v`, `x != v` of an optional number and a number: false (true) when x is
+ * None, else the values compared. 1 when in is one (typed), else 0. */
 int
 kn_typing_optional_cmp(KnCompilation *c, KnInstr *in)
 {
     const KnType *a = in->args[0]->type, *b = in->args[1]->type;
     if ((in->aux != KN_CMP_EQ && in->aux != KN_CMP_NE) || !a || !b)
         return 0;
+    if (optional_number_eq(in)) { /* None == 3 is False; else the values compare */
+        in->type = &kn_type_bool;
+        KnCallImpl *impl = kn_typing_impl_kind(c, in, KN_CALL_OPERATOR);
+        impl->builtin = KN_BI_OPTIONAL_EQ;
+        KnType *ta = in->args[0]->type, *tb = in->args[1]->type;
+        impl->operand = kn_type_promote(is_optional(ta) ? ta->dtype : ta,
+                                        is_optional(tb) ? tb->dtype : tb);
+        return 1;
+    }
     if (!((is_optional(a) && b->kind == KN_TY_NONE) || (is_optional(b) && a->kind == KN_TY_NONE)))
         return 0;
     in->type = &kn_type_bool;
