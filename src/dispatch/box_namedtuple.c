@@ -89,8 +89,9 @@ kn_box_namedtuple_from_key(KnState *s, PyObject *key)
     KnType *items[256];
     const char *names[256];
     for (Py_ssize_t i = 0; i < n; i++) {
-        names[i] = PyUnicode_Check(PyTuple_GET_ITEM(f, i)) ? PyUnicode_AsUTF8(PyTuple_GET_ITEM(f, i))
-                                                            : NULL;
+        names[i] = PyUnicode_Check(PyTuple_GET_ITEM(f, i))
+                       ? PyUnicode_AsUTF8(PyTuple_GET_ITEM(f, i))
+                       : NULL;
         if (!names[i] || !(items[i] = kn_box_from_key(s, PyTuple_GET_ITEM(key, i + 2)))) {
             Py_DECREF(f);
             if (!PyErr_Occurred())
@@ -104,8 +105,8 @@ kn_box_namedtuple_from_key(KnState *s, PyObject *key)
     }
     if (PySet_Add(seen, cls) < 0)
         PyErr_Clear();
-    KnType *t = kn_type_namedtuple(&s->types, cls, ((PyTypeObject *)cls)->tp_name, names, items,
-                                   (int)n);
+    KnType *t =
+        kn_type_namedtuple(&s->types, cls, ((PyTypeObject *)cls)->tp_name, names, items, (int)n);
     Py_DECREF(f);
     return t;
 }

@@ -209,8 +209,8 @@ read_container_type(Reader *r)
 
 /* optional(T), enum(Name) and a namedtuple Name(T, ...) whose name starts with a capital
  * letter (types/model_optional.c, model_enum.c, model_namedtuple.c); the text has no class, so
- * an enum or namedtuple read back is a type of that name and items only. NULL when the text is none of them (or, with
- * r->failed_container set, a bad one). */
+ * an enum or namedtuple read back is a type of that name and items only. NULL when the text is none
+ * of them (or, with r->failed_container set, a bad one). */
 static KnType *
 read_value_type(Reader *r)
 {

@@ -14,8 +14,9 @@ kn_type_namedtuple_same(const KnType *a, const KnType *b)
 uint64_t
 kn_type_namedtuple_hash(const KnType *k, uint64_t h)
 {
-    return k->id == KN_TUPLE_NAMED && !k->ref && k->name ? kn_hash_bytes(k->name, strlen(k->name), h)
-                                                         : h;
+    return k->id == KN_TUPLE_NAMED && !k->ref && k->name
+               ? kn_hash_bytes(k->name, strlen(k->name), h)
+               : h;
 }
 
 KnType *

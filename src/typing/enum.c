@@ -51,6 +51,8 @@ int
 kn_type_rule_enum(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
 {
     KN_UNUSED(a), KN_UNUSED(n);
+    if (id == KN_BI_ENUM_EQ && in->op != KN_OP_CMP)
+        return kn_typing_err(c, in->span, "enum members have no attribute '_kn_eq'");
     kn_typing_impl_kind(c, in, KN_CALL_BUILTIN);
     in->type = id == KN_BI_ENUM_VALUE  ? in->args[0]->type->dtype
                : id == KN_BI_ENUM_NAME ? &kn_type_str

@@ -125,8 +125,8 @@ kn_typing_optional_cmp(KnCompilation *c, KnInstr *in)
         KnCallImpl *impl = kn_typing_impl_kind(c, in, KN_CALL_OPERATOR);
         impl->builtin = KN_BI_OPTIONAL_EQ;
         KnType *ta = in->args[0]->type, *tb = in->args[1]->type;
-        impl->operand = kn_type_promote(is_optional(ta) ? ta->dtype : ta,
-                                        is_optional(tb) ? tb->dtype : tb);
+        impl->operand =
+            kn_type_promote(is_optional(ta) ? ta->dtype : ta, is_optional(tb) ? tb->dtype : tb);
         return 1;
     }
     if (!((is_optional(a) && b->kind == KN_TY_NONE) || (is_optional(b) && a->kind == KN_TY_NONE)))
