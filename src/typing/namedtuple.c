@@ -49,12 +49,12 @@ kn_type_rule_namedtuple(KnCompilation *c, KnInstr *in, int id, KnType **a, int n
                                  a[k]->name);
         items[f] = a[k];
     }
-    in->type = kn_type_namedtuple(
-        c->types, self->ref,
-        strchr(self->name, '(') ? kn_arena_strndup(&c->arena, self->name,
-                                                   (size_t)(strchr(self->name, '(') - self->name))
-                                : self->name,
-        (const char *const *)self->fields, items, self->n);
+    /* the class's name: the type's printed name up to its items, `Point(int64, int64)` */
+    const char *paren = strchr(self->name, '(');
+    const char *cls_name =
+        paren ? kn_arena_strndup(&c->arena, self->name, (size_t)(paren - self->name)) : self->name;
+    in->type = kn_type_namedtuple(c->types, self->ref, cls_name, (const char *const *)self->fields,
+                                  items, self->n);
     kn_typing_impl_kind(c, in, KN_CALL_METHOD);
     return 0;
 }
