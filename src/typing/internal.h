@@ -37,11 +37,17 @@ int kn_typing_dunder_builtin(KnCompilation *c, KnInstr *in, int id, KnType **a, 
 
 /* optional.c: UNWRAPs inserted before blk's instruction i where it needs the values of optional
  * operands (returns how many, already typed); UNWRAP; `x is None` of an optional (1 when in is
- * one); a CBR's condition folded to a constant by typing (0, 1; -1 run time, -2 not typed) */
+ * one) */
 int kn_typing_unwrap_operands(KnCompilation *c, KnBlock *blk, int i);
 int kn_typing_unwrap(KnCompilation *c, KnInstr *in);
 int kn_typing_optional_cmp(KnCompilation *c, KnInstr *in);
+/* reach.c: the fixpoint's reached blocks: a CBR's condition folded to a constant by typing (0,
+ * 1; -1 run time, -2 not typed); mark b's successors in live (only the taken side of a folded
+ * condition); close live over every edge at a round's end and make it the blocks' reachable
+ * flags (1 when they changed) */
 int kn_typing_const_cond(const KnInstr *cbr);
+void kn_typing_mark_live(const KnBlock *b, char *live);
+int kn_typing_close_live(KnFunction *fn, char *live);
 
 /* enum.c: an IntEnum operand k of in used as its int (unwrapped); `==`/`is` of an enum member
  * (1 when in is one, typed) */

@@ -145,22 +145,3 @@ kn_type_rule_optional(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
     in->type = &kn_type_bool;
     return 0;
 }
-
-/* The value of a CBR's condition when typing has made it a constant (a `truth` of a `cmp` that
- * typing folded, `x is None` of a non-optional x; or of a bool constant): 0 or 1; -1 when it is
- * known only at run time, -2 when it is not typed yet. */
-int
-kn_typing_const_cond(const KnInstr *cbr)
-{
-    const KnInstr *v = cbr->args[0];
-    if (!v->type)
-        return -2;
-    if (v->op == KN_OP_TRUTH)
-        v = v->args[0];
-    if (v->op == KN_OP_CONST && v->type && v->type->kind == KN_TY_BOOL)
-        return v->imm.i != 0;
-    const KnCallImpl *impl = v->impl;
-    if (v->op == KN_OP_CMP && v->type && impl && impl->kind == KN_CALL_CONST)
-        return impl->value != 0;
-    return -1;
-}

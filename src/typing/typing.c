@@ -758,58 +758,6 @@ mark_reachable(KnFunction *fn)
     free(stack);
 }
 
-/* the successors of a block reached (live), but only the taken side of a folded condition
- * (a condition not typed yet reaches both: typing one side may be what types it, `k in d` of
- * an empty dict filled in the else branch) */
-static void
-mark_live(const KnBlock *b, char *live)
-{
-    KnInstr *t = kn_kir_terminator(b);
-    if (!t)
-        return;
-    int cond = t->op == KN_OP_CBR ? kn_typing_const_cond(t) : -1;
-    for (int k = 0; k < 2; k++)
-        if (t->targets[k] && (cond < 0 || cond == (k == 0)))
-            live[t->targets[k]->id] = 1;
-    if (b->unwind)
-        live[b->unwind->id] = 1;
-}
-
-/* live closed over every edge (the blocks reached late in the round through back edges), made
- * the blocks' reachable flags: 1 when they changed */
-static int
-close_live(KnFunction *fn, char *live)
-{
-    for (int again = 1; again;) {
-        again = 0;
-        for (int b = 0; b < fn->blocks.len; b++) {
-            if (!live[b])
-                continue;
-            KnBlock *blk = fn->blocks.items[b];
-            KnInstr *t = kn_kir_terminator(blk);
-            for (int k = 0; t && k < 3; k++) {
-                KnBlock *s = k < 2 ? t->targets[k] : blk->unwind;
-                if (!s || live[s->id])
-                    continue;
-                int cond = t->op == KN_OP_CBR ? kn_typing_const_cond(t) : -1;
-                if (k < 2 && (cond == -2 || (cond >= 0 && cond != (k == 0))))
-                    continue; /* not typed yet: the block's own turn (mark_live) decides */
-                live[s->id] = 1;
-                again = 1;
-            }
-        }
-    }
-    int changed = 0;
-    for (int b = 0; b < fn->blocks.len; b++) {
-        KnBlock *blk = fn->blocks.items[b];
-        if (blk->reachable != live[b]) {
-            blk->reachable = live[b];
-            changed = 1;
-        }
-    }
-    return changed;
-}
-
 static KnInstr *
 first_untyped(KnFunction *fn)
 {
@@ -876,9 +824,9 @@ kn_typing_infer(KnCompilation *c, KnType **argtypes)
                 KN_TRY(type_instr(c, blk->instrs.items[i], &changed));
             }
             if (live[b])
-                mark_live(blk, live);
+                kn_typing_mark_live(blk, live); /* reach.c */
         }
-        changed |= close_live(fn, live);
+        changed |= kn_typing_close_live(fn, live);
         changed |= kn_typing_take_refined(c);
         if (!changed)
             break;
