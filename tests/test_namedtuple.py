@@ -183,3 +183,15 @@ def test_typeof_and_key():
     f = kiln.njit(identity)
     f(Point(1, 2.5))
     assert kiln.typeof(Point(3, 4.5)) == t
+
+
+def rebound(c):
+    p = Point(1, 2)
+    if c:
+        p = Point(1.5, 2)
+    return p.x + p.y, p
+
+
+def test_two_instances_of_one_class_unify_to_it():
+    check(rebound, True)
+    check(rebound, False)

@@ -58,3 +58,17 @@ kn_type_field_index(const KnType *t, const char *name)
             return i;
     return -1;
 }
+
+KnType *
+kn_type_namedtuple_like(KnTypeTable *t, const KnType *like, KnType **items)
+{
+    /* the class's name: the type's printed name up to its items, `Point(int64, int64)` */
+    const char *paren = strchr(like->name, '(');
+    size_t n = paren ? (size_t)(paren - like->name) : strlen(like->name);
+    char name[256];
+    n = n < sizeof name - 1 ? n : sizeof name - 1;
+    memcpy(name, like->name, n);
+    name[n] = '\0';
+    return kn_type_namedtuple(t, like->ref, name, (const char *const *)like->fields, items,
+                              like->n);
+}

@@ -82,6 +82,8 @@ tuple_unify(KnTypeTable *t, KnType *a, KnType *b)
         if (!items[i] || !kn_type_is_value(items[i]))
             return NULL;
     }
+    if (a->fields && a->ref == b->ref) /* two namedtuples of one class (model_namedtuple.c) */
+        return kn_type_namedtuple_like(t, a, items);
     return kn_type_tuple(t, items, a->n);
 }
 

@@ -126,6 +126,8 @@ KnType *kn_type_optional(KnTypeTable *t, KnType *value);
 KnType *kn_type_namedtuple(KnTypeTable *t, void *cls, const char *name, const char *const *fields,
                            KnType **items, int n);
 int kn_type_field_index(const KnType *t, const char *name);
+/* the namedtuple type of like's class holding items[like->n] */
+KnType *kn_type_namedtuple_like(KnTypeTable *t, const KnType *like, KnType **items);
 /* the type of the members of enum class `cls` (model_enum.c): int values (dtype int64), id
  * KN_ENUM_INT for an IntEnum, the members' names and values (copied) */
 KnType *kn_type_enum(KnTypeTable *t, void *cls, const char *name, int is_int, int n,

@@ -49,12 +49,7 @@ kn_type_rule_namedtuple(KnCompilation *c, KnInstr *in, int id, KnType **a, int n
                                  a[k]->name);
         items[f] = a[k];
     }
-    /* the class's name: the type's printed name up to its items, `Point(int64, int64)` */
-    const char *paren = strchr(self->name, '(');
-    const char *cls_name =
-        paren ? kn_arena_strndup(&c->arena, self->name, (size_t)(paren - self->name)) : self->name;
-    in->type = kn_type_namedtuple(c->types, self->ref, cls_name, (const char *const *)self->fields,
-                                  items, self->n);
+    in->type = kn_type_namedtuple_like(c->types, self, items);
     kn_typing_impl_kind(c, in, KN_CALL_METHOD);
     return 0;
 }
