@@ -35,6 +35,13 @@ def __getattr__(name):
     raise AttributeError(f"module 'kiln' has no attribute {name!r}")
 
 
+def literal_unroll(container):
+    """``for x in literal_unroll(t)`` over a tuple whose items have different types: compiled
+    code runs the loop's body once per item, each copy typed for its item (as Numba's
+    ``literal_unroll``). In the interpreter it is the tuple itself."""
+    return container
+
+
 def typeof(value, purpose=None):
     """The kiln type of ``value`` as a compiled function's argument (ValueError if it has none)."""
     from . import _core
@@ -43,6 +50,6 @@ def typeof(value, purpose=None):
 
 
 __all__ = [
-    "njit", "jit", "generated_jit", "prange", "typeof", "types", "errors", "runtime", "config",
+    "njit", "jit", "generated_jit", "prange", "literal_unroll", "typeof", "types", "errors", "runtime", "config",
     "__version__",
 ] + types.scalar_names

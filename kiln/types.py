@@ -16,8 +16,7 @@ it across the boundary to ``kiln._core`` (docs/core-api.md): ``"int64"``, ``"non
     "Array(float64, 2, 'C', readonly=True)(intp)"   "ListType(int64)()"   "DictType(str, f8)()"
 
 Every scalar alias of ``numba.types`` is known (``intp``, ``intc``, ``double``, ``np_intc``,
-``py_int``, ``c_uintp`` ...), except float16. ``optional(t)`` gives a clear TypeError until
-kiln has Optional types.
+``py_int``, ``c_uintp`` ...), except float16. ``optional(t)`` is :class:`Optional`.
 """
 
 import struct as _struct
@@ -466,7 +465,7 @@ class _Parser:
             self.take("(")
             inner = self.type()
             self.take(")")
-            t = _optional(inner, lambda why: self.fail(why, pos))
+            t = Optional(inner)
         elif name in _NAMES:
             t = _NAMES[name]
         elif name in _UNSUPPORTED_NAMES:
@@ -554,26 +553,60 @@ def _tokenize(text, fail):
     return tokens
 
 
-def optional(t):
-    """``optional(float64)``: a value that is a float64 or None, once kiln has Optional types
-    (``kiln.types.Optional``); until then a TypeError that says so."""
-    return _optional(t, None)
-
-
-def _optional(t, fail):
-    _check_type(t, "optional")
-    cls = globals().get("Optional")
-    if isinstance(cls, type) and issubclass(cls, Type):
-        return cls(t)
-    why = (f"optional({t}) is not supported yet: kiln has no Optional types (a value that may "
-           f"be None); declare {t} or leave the signature out")
-    if fail is not None:
-        fail(why)
-    raise TypeError(why)
-
-
 def parse_signature(text):
     """The :class:`Signature` written in ``text``; TypeError when it is malformed."""
     if not isinstance(text, str):
         raise TypeError(f"a signature string is needed, not {type(text).__name__}")
     return _Parser(text).signature()
+
+
+# --- Optional, namedtuple and enum member types (issue 10, "Values") ----------------------------
+
+
+class Optional(Type):
+    """A value of ``type`` or None (Numba's ``types.Optional``): a variable or result that is
+    sometimes None. Key ``("optional", key)``."""
+
+    def __init__(self, type):
+        _check_type(type, "Optional")
+        self.type = type
+        super().__init__(f"OptionalType({type})", ("optional", type.key))
+
+
+def optional(type):
+    """Numba's ``types.optional(t)``: :class:`Optional` of ``t``."""
+    return Optional(type)
+
+
+class NamedTuple(Type):
+    """An instance of a namedtuple class (``collections.namedtuple``, ``typing.NamedTuple``)
+    holding items of these types. Key ``("namedtuple", cls, item keys...)``."""
+
+    def __init__(self, types, cls):
+        self.types, self.instance_class = tuple(types), cls
+        super().__init__(f"{cls.__name__}({', '.join(str(t) for t in self.types)})",
+                         ("namedtuple", cls) + tuple(t.key for t in self.types))
+
+
+class EnumMember(Type):
+    """A member of an ``enum.Enum`` or ``enum.IntEnum`` class whose values are ints. Key
+    ``("enum", cls)``."""
+
+    def __init__(self, cls):
+        self.instance_class = cls
+        super().__init__(f"enum({cls.__name__})", ("enum", cls))
+
+
+_from_key_before_values = from_key
+
+
+def from_key(key):  # noqa: F811 (the keys above added to the original)
+    """The type object for a key of docs/core-api.md; ValueError for an unknown key."""
+    if isinstance(key, tuple) and key:
+        if key[0] == "optional" and len(key) == 2:
+            return Optional(from_key(key[1]))
+        if key[0] == "namedtuple" and len(key) >= 2:
+            return NamedTuple([from_key(k) for k in key[2:]], key[1])
+        if key[0] == "enum" and len(key) == 2:
+            return EnumMember(key[1])
+    return _from_key_before_values(key)

@@ -123,6 +123,8 @@ fixed_exceptions(PyObject *table)
             } own[] = {
                 {KN_EXC_NEG_POW, PyExc_ValueError,
                  "Integers to negative integer powers are not allowed."},
+                {KN_EXC_OPTIONAL_NONE, PyExc_TypeError,
+                 "expected a value, got None (an optional value is None here)"},
                 {KN_EXC_RESHAPE, PyExc_ValueError,
                  "cannot reshape array: the new shape has a different size"},
                 {KN_EXC_SETITEM_SHAPE, PyExc_ValueError,

@@ -189,23 +189,15 @@ def none_then_int_var(x):
     return 1
 
 
-def test_none_or_value_return_says_optional_is_not_supported():
-    with pytest.raises(kiln.errors.TypingError) as info:
-        kiln.njit(none_or_int)(1)
-    err = info.value
-    assert_diagnostic(err, kiln.errors.TypingError, none_or_int, "x", nth=3,
-                      contains=["None", "Optional", "not supported yet"])
-    line, col = locate(none_or_int, "None", nth=1)
-    assert [(n.line, n.col) for n in err.notes] == [(line, col)]
+def test_none_or_value_return_is_optional():
+    # issue 10: a function returning a value or None returns an Optional (it was refused)
+    for x in (1, -1, 0):
+        assert kiln.njit(none_or_int)(x) == none_or_int(x)
 
 
-def test_falling_off_the_end_says_optional_is_not_supported():
-    with pytest.raises(kiln.errors.TypingError) as info:
-        kiln.njit(falls_off_or_int)(1)
-    err = info.value
-    assert_diagnostic(err, kiln.errors.TypingError, falls_off_or_int, "def falls_off_or_int",
-                      contains=["Optional", "run off its end"])
-    assert [n.line for n in err.notes] == [locate(falls_off_or_int, "return x")[0]]
+def test_falling_off_the_end_returns_none_or_the_value():
+    for x in (1, -1):
+        assert kiln.njit(falls_off_or_int)(x) == falls_off_or_int(x)
 
 
 def none_in_ifexp(x):
@@ -213,15 +205,10 @@ def none_in_ifexp(x):
     return 1
 
 
-def test_none_or_value_variable_says_optional_is_not_supported():
-    with pytest.raises(kiln.errors.TypingError) as info:
-        kiln.njit(none_in_ifexp)(1)
-    assert_diagnostic(info.value, kiln.errors.TypingError, none_in_ifexp, "None",
-                      contains=["this expression can be both None", "Optional"])
-    with pytest.raises(kiln.errors.TypingError) as info:
-        kiln.njit(none_then_int_var)(1)
-    assert_diagnostic(info.value, kiln.errors.TypingError, none_then_int_var, "x",
-                      nth=3, contains=["'y'", "Optional", "not supported yet"])
+def test_none_or_value_variable_is_optional():
+    for x in (1, -1):
+        assert kiln.njit(none_in_ifexp)(x) == none_in_ifexp(x)
+        assert kiln.njit(none_then_int_var)(x) == none_then_int_var(x)
 
 
 # --- many parameters --------------------------------------------------------------------------

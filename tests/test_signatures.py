@@ -117,19 +117,21 @@ def test_float16_is_refused_by_name():
         kt.parse_signature("float16(float16)")
 
 
-def test_optional_has_a_clear_error_until_kiln_has_optional_types():
-    if isinstance(getattr(kt, "Optional", None), type):
-        pytest.skip("kiln.types.Optional exists: optional() builds it")
-    with pytest.raises(TypeError, match=r"optional\(float64\) is not supported yet"):
-        kiln.njit("float64(optional(float64))")
-    with pytest.raises(TypeError, match="Optional"):
-        kt.optional(kiln.float64)
+def test_optional_in_a_signature_takes_none_and_the_value():
+    assert kt.optional(kiln.float64) == kt.Optional(kiln.float64)
+    assert kt.parse_signature("float64(optional(float64))").args == (kt.Optional(kiln.float64),)
+
+    def f(x):
+        if x is None:
+            return -1.0
+        return x * 2.0
+
+    cf = kiln.njit("float64(optional(float64))")(f)
+    for v in (None, 2.5, -0.5):
+        assert cf(v) == f(v)
+    assert len(cf.signatures) == 1
 
 
-@pytest.mark.parametrize("text", [
-    "f8(Array(f8, 1, 'X'))", "f8(Array(f8, x, 'C'))", "f8(Array(f8, 1, 'C', mutable=True))",
-    "f8(Array(f8, 1, 'C', aligned=False))", "f8(ListType())", "f8(DictType(int64))", "f8('C)",
-])
 def test_bad_signature_strings(text):
     with pytest.raises(TypeError, match="invalid signature"):
         kt.parse_signature(text)

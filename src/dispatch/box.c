@@ -122,12 +122,20 @@ typeof_slow(KnState *s, PyObject *o)
         if (t)
             return t;
     }
+    KnType *e = kn_box_typeof_enum(s, o); /* before int: an IntEnum member (box_enum.c) */
+    if (e)
+        return e == (KnType *)-1 ? NULL : e;
     if (PyLong_Check(o))
         return kn_box_typeof_int(s, o);
     if (PyFloat_Check(o))
         return &kn_type_float64;
     if (PyArray_Check(o))
         return kn_box_check_subclass(o) < 0 ? NULL : kn_box_typeof_array(s, o);
+    if (PyTuple_Check(o)) { /* a namedtuple (box_namedtuple.c) */
+        KnType *t = kn_box_typeof_namedtuple(s, o);
+        if (t)
+            return t == (KnType *)-1 ? NULL : t;
+    }
     PyErr_Format(PyExc_TypeError, "kiln cannot determine the type of %R (of type %s)", o,
                  Py_TYPE(o)->tp_name);
     return NULL;
@@ -205,6 +213,8 @@ kn_box_from_key(KnState *s, PyObject *key)
     if (PyTuple_Check(key) && PyTuple_GET_SIZE(key) >= 1 &&
         PyUnicode_Check(PyTuple_GET_ITEM(key, 0))) {
         const char *tag = PyUnicode_AsUTF8(PyTuple_GET_ITEM(key, 0));
+        if (tag && !strcmp(tag, "namedtuple")) /* a TUPLE too (box_namedtuple.c) */
+            return kn_box_namedtuple_from_key(s, key);
         for (int k = 0; tag && k < KN_TY_COUNT; k++)
             if (models[k]->tag && models[k]->from_key && !strcmp(models[k]->tag, tag))
                 return models[k]->from_key(s, key);

@@ -47,6 +47,17 @@ KnType *kn_box_dtype_by_kind(char kind, int size);
  * TypeError; typeof of an ndarray or an accepted subclass */
 int kn_box_check_subclass(PyObject *o);
 KnType *kn_box_typeof_array(KnState *s, PyObject *o);
+/* box_namedtuple.c: typeof of an instance of a tuple subclass: its namedtuple type, NULL (no
+ * error) when the class is no namedtuple, (KnType *)-1 with an error set; the instance of t's
+ * class made from items (a tuple; its reference taken over) */
+KnType *kn_box_typeof_namedtuple(KnState *s, PyObject *o);
+PyObject *kn_box_namedtuple_make(KnType *t, PyObject *items);
+/* its key ("namedtuple", cls, item keys...) and the type such a key names (NULL, error set) */
+PyObject *kn_box_namedtuple_key(KnType *t);
+KnType *kn_box_namedtuple_from_key(KnState *s, PyObject *key);
+/* box_enum.c: typeof of an enum member, NULL (no error) when o is none, (KnType *)-1 with an
+ * error set */
+KnType *kn_box_typeof_enum(KnState *s, PyObject *o);
 /* box_number.c: typeof of a Python int (int64, or uint64 past int64's range) */
 KnType *kn_box_typeof_int(KnState *s, PyObject *o);
 

@@ -55,7 +55,7 @@ tuple_box(KnType *t, const char *src)
         }
         PyTuple_SET_ITEM(r, i, v);
     }
-    return r;
+    return t->fields ? kn_box_namedtuple_make(t, r) : r; /* box_namedtuple.c */
 }
 
 static void
@@ -68,6 +68,8 @@ tuple_release(KnType *t, char *src)
 static PyObject *
 tuple_key(KnType *t)
 {
+    if (t->fields)
+        return kn_box_namedtuple_key(t); /* box_namedtuple.c */
     PyObject *k = PyTuple_New(t->n + 1);
     if (!k)
         return NULL;

@@ -406,6 +406,9 @@ call(FE *fe, PyObject *node)
     Val iv = kn_fe_iter_call(fe, node, callee, &iter_handled); /* sum(x), any(x), ...: iter.c */
     if (iter_handled)
         return iv;
+    if (callee->op == KN_OP_GLOBAL && callee->type->kind == KN_TY_CLASS &&
+        callee->type->id == KN_CLASS_NAMEDTUPLE)
+        return kn_fe_namedtuple_new(fe, node, callee); /* Point(1, y=2): namedtuple.c */
     KnInstr **args = NULL;
     int n = 0;
     PyObject *kws = A(node, "keywords");
@@ -469,6 +472,19 @@ attribute(FE *fe, PyObject *node)
     Val v = kn_fe_expr(fe, base);
     if (!v)
         return NULL;
+    if (v->op == KN_OP_GLOBAL && v->type->kind == KN_TY_CLASS && v->type->id == KN_CLASS_ENUM) {
+        PyObject *o = PyObject_GetAttr((PyObject *)v->imm.ptr, attr); /* Color.RED (enum.c) */
+        if (!o) {
+            PyErr_Clear();
+            return TYPING(fe, node, "enum class %s has no attribute '%s'", v->type->name,
+                          kn_fe_str_of(fe, attr));
+        }
+        char what[300];
+        snprintf(what, sizeof what, "'%s.%s'", v->type->name, kn_fe_str_of(fe, attr));
+        Val r = kn_fe_frozen(fe, node, o, what);
+        Py_DECREF(o);
+        return r;
+    }
     if (v->op == KN_OP_GLOBAL && v->type->kind == KN_TY_MODULE) {
         /* module.attr is resolved now, as Numba freezes globals */
         PyObject *o = PyObject_GetAttr((PyObject *)v->imm.ptr, attr);

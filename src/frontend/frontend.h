@@ -26,4 +26,11 @@ typedef struct KnFrontendEnv {
  * exception set (when the source could not be read, for example). */
 int kn_frontend_build(KnCompilation *c, const KnFrontendEnv *env, PyObject *func);
 
+/* enum.c: the type of o's members when o is an enum.Enum member (NULL, no error, when it is not;
+ * (KnType *)-1 with an error set when its class's values are not all ints). Shared with the
+ * dispatcher's typeof (dispatch/box_enum.c). */
+KnType *kn_fe_enum_member_type(KnTypeTable *t, PyObject *o);
+/* the same for the members of enum class cls (a type key names the class) */
+KnType *kn_fe_enum_class_type(KnTypeTable *t, PyObject *cls);
+
 #endif

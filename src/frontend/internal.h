@@ -41,6 +41,10 @@ typedef struct FE {
     void *gen;            /* generators.c: the GenCtx of the generator being inlined, or NULL */
     PyObject *iter_names; /* names that hold an iterator made once (iter.c), or NULL */
     KnMap iter_vals;      /* hash of such a name -> its GETITER */
+    /* unroll.c: inside one copy of an unrolled loop's body, the name alias_name is the
+     * variable alias_var (that copy's own) */
+    const char *alias_name;
+    int alias_var;
 } FE;
 
 typedef KnInstr *Val;
@@ -117,6 +121,16 @@ int kn_fe_local_var(FE *fe, const char *name, KnSpan sp);
 Val kn_fe_load(FE *fe, KnSpan sp, int var);
 void kn_fe_store(FE *fe, KnSpan sp, int var, Val v);
 Val kn_fe_frozen(FE *fe, PyObject *node, PyObject *o, const char *what);
+/* frozen.c: a NumPy array (exactly ndarray) frozen as a read-only copy (GLOBAL of an array type,
+ * imm.ptr a KnFrozenArray); NULL when o is no ndarray, or with a diagnostic */
+Val kn_fe_frozen_array(FE *fe, PyObject *node, PyObject *o, const char *what);
+/* namedtuple.c: whether o is a namedtuple class; a call of one (callee its frozen CLASS) */
+int kn_fe_is_namedtuple_class(PyObject *o);
+Val kn_fe_namedtuple_new(FE *fe, PyObject *node, Val callee);
+/* enum.c: whether o is an enum class; a member frozen as a CONST of its ENUM type (NULL when o
+ * is none, or with a diagnostic) */
+int kn_fe_is_enum_class(PyObject *o);
+Val kn_fe_frozen_enum(FE *fe, PyObject *node, PyObject *o, const char *what);
 PyObject *kn_fe_lookup_global(FE *fe, PyObject *name);
 Val kn_fe_name_load(FE *fe, PyObject *node);
 int kn_fe_collect_locals(FE *fe, PyObject *body);
@@ -184,5 +198,9 @@ int kn_fe_gen_return(FE *fe, PyObject *node);
 int kn_fe_gen_refuse(FE *fe, PyObject *def); /* -1 at a form a compiled generator cannot have */
 Val kn_fe_genexp_value(FE *fe, PyObject *node);
 Val kn_fe_yield_value(FE *fe, PyObject *node);
+/* loops.c: the for loop `node` over the value seqv (its target, body and else clause) */
+int kn_fe_for_over(FE *fe, PyObject *node, Val seqv);
+/* unroll.c: for x in literal_unroll(t): the body once per item of the tuple t */
+int kn_fe_literal_unroll(FE *fe, PyObject *node);
 
 #endif

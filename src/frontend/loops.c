@@ -176,6 +176,12 @@ range_iter(FE *fe, KnSpan sp, Val start, Val stop, Val step)
 }
 
 int
+kn_fe_for_over(FE *fe, PyObject *node, Val seqv)
+{
+    return iter_loop(fe, node, seq_iter(fe, span_of(fe, A(node, "iter")), seqv));
+}
+
+int
 kn_fe_for_stmt(FE *fe, PyObject *node)
 {
     int gen = kn_fe_gen_for(fe, node); /* a generator made here: inlined (generators.c) */
@@ -213,6 +219,9 @@ kn_fe_for_stmt(FE *fe, PyObject *node)
             return iter_loop(
                 fe, node, seq_iter(fe, sp, kn_kir_emit(&fe->b, KN_OP_CALL, sp, (int)n + 1, all)));
         }
+        if (callee->op == KN_OP_GLOBAL && callee->type->kind == KN_TY_FUNC &&
+            callee->type->id == KN_BI_LITERAL_UNROLL)
+            return kn_fe_literal_unroll(fe, node); /* unroll.c */
         if (callee->op == KN_OP_GLOBAL && callee->type->kind == KN_TY_FUNC &&
             (callee->type->id == KN_BI_ENUMERATE || callee->type->id == KN_BI_ZIP))
             return iter_loop(fe, node,

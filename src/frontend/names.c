@@ -30,6 +30,8 @@ kn_fe_add_var(FE *fe, const char *name, KnSpan sp)
 static int
 find_var(FE *fe, const char *name)
 {
+    if (fe->alias_name && !strcmp(name, fe->alias_name))
+        return fe->alias_var; /* the target of an unrolled loop's copy (unroll.c) */
     void *hit = kn_map_get(&fe->var_names, name_hash(name));
     if (!hit)
         return -1;
@@ -227,6 +229,13 @@ frozen_callable(FE *fe, KnSpan sp, PyObject *o)
     if (PyType_Check(o) && PyType_IsSubtype((PyTypeObject *)o, (PyTypeObject *)PyExc_BaseException))
         return global_value(fe, sp, kn_type_class(fe->c->types, 1, o, ((PyTypeObject *)o)->tp_name),
                             o);
+    if (kn_fe_is_enum_class(o)) /* enum.c: Color.RED is resolved by attribute() */
+        return global_value(
+            fe, sp, kn_type_class(fe->c->types, KN_CLASS_ENUM, o, ((PyTypeObject *)o)->tp_name), o);
+    if (kn_fe_is_namedtuple_class(o)) /* namedtuple.c */
+        return global_value(
+            fe, sp,
+            kn_type_class(fe->c->types, KN_CLASS_NAMEDTUPLE, o, ((PyTypeObject *)o)->tp_name), o);
     if (o == (PyObject *)Py_TYPE(Py_None))
         return global_value(fe, sp, kn_type_class(fe->c->types, 2, o, "NoneType"), o);
     return NULL;
@@ -259,7 +268,12 @@ kn_fe_frozen(FE *fe, PyObject *node, PyObject *o, const char *what)
     }
     if (PyTuple_Check(o))
         return frozen_tuple(fe, node, o, what);
-    Val v = frozen_number(fe, sp, node, o);
+    Val v = kn_fe_frozen_array(fe, node, o, what); /* frozen.c */
+    if (v || fe->c->diags.items.len)
+        return v;
+    if ((v = kn_fe_frozen_enum(fe, node, o, what)) || fe->c->diags.items.len) /* enum.c */
+        return v;
+    v = frozen_number(fe, sp, node, o);
     if (v || fe->c->diags.items.len)
         return v;
     if ((v = frozen_callable(fe, sp, o)))

@@ -297,6 +297,9 @@ print_imm(KnStrBuf *sb, const KnInstr *in, const KnFunction *fn)
         case KN_TY_STR:
             print_str(sb, in->imm.str);
             break;
+        case KN_TY_ENUM: /* a member: its value */
+            kn_sb_printf(sb, " %" PRId64, in->imm.i);
+            break;
         default:
             kn_sb_append(sb, in->type == &kn_type_ellipsis ? " ..." : " None");
         }

@@ -52,6 +52,24 @@ typedef struct KnSlice {
     int64_t start, stop, step;
 } KnSlice;
 
+/* A NumPy array frozen into the compiled code (a global or closure array, as Numba: a read-only
+ * copy made at compile time, kept alive by the overload; frontend/frozen.c): GLOBAL's imm.ptr
+ * when its type is an array. */
+typedef struct KnFrozenArray {
+    void *data, *parent; /* the copy's data and the copy itself (a PyObject *) */
+    int64_t nitems, itemsize;
+    int64_t *shape, *strides; /* ndim each */
+} KnFrozenArray;
+
+/* A namedtuple built by a call of its class (frontend/namedtuple.c): a TUPLE's imm.ptr, the
+ * items in field order; typing gives the TUPLE kn_type_namedtuple's type. */
+typedef struct KnNamedTuple {
+    void *cls; /* the class (a PyObject *, kept alive by the overload) */
+    const char *name;
+    int n;
+    const char **fields;
+} KnNamedTuple;
+
 typedef struct KnInstr KnInstr;
 typedef struct KnBlock KnBlock;
 

@@ -221,6 +221,56 @@ read_container_type(Reader *r)
     return NULL;
 }
 
+/* optional(T), enum(Name) and a namedtuple Name(T, ...) whose name starts with a capital
+ * letter (types/model_optional.c, model_enum.c, model_namedtuple.c); the text has no class, so
+ * an enum or namedtuple read back is a type of that name and items only. NULL when the text is none
+ * of them (or, with r->failed_container set, a bad one). */
+static KnType *
+read_value_type(Reader *r)
+{
+    if (eat(r, "optional(")) {
+        KnType *v = read_type(r);
+        if (v && eat(r, ")"))
+            return kn_type_optional(r->types, v);
+        r->failed_container = 1;
+        return NULL;
+    }
+    const char *s = r->p;
+    while (s < r->end && (isalnum((unsigned char)*s) || *s == '_' || *s == '.'))
+        s++;
+    if (s == r->p || s >= r->end || *s != '(')
+        return NULL;
+    const char *name = kn_arena_strndup(r->arena, r->p, (size_t)(s - r->p));
+    if (!strcmp(name, "enum")) {
+        const char *e = ++s;
+        while (e < r->end && *e != ')')
+            e++;
+        if (e >= r->end) {
+            r->failed_container = 1;
+            return NULL;
+        }
+        r->p = e + 1;
+        return kn_type_enum(r->types, NULL, kn_arena_strndup(r->arena, s, (size_t)(e - s)), 0, 0,
+                            NULL, NULL);
+    }
+    if (!isupper((unsigned char)name[0]))
+        return NULL; /* a namedtuple class by its usual spelling (`nosuch(int64)` is no type) */
+    r->p = s;
+    KnType **items;
+    int n;
+    if (read_type_list(r, &items, &n) < 0) {
+        r->failed_container = 1;
+        return NULL;
+    }
+    const char **fields = kn_arena_alloc(r->arena, sizeof(char *) * (size_t)(n ? n : 1));
+    for (int i = 0; i < n; i++) {
+        char f[16];
+        snprintf(f, sizeof f, "_%d", i);
+        fields[i] = kn_arena_strdup(r->arena, f);
+    }
+    return kn_type_namedtuple(r->types, NULL, name, fields, items, n);
+}
+
 static KnType *
 read_type(Reader *r)
 {
@@ -271,6 +321,9 @@ read_type(Reader *r)
             return item ? kn_type_iter(r->types, (KnIterKind)k, items, n, item) : NULL;
         }
     }
+    KnType *value = read_value_type(r);
+    if (value || r->failed_container)
+        return value;
     const char *s = r->p;
     while (r->p < r->end && is_name_char(*r->p))
         r->p++;
@@ -527,7 +580,8 @@ convert_const(KnInstr *in, KnType *implied, double as_float)
         in->imm.f = as_float;
         return 0;
     }
-    if (implied == &kn_type_int64 && (t->kind == KN_TY_INT || t->kind == KN_TY_BOOL))
+    if (implied == &kn_type_int64 &&
+        (t->kind == KN_TY_INT || t->kind == KN_TY_BOOL || t->kind == KN_TY_ENUM))
         return 0;
     if (implied == &kn_type_float64 && t->kind == KN_TY_FLOAT)
         return 0;
@@ -670,6 +724,10 @@ read_immediates(Reader *r, KnInstr *in, KnType **implied, double *as_float, Pend
     case KN_OP_CONST:
         return read_const(r, in, implied, as_float);
     case KN_OP_GLOBAL: {
+        if (eat(r, "readonly array")) { /* a frozen array (frontend/frozen.c): its type only */
+            in->type = read_array_type(r, 1);
+            return in->type ? 0 : -1;
+        }
         size_t n;
         const char *s = word(r, &n);
         if (!n)

@@ -72,6 +72,7 @@ walk(Walk *w, const KnType *t, int32_t off)
     case KN_TY_BOOL:
     case KN_TY_INT:
     case KN_TY_NONE:
+    case KN_TY_ENUM: /* an enum member: its int value */
         return add_field(w, KN_DF_BYTES, off, (int32_t)kn_type_size(t));
     case KN_TY_FLOAT:
         return add_field(w, t->bits == 32 ? KN_DF_F32 : KN_DF_F64, off, t->bits / 8);
@@ -335,6 +336,8 @@ hash_of(L *l, LLVMValueRef v, const KnType *t)
     case KN_TY_BOOL:
     case KN_TY_INT:
         return hash_int(l, v, t);
+    case KN_TY_ENUM: /* its value's hash (CPython hashes an Enum member by its name) */
+        return hash_int(l, v, t->dtype);
     case KN_TY_FLOAT:
         return hash_float(l, v, t);
     case KN_TY_COMPLEX:

@@ -56,6 +56,8 @@ kn_lower_convert(L *l, LLVMValueRef v, const KnType *from, const KnType *to)
 {
     if (from == to || !to)
         return v;
+    if (to->kind == KN_TY_OPTIONAL && from->kind != KN_TY_OPTIONAL) /* model_optional.c */
+        return kn_lower_optional_wrap(l, v, from, to);
     const KnLowerModel *m = kn_lower_model(from);
     return m->convert ? m->convert(l, v, from, to) : v;
 }

@@ -95,6 +95,13 @@ void kn_lower_store_c(L *l, const KnType *t, LLVMValueRef v, LLVMValueRef p);
 void kn_lower_visit_refs(L *l, LLVMValueRef v, const KnType *t, KnRefVisitor fn, void *ctx);
 
 LLVMTypeRef kn_lower_type(L *l, const KnType *t);
+/* model_optional.c: a value or None (`from`) as the optional `to`; UNWRAP */
+LLVMValueRef kn_lower_optional_wrap(L *l, LLVMValueRef v, const KnType *from, const KnType *to);
+LLVMValueRef kn_lower_unwrap(L *l, KnInstr *in);
+/* frozen.c: a GLOBAL of an array type (a global or closure array frozen by the frontend) */
+LLVMValueRef kn_lower_frozen_array(L *l, KnInstr *in);
+/* namedtuple.c: `p.x` of a namedtuple (GETATTR typed KN_CALL_CONST, the item's index) */
+LLVMValueRef kn_lower_namedtuple_field(L *l, KnInstr *in);
 LLVMValueRef kn_lower_convert(L *l, LLVMValueRef v, const KnType *from, const KnType *to);
 /* float -> int as NumPy's C casts on x86-64: defined for nan, inf and out-of-range values */
 LLVMValueRef kn_lower_float_to_int(L *l, LLVMValueRef v, const KnType *from, const KnType *to);

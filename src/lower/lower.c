@@ -152,6 +152,8 @@ lower_getattr(L *l, KnInstr *in)
     const KnCallImpl *impl = in->impl;
     if (t->kind == KN_TY_ARRAY)
         return kn_lower_array_getattr(l, in);
+    if (t->kind == KN_TY_TUPLE && t->fields && impl && impl->kind == KN_CALL_CONST)
+        return kn_lower_namedtuple_field(l, in); /* p.x (namedtuple.c) */
     if (in->type->kind == KN_TY_BOUND || !impl)
         return LLVMGetUndef(l->i8); /* a bound method: a compile-time value */
     return kn_lower_entry(l, in, impl->builtin);
@@ -176,6 +178,8 @@ lower_const(L *l, KnInstr *in)
     }
     case KN_TY_STR:
         return kn_lower_str_const(l, in->imm.str);
+    case KN_TY_ENUM: /* a member: its value (frontend/enum.c) */
+        return LLVMConstInt(kn_lower_type(l, t), (unsigned long long)in->imm.i, 1);
     default:
         return LLVMConstInt(l->i8, 0, 0);
     }
@@ -387,8 +391,8 @@ lower_instr(L *l, KnInstr *in)
     case KN_OP_CONST:
         v = lower_const(l, in);
         break;
-    case KN_OP_GLOBAL:
-        v = LLVMGetUndef(l->i8);
+    case KN_OP_GLOBAL: /* a compile-time value, or a frozen array (frozen.c) */
+        v = in->type->kind == KN_TY_ARRAY ? kn_lower_frozen_array(l, in) : LLVMGetUndef(l->i8);
         break;
     case KN_OP_ARG:
         v = l->gen ? kn_lower_gen_arg(l, in->aux)
@@ -445,6 +449,9 @@ lower_instr(L *l, KnInstr *in)
     case KN_OP_CAST:
         v = kn_lower_convert(l, l->vals[in->args[0]->id], in->args[0]->type, in->type);
         break;
+    case KN_OP_UNWRAP:
+        v = kn_lower_unwrap(l, in); /* model_optional.c */
+        break;
     case KN_OP_BR:
         kn_lower_release_due(l, 1);
         kn_lower_release_slots_due(l);
@@ -453,8 +460,11 @@ lower_instr(L *l, KnInstr *in)
     case KN_OP_CBR:
         kn_lower_release_due(l, 1);
         kn_lower_release_slots_due(l);
-        LLVMBuildCondBr(l->b, l->vals[in->args[0]->id], l->blocks[in->targets[0]->id],
-                        l->blocks[in->targets[1]->id]);
+        if (!in->targets[0]->reachable || !in->targets[1]->reachable) /* a folded condition */
+            LLVMBuildBr(l->b, l->blocks[in->targets[in->targets[0]->reachable ? 0 : 1]->id]);
+        else
+            LLVMBuildCondBr(l->b, l->vals[in->args[0]->id], l->blocks[in->targets[0]->id],
+                            l->blocks[in->targets[1]->id]);
         break;
     case KN_OP_GETITER:
         v = kn_lower_getiter(l, in);

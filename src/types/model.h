@@ -27,6 +27,11 @@ typedef struct KnTypeModel {
 #include "types/kinds.def"
 #undef X
 
+/* model_namedtuple.c: interning of tuples: a namedtuple with no class (read from KIR text) is
+ * told apart by its name */
+int kn_type_namedtuple_same(const KnType *a, const KnType *b);
+uint64_t kn_type_namedtuple_hash(const KnType *t, uint64_t h);
+
 /* the model of t's kind */
 const KnTypeModel *kn_type_model(const KnType *t);
 

@@ -82,6 +82,8 @@ tuple_unify(KnTypeTable *t, KnType *a, KnType *b)
         if (!items[i] || !kn_type_is_value(items[i]))
             return NULL;
     }
+    if (a->fields && a->ref == b->ref) /* two namedtuples of one class (model_namedtuple.c) */
+        return kn_type_namedtuple_like(t, a, items);
     return kn_type_tuple(t, items, a->n);
 }
 
@@ -99,6 +101,8 @@ tuple_convert_safely(const KnType *from, const KnType *to)
 const KnTypeModel kn_type_model_tuple = {
     .size = tuple_size,
     .align = tuple_align,
+    .same = kn_type_namedtuple_same, /* model_namedtuple.c */
+    .hash = kn_type_namedtuple_hash,
     .unify = tuple_unify,
     .convert_safely = tuple_convert_safely,
 };

@@ -65,6 +65,14 @@ enum {
 
 typedef struct KnType KnType;
 
+/* A TUPLE's id: a plain tuple, or an instance of a namedtuple class (collections.namedtuple,
+ * typing.NamedTuple; ref the class, fields the names: model_namedtuple.c). A CLASS's id
+ * KN_CLASS_NAMEDTUPLE: such a class (ref), which a call constructs (frontend/namedtuple.c). */
+enum { KN_TUPLE_PLAIN = 0, KN_TUPLE_NAMED = 1 };
+enum { KN_CLASS_NAMEDTUPLE = 4, KN_CLASS_ENUM = 5 };
+/* An ENUM's id: an enum.Enum member, or an enum.IntEnum member (which is also an int). */
+enum { KN_ENUM_PLAIN = 0, KN_ENUM_INT = 1 };
+
 struct KnType {
     KnTypeKind kind;
     int bits;       /* INT, FLOAT, COMPLEX */
@@ -80,6 +88,11 @@ struct KnType {
     int ndim;      /* ARRAY */
     char layout;   /* ARRAY: 'C', 'F' or 'A' (any strides) */
     int readonly;  /* ARRAY: writing is a compile-time error */
+    /* TUPLE of a namedtuple (id KN_TUPLE_NAMED, ref its class): the n field names. ENUM: the
+     * names of its nvalues members, and their values */
+    const char **fields;
+    int nvalues;
+    const int64_t *values;
 };
 
 /* The static singletons. */
@@ -117,6 +130,21 @@ typedef enum KnDictView { KN_DICT_SELF, KN_DICT_KEYS, KN_DICT_VALUES, KN_DICT_IT
 KnType *kn_type_dict(KnTypeTable *t, KnType *k, KnType *v, KnDictView view);
 KnType *kn_type_set(KnTypeTable *t, KnType *k);
 KnType *kn_type_array(KnTypeTable *t, KnType *dtype, int ndim, char layout, int readonly);
+/* Optional[value] (model_optional.c); the common type of a and b when one of them is None or
+ * optional (None and int64: optional(int64)), else NULL */
+KnType *kn_type_optional(KnTypeTable *t, KnType *value);
+/* the namedtuple type of class `cls` (named `name`, fields[n]) holding items[n]
+ * (model_namedtuple.c); the index of field `name` of a namedtuple type, or -1 */
+KnType *kn_type_namedtuple(KnTypeTable *t, void *cls, const char *name, const char *const *fields,
+                           KnType **items, int n);
+int kn_type_field_index(const KnType *t, const char *name);
+/* the namedtuple type of like's class holding items[like->n] */
+KnType *kn_type_namedtuple_like(KnTypeTable *t, const KnType *like, KnType **items);
+/* the type of the members of enum class `cls` (model_enum.c): int values (dtype int64), id
+ * KN_ENUM_INT for an IntEnum, the members' names and values (copied) */
+KnType *kn_type_enum(KnTypeTable *t, void *cls, const char *name, int is_int, int n,
+                     const char *const *names, const int64_t *values);
+KnType *kn_type_optional_unify(KnTypeTable *t, KnType *a, KnType *b);
 /* NumPy's promotion of two array dtypes (int8 + int8 is int8, unlike Numba's scalars). */
 KnType *kn_type_numpy_promote(KnType *a, KnType *b);
 /* How a value of type `from` converts to `to`, as Numba's dispatcher rates a candidate

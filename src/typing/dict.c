@@ -40,6 +40,7 @@ unhashable(const KnType *t)
     case KN_TY_FLOAT:
     case KN_TY_COMPLEX:
     case KN_TY_STR:
+    case KN_TY_ENUM: /* its int value (typing/enum.c) */
         return NULL;
     case KN_TY_TUPLE:
         for (int i = 0; i < t->n; i++) {
@@ -71,6 +72,7 @@ storable(const KnType *t)
     case KN_TY_ARRAY:
     case KN_TY_SET:
     case KN_TY_STR:
+    case KN_TY_ENUM:
         return 1;
     case KN_TY_DICT:
         return t->id == KN_DICT_SELF;
@@ -96,7 +98,8 @@ comparable(const KnType *t)
                 return 0;
         return 1;
     }
-    return kn_type_is_number(t) || t->kind == KN_TY_NONE || t->kind == KN_TY_STR;
+    return kn_type_is_number(t) || t->kind == KN_TY_NONE || t->kind == KN_TY_STR ||
+           t->kind == KN_TY_ENUM;
 }
 
 /* values that == of two dicts compares deeply (lower/equal.c): lists, dicts and sets of

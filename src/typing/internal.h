@@ -42,6 +42,30 @@ int kn_typing_operator(KnCompilation *c, KnInstr *in, int *handled);
 /* operator.c: len/hash/int/float(v) through v's kind's "__len__" ... entry; -2 when none */
 int kn_typing_dunder_builtin(KnCompilation *c, KnInstr *in, int id, KnType **a, int n);
 
+/* optional.c: UNWRAPs inserted before blk's instruction i where it needs the values of optional
+ * operands (returns how many, already typed); UNWRAP; `x is None` of an optional (1 when in is
+ * one) */
+int kn_typing_unwrap_operands(KnCompilation *c, KnBlock *blk, int i);
+int kn_typing_unwrap(KnCompilation *c, KnInstr *in);
+int kn_typing_optional_cmp(KnCompilation *c, KnInstr *in);
+/* reach.c: the fixpoint's reached blocks: a CBR's condition folded to a constant by typing (0,
+ * 1; -1 run time, -2 not typed); mark b's successors in live (only the taken side of a folded
+ * condition); close live over every edge at a round's end and make it the blocks' reachable
+ * flags (1 when they changed) */
+int kn_typing_const_cond(const KnInstr *cbr);
+void kn_typing_mark_live(const KnBlock *b, char *live);
+int kn_typing_close_live(KnFunction *fn, char *live);
+
+/* enum.c: an IntEnum operand k of in used as its int (unwrapped); `==`/`is` of an enum member
+ * (1 when in is one, typed) */
+int kn_typing_intenum_as_int(const KnInstr *in, int k);
+int kn_typing_enum_cmp(KnCompilation *c, KnInstr *in);
+
+/* namedtuple.c: the type of a namedtuple built by a call of its class (a TUPLE with a
+ * KnNamedTuple); `p.x` of a namedtuple (0 when typed, 1 when x is no field) */
+KnType *kn_typing_namedtuple_tuple(KnCompilation *c, KnInstr *in, KnType **items);
+int kn_typing_namedtuple_attr(KnCompilation *c, KnInstr *in, KnType *t);
+
 /* registry.c: type a call (or attribute) through its registry entry's rule */
 int kn_typing_entry(KnCompilation *c, KnInstr *in, int id, KnType **a, int n);
 /* the typing rules of the registry's entries (lib/registry.def): kn_type_rule_<rule> */

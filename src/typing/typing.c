@@ -223,6 +223,10 @@ type_cmp(KnCompilation *c, KnInstr *in)
         in->impl = impl = kn_arena_alloc(&c->arena, sizeof(KnCallImpl));
     if (in->aux == KN_CMP_IN || in->aux == KN_CMP_NOTIN)
         return type_contains(c, in, a, b);
+    if (kn_typing_optional_cmp(c, in)) /* `x is None` of an optional (optional.c) */
+        return 0;
+    if (kn_typing_enum_cmp(c, in)) /* enum members (enum.c) */
+        return 0;
     if (a->kind == KN_TY_ARRAY || b->kind == KN_TY_ARRAY)
         return kn_typing_array_cmp(c, in, a, b);
     if (kn_type_is_number(a) && kn_type_is_number(b)) {
@@ -289,7 +293,8 @@ type_tuple(KnCompilation *c, KnInstr *in)
             return -1;
         }
     }
-    in->type = kn_type_tuple(c->types, items, in->nargs);
+    in->type = in->imm.ptr ? kn_typing_namedtuple_tuple(c, in, items) /* Point(1, 2) */
+                           : kn_type_tuple(c->types, items, in->nargs);
     return 0;
 }
 
@@ -450,6 +455,8 @@ type_getattr(KnCompilation *c, KnInstr *in)
     const char *a = in->imm.str;
     if (t->kind == KN_TY_ARRAY)
         return kn_typing_array_getattr(c, in, t);
+    if (t->kind == KN_TY_TUPLE && t->fields && kn_typing_namedtuple_attr(c, in, t) == 0)
+        return 0; /* p.x of a namedtuple (namedtuple.c) */
     /* attributes and methods of other values: the registry (lib/array.def) */
     const char *owner = kn_typing_owner(t);
     int id = owner ? kn_lib_find(owner, a) : -1;
@@ -567,6 +574,8 @@ type_store(KnCompilation *c, KnInstr *in, int *changed)
         return -1;
     }
     KnType *u = kn_type_unify(c->types, var->type, v);
+    if (!u && var->type)
+        u = kn_type_optional_unify(c->types, var->type, v); /* None and a value: optional */
     if (!u) {
         const char *nm = var->name[0] == '$' ? "this expression" : var->name;
         KnDiag *d;
@@ -603,6 +612,8 @@ type_ret(KnCompilation *c, KnInstr *in, int *changed)
         return -1;
     }
     KnType *u = kn_type_unify(c->types, c->fn->ret_type, v);
+    if (!u && c->fn->ret_type)
+        u = kn_type_optional_unify(c->types, c->fn->ret_type, v); /* None and a value */
     if (!u) {
         KnType *was = c->fn->ret_type;
         KnDiag *d;
@@ -702,6 +713,8 @@ type_instr(KnCompilation *c, KnInstr *in, int *changed)
         return 0;
     case KN_OP_CAST:
         return type_cast(c, in);
+    case KN_OP_UNWRAP:
+        return kn_typing_unwrap(c, in); /* optional.c */
     case KN_OP_GETITER:
         return kn_typing_getiter(c, in);
     case KN_OP_BUILD_LIST:
@@ -806,15 +819,27 @@ kn_typing_infer(KnCompilation *c, KnType **argtypes)
     fn->arg_types = argtypes;
     mark_reachable(fn);
     kn_typing_locals_init(c);
+    for (int b = 1; b < fn->blocks.len; b++) /* the rounds find which blocks are reached */
+        fn->blocks.items[b]->reachable = 0;
+    char *live = fn->blocks.len ? kn_arena_alloc(&c->arena, (size_t)fn->blocks.len) : NULL;
     for (int iter = 0; iter < 100; iter++) {
         int changed = 0;
+        /* a block is typed when reached this round, or last round (a loop's back edge); a branch
+         * whose condition typing folded (`b is None` of a non-optional b) reaches one side */
+        for (int b = 0; b < fn->blocks.len; b++)
+            live[b] = b == 0;
         for (int b = 0; b < fn->blocks.len; b++) {
             KnBlock *blk = fn->blocks.items[b];
-            if (!blk->reachable)
+            if (!blk->reachable && !live[b])
                 continue;
-            for (int i = 0; i < blk->instrs.len; i++)
+            for (int i = 0; i < blk->instrs.len; i++) {
+                i += kn_typing_unwrap_operands(c, blk, i); /* optional values (optional.c) */
                 KN_TRY(type_instr(c, blk->instrs.items[i], &changed));
+            }
+            if (live[b])
+                kn_typing_mark_live(blk, live); /* reach.c */
         }
+        changed |= kn_typing_close_live(fn, live);
         changed |= kn_typing_take_refined(c);
         if (!changed)
             break;

@@ -725,12 +725,22 @@ test_kinds(void)
         {KN_TY_DICT, "dict", 1, 0},   {KN_TY_SET, "set", 1, 0},
         {KN_TY_INFO, "info", 0, 0},   {KN_TY_GEN, "gen", 1, 0},
     };
-    CHECK_EQ_INT((int)(sizeof want / sizeof want[0]), KN_TY_COUNT);
+    /* the values of issue 10 (types/model_optional.c, model_enum.c): run-time values */
+    static const KnTypeKind values[] = {KN_TY_OPTIONAL, KN_TY_ENUM};
+    static const char *const value_names[] = {"optional", "enum"};
+    CHECK_EQ_INT((int)(sizeof want / sizeof want[0] + sizeof values / sizeof values[0]),
+                 KN_TY_COUNT);
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         KnType t = {.kind = want[i].k, .bits = 64, .name = "t"};
         CHECK(!strcmp(kn_kind_name(want[i].k), want[i].name));
         CHECK_EQ_INT(kn_type_is_value(&t), want[i].value);
         CHECK_EQ_INT(kn_type_is_number(&t), want[i].number);
+    }
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+        KnType t = {.kind = values[i], .name = "t"};
+        CHECK(!strcmp(kn_kind_name(values[i]), value_names[i]));
+        CHECK_EQ_INT(kn_type_is_value(&t), 1);
+        CHECK_EQ_INT(kn_type_is_number(&t), 0);
     }
     /* the compile-time kinds carry an 8-byte dummy slot; a function type is not a value, so
      * no tuple holds one */
