@@ -330,6 +330,8 @@ def from_key(key):
             return Set(from_key(key[1]))
         if key[0] == "array" and len(key) == 5:
             return Array(from_key(key[1]), key[2], key[3], bool(key[4]))
+        if key[0] == "dispatcher" and len(key) == 2:
+            return Dispatcher(key[1])
     raise ValueError(f"unknown kiln type key: {key!r}")
 
 
@@ -463,3 +465,13 @@ def parse_signature(text):
     if not isinstance(text, str):
         raise TypeError(f"a signature string is needed, not {type(text).__name__}")
     return _Parser(text).signature()
+
+
+class Dispatcher(Type):
+    """The type of one jitted function passed as a value (Numba's ``types.Dispatcher``): the
+    function is part of the type, so a callee taking it is compiled once per function."""
+
+    def __init__(self, dispatcher):
+        name = getattr(dispatcher, "__name__", "?")
+        super().__init__(f"type(CPUDispatcher(<function {name}>))", ("dispatcher", dispatcher))
+        self.dispatcher = dispatcher

@@ -447,9 +447,14 @@ static int
 type_jitted(KnCompilation *c, KnInstr *in, void *disp, const char *name, KnType **a, int n)
 {
     for (int i = 0; i < n; i++)
-        if (!kn_type_is_value(a[i]))
+        if (!kn_typing_passable(a[i]))
             return kn_typing_err(c, in->span, "cannot pass %s to jitted function %s", a[i]->name,
                                  name);
+    if (in->aux > 0) /* the frontend binds keywords of known callees; this one is a value */
+        return kn_typing_err(c, in->span,
+                             "keyword arguments in a call of a function passed as a value (%s) "
+                             "are not supported: pass them by position",
+                             name);
     KnCallImpl *impl = kn_typing_impl_kind(c, in, KN_CALL_JITTED);
     KnType **args = kn_arena_alloc(&c->arena, sizeof(KnType *) * (size_t)(n ? n : 1));
     memcpy(args, a, sizeof(KnType *) * (size_t)n);

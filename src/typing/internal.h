@@ -24,6 +24,10 @@ int kn_typing_check_keywords_of(KnCompilation *c, KnInstr *in, const char *name,
                                 const char *const *allowed, int npos_max);
 
 int kn_typing_call(KnCompilation *c, KnInstr *in, int *changed);
+/* functions.c: t is a jitted function with its dispatcher (a value that can be passed,
+ * returned, stored); t can be passed to or returned from a jitted function */
+int kn_typing_func_value(const KnType *t);
+int kn_typing_passable(const KnType *t);
 int kn_typing_truth_ok(KnCompilation *c, KnInstr *in, KnType *t);
 KnType *kn_typing_np_scalar(int builtin_id);     /* np.float64 -> float64, NULL if not a dtype */
 int kn_typing_scalar_class(const KnType *t);     /* float64 -> the entry of np.float64, or -1 */

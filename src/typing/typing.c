@@ -591,7 +591,7 @@ type_ret(KnCompilation *c, KnInstr *in, int *changed)
     KnType *v = in->args[0]->type;
     if (!v)
         return 0;
-    if (!kn_type_is_value(v)) {
+    if (!kn_typing_passable(v)) {
         kn_diag_error(&c->diags, KN_DIAG_TYPING, in->args[0]->span, "cannot return %s", v->name);
         return -1;
     }
