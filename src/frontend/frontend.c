@@ -48,13 +48,6 @@ params(FE *fe, PyObject *def)
     PyObject *args = A(def, "args");
     PyObject *posonly = A(args, "posonlyargs"), *pos = A(args, "args");
     PyObject *kwonly = A(args, "kwonlyargs"), *star;
-    if ((star = A(args, "vararg"))) {
-        UNSUPPORTED(fe, star,
-                    "*%s parameters (a variable number of arguments) are not supported "
-                    "yet",
-                    kn_fe_str_of(fe, A(star, "arg")));
-        return -1;
-    }
     if (kwonly && PyList_GET_SIZE(kwonly)) {
         UNSUPPORTED(fe, PyList_GET_ITEM(kwonly, 0),
                     "keyword-only parameters are not supported yet");
@@ -65,10 +58,13 @@ params(FE *fe, PyObject *def)
                     kn_fe_str_of(fe, A(star, "arg")));
         return -1;
     }
+    star = A(args, "vararg"); /* *args: one more parameter, a tuple (functions.c) */
     Py_ssize_t nposonly = posonly ? PyList_GET_SIZE(posonly) : 0;
-    if (nposonly + (pos ? PyList_GET_SIZE(pos) : 0) > KN_MAX_PARAMS) {
+    if (nposonly + (pos ? PyList_GET_SIZE(pos) : 0) + (star != NULL) > KN_MAX_PARAMS) {
         Py_ssize_t k = KN_MAX_PARAMS - nposonly; /* the first parameter too many */
-        PyObject *extra = k < 0 ? PyList_GET_ITEM(posonly, KN_MAX_PARAMS) : PyList_GET_ITEM(pos, k);
+        PyObject *extra = k < 0                         ? PyList_GET_ITEM(posonly, KN_MAX_PARAMS)
+                          : k < PyList_GET_SIZE(pos) ? PyList_GET_ITEM(pos, k)
+                                                     : star;
         UNSUPPORTED(fe, extra, "functions of more than %d parameters are not supported",
                     KN_MAX_PARAMS);
         return -1;
@@ -82,6 +78,11 @@ params(FE *fe, PyObject *def)
             fe->b.fn->vars.items[v].is_param = 1;
             KN_TRY(PySet_Add(fe->locals, A(a, "arg")));
         }
+    }
+    if (star) {
+        int v = kn_fe_add_var(fe, kn_fe_str_of(fe, A(star, "arg")), span_of(fe, star));
+        fe->b.fn->vars.items[v].is_param = 1;
+        KN_TRY(PySet_Add(fe->locals, A(star, "arg")));
     }
     fe->b.fn->nparams = fe->b.fn->vars.len;
     for (int i = 0; i < fe->b.fn->nparams; i++) {

@@ -131,6 +131,13 @@ int kn_fe_stmts(FE *fe, PyObject *body);
 Val kn_fe_list_display(FE *fe, PyObject *node);
 Val kn_fe_listcomp(FE *fe, PyObject *node);
 Val kn_fe_lambda(FE *fe, PyObject *node); /* a lambda as a value: a jitted function */
+/* functions.c: a call with starred arguments f(*t) (callee already emitted) */
+int kn_fe_has_starred(PyObject *node);
+Val kn_fe_star_call(FE *fe, PyObject *node, Val callee);
+/* functions.c: the code object has a *args parameter; the tuple of a call's positional
+ * arguments from index `from` on (the callee's *args), or NULL with a diagnostic */
+int kn_fe_takes_varargs(PyObject *code);
+Val kn_fe_varargs_tuple(FE *fe, PyObject *node, int from);
 /* dictcomp.c: dict and set displays and comprehensions */
 Val kn_fe_dict_display(FE *fe, PyObject *node);
 Val kn_fe_set_of(FE *fe, PyObject *call); /* set(iterable) */

@@ -1,0 +1,75 @@
+"""What the C core calls for functions as values (docs/internals.md, "Functions as values and
+closures"): the call ``f(a, *t, b, k=v)`` with a tuple ``t`` spread into the arguments.
+
+The frontend cannot know how many items ``t`` holds; typing does. So a call with starred
+arguments becomes a call of a :class:`StarCall` (an overload set of one, resolved by
+``kiln.extending._resolve`` like any call implemented in Python): once the argument types are
+known it writes a two-line jitted function taking the call's arguments in order and calling the
+callee with every tuple spread (``_f(a0, a1[0], a1[1], a2, k=k_k)``), compiled like
+kiln.extending's bindings (``_thunk``: inlined into its caller). The callee is frozen into that
+function's globals when it is a global of the calling function (a jitted function, a builtin, a
+NumPy function: keywords, defaults and ``*args`` then bind as for any call), or passed as its
+first argument when it is a value (a function passed as an argument).
+"""
+
+import itertools
+import linecache
+
+from . import types
+from .errors import TypingError
+
+_counter = itertools.count()
+
+
+class StarCall:
+    """One call site ``f(..., *t, ...)``: ``callee`` the frozen callee (or None: the callee is
+    the call's first argument), ``starred`` the positions of the starred arguments among the
+    ``npos`` positional ones."""
+
+    def __init__(self, callee, starred, npos, name):
+        self.callee = callee
+        self.starred = tuple(starred)
+        self.npos = npos
+        self.name = name
+        self._cache = {}
+
+    def resolve(self, args, kwnames):
+        key = (tuple(args), tuple(kwnames))
+        disp = self._cache.get(key)
+        if disp is None:
+            disp = self._cache[key] = self._make(args, tuple(kwnames))
+        return disp
+
+    def _make(self, args, kwnames):
+        from .decorators import njit
+
+        first = 0 if self.callee is not None else 1
+        params, call = [], []
+        if first:
+            params.append("_fv")
+        for i in range(self.npos):
+            p = f"a{i}"
+            params.append(p)
+            if i in self.starred:
+                t = args[first + i]
+                if not isinstance(t, types.BaseTuple):
+                    raise TypingError(f"{self.name}(*x): x must be a tuple, not {t}")
+                call.extend(f"{p}[{j}]" for j in range(len(t)))
+            else:
+                call.append(p)
+        for k in kwnames:
+            params.append(f"k_{k}")
+            call.append(f"{k}=k_{k}")
+        fname = f"_kiln_star_{next(_counter)}"
+        filename = f"<kiln call of {self.name}(*...): {fname}>"
+        target = "_fv" if first else "_f"
+        src = f"def {fname}({', '.join(params)}):\n    return {target}({', '.join(call)})\n"
+        linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
+        env = {"_f": self.callee}
+        exec(compile(src, filename, "exec"), env)
+        return njit(_thunk=True)(env[fname])
+
+
+def star_call(callee, starred, npos, name):
+    """The overload set the frontend freezes for one call with starred arguments."""
+    return StarCall(callee, starred, npos, name)

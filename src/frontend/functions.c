@@ -1,0 +1,119 @@
+/* functions.c - calls with starred arguments (`f(a, *t, k=v)`) -> KIR; see docs/internals.md,
+ * "Functions as values and closures".
+ *
+ * How many items a starred tuple holds is known only once it is typed. So the call becomes a
+ * call of a kiln._functions.StarCall made for this call site, frozen as a callable implemented
+ * in Python (a FUNC of id KN_FUNC_OVERLOAD): typing resolves it like any overload, and it
+ * answers with a small jitted function that takes the call's arguments in order and calls the
+ * callee with the tuples spread. A callee known at compile time (a global: a jitted function, a
+ * builtin, a NumPy function) is frozen into that function, so its keywords, defaults and *args
+ * bind there as in any call; a callee held in a variable (a function passed as an argument) is
+ * passed to it first. `**kwargs` at a call is an UnsupportedError at its position. */
+#include "frontend/internal.h"
+
+/* 1 when one of the call's positional arguments is starred */
+int
+kn_fe_has_starred(PyObject *node)
+{
+    PyObject *args = A(node, "args");
+    for (Py_ssize_t i = 0; args && i < PyList_GET_SIZE(args); i++)
+        if (is(PyList_GET_ITEM(args, i), "Starred"))
+            return 1;
+    return 0;
+}
+
+/* The overload set of this call site: kiln._functions.star_call(callee, starred, npos, name). */
+static PyObject *
+star_set(PyObject *node, Val callee, PyObject *pargs)
+{
+    Py_ssize_t npos = PyList_GET_SIZE(pargs);
+    PyObject *starred = PyList_New(0);
+    for (Py_ssize_t i = 0; starred && i < npos; i++) {
+        if (!is(PyList_GET_ITEM(pargs, i), "Starred"))
+            continue;
+        PyObject *k = PyLong_FromSsize_t(i);
+        if (!k || PyList_Append(starred, k) < 0) {
+            Py_XDECREF(k);
+            Py_CLEAR(starred);
+        }
+        Py_XDECREF(k);
+    }
+    PyObject *mod = starred ? PyImport_ImportModule("kiln._functions") : NULL;
+    PyObject *fnode = A(node, "func");
+    PyObject *text = NULL, *ast = PyImport_ImportModule("ast");
+    if (ast && fnode)
+        text = PyObject_CallMethod(ast, "unparse", "O", fnode);
+    Py_XDECREF(ast);
+    PyObject *frozen = callee->op == KN_OP_GLOBAL ? (PyObject *)callee->imm.ptr : Py_None;
+    PyObject *set = mod ? PyObject_CallMethod(mod, "star_call", "OOnO", frozen, starred, npos,
+                                              text ? text : Py_None)
+                        : NULL;
+    Py_XDECREF(mod);
+    Py_XDECREF(text);
+    Py_XDECREF(starred);
+    return set;
+}
+
+Val
+kn_fe_star_call(FE *fe, PyObject *node, Val callee)
+{
+    PyObject *pargs = A(node, "args"), *kws = A(node, "keywords");
+    int npos = (int)PyList_GET_SIZE(pargs), nkw = kws ? (int)PyList_GET_SIZE(kws) : 0;
+    for (int k = 0; k < nkw; k++)
+        if (!A(PyList_GET_ITEM(kws, k), "arg"))
+            return UNSUPPORTED(fe, PyList_GET_ITEM(kws, k), "**kwargs in calls is not supported");
+    PyObject *set = star_set(node, callee, pargs);
+    if (!set) {
+        PyErr_Clear();
+        return UNSUPPORTED(fe, node, "this call with *args is not supported");
+    }
+    int by_value = callee->op != KN_OP_GLOBAL;
+    int keep = PyList_Append(fe->env->keepalive, set);
+    Py_DECREF(set); /* the keepalive list holds it */
+    if (keep < 0)
+        return NULL;
+    Val g = kn_kir_emit(&fe->b, KN_OP_GLOBAL, span_of(fe, A(node, "func")), 0, NULL);
+    g->type = kn_type_func(fe->c->types, KN_FUNC_OVERLOAD, set, "star_call");
+    g->imm.ptr = set;
+    int n = by_value + npos + nkw;
+    KnInstr **all = kn_arena_alloc(&fe->c->arena, sizeof(KnInstr *) * (size_t)(n + 1));
+    all[0] = g;
+    if (by_value)
+        all[1] = callee;
+    for (int i = 0; i < npos; i++) {
+        PyObject *a = PyList_GET_ITEM(pargs, i);
+        if (is(a, "Starred"))
+            a = A(a, "value");
+        if (!(all[1 + by_value + i] = kn_fe_expr(fe, a)))
+            return NULL;
+    }
+    const char **names = kn_arena_alloc(&fe->c->arena, sizeof(char *) * (size_t)(nkw + 1));
+    for (int k = 0; k < nkw; k++) {
+        PyObject *kw = PyList_GET_ITEM(kws, k);
+        names[k] = kn_fe_str_of(fe, A(kw, "arg"));
+        if (!(all[1 + by_value + npos + k] = kn_fe_expr(fe, A(kw, "value"))))
+            return NULL;
+    }
+    Val in = emit(fe, KN_OP_CALL, node, n + 1, all);
+    in->aux = nkw;
+    in->imm.ptr = names;
+    return in;
+}
+
+int
+kn_fe_takes_varargs(PyObject *code)
+{
+    return code && PyCode_Check(code) && (((PyCodeObject *)code)->co_flags & CO_VARARGS);
+}
+
+Val
+kn_fe_varargs_tuple(FE *fe, PyObject *node, int from)
+{
+    PyObject *pargs = A(node, "args");
+    int npos = (int)PyList_GET_SIZE(pargs), n = npos > from ? npos - from : 0;
+    KnInstr **items = kn_arena_alloc(&fe->c->arena, sizeof(KnInstr *) * (size_t)(n ? n : 1));
+    for (int i = 0; i < n; i++)
+        if (!(items[i] = kn_fe_expr(fe, PyList_GET_ITEM(pargs, from + i))))
+            return NULL;
+    return emit(fe, KN_OP_TUPLE, node, n, items);
+}
