@@ -13,6 +13,7 @@ first argument when it is a value (a function passed as an argument).
 """
 
 import itertools
+import types as types_mod
 import linecache
 
 from . import types
@@ -73,3 +74,72 @@ class StarCall:
 def star_call(callee, starred, npos, name):
     """The overload set the frontend freezes for one call with starred arguments."""
     return StarCall(callee, starred, npos, name)
+
+
+# --- inner functions and lambdas that capture variables ------------------------------------------
+
+class Captured:
+    """The content of a closure cell of a lifted inner function: the variable is not frozen but
+    passed by the caller as a hidden parameter (after the declared ones, in co_freevars order)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return f"<captured {self.name}>"
+
+
+_lifted = {}
+
+
+def _inner_code(func, name, line, col, end_col):
+    """The code object of the inner function or lambda written at (line, col) of func."""
+    found = []
+    for k in func.__code__.co_consts:
+        if not hasattr(k, "co_code") or k.co_name != name or k.co_firstlineno != line:
+            continue
+        cols = [p[2] for p in k.co_positions() if p[0] == line and p[2] is not None]
+        found.append((k, min(cols) if cols else col))
+    inside = [k for k, c in found if col <= c <= end_col]
+    if inside:
+        return inside[0]
+    return found[0][0] if found else None
+
+
+def lift(func, name, line, col, end_col, local_names):
+    """The jitted function of the ``def``/``lambda`` at (line, col) inside ``func``, and the names
+    of the enclosing function's variables it captures (its free variables that are locals of
+    ``func``, in co_freevars order): those become hidden parameters, filled by the caller from
+    the closure value; its other free variables are ``func``'s own closure cells (a factory's
+    values), frozen at compile time as for any function."""
+    from .decorators import njit
+
+    code = _inner_code(func, name, line, col, end_col)
+    if code is None:
+        raise LookupError("cannot find the code of this function")
+    outer = dict(zip(func.__code__.co_freevars, func.__closure__ or ()))
+    key = (func, code)
+    hit = _lifted.get(key)
+    if hit is not None:
+        return hit
+    cells, captured = [], []
+    for v in code.co_freevars:
+        if v in local_names:
+            cells.append(types_mod.CellType(Captured(v)))
+            captured.append(v)
+        elif v in outer:
+            cells.append(outer[v])
+        else:
+            raise LookupError(f"cannot find the variable {v!r}")
+    inner = types_mod.FunctionType(code, func.__globals__, code.co_name, None, tuple(cells))
+    inner.__qualname__ = code.co_qualname
+    hit = _lifted[key] = (njit(inner), tuple(captured))
+    return hit
+
+
+def captured_names(func):
+    """The free variables of a lifted function that its caller passes (hidden parameters)."""
+    return [v for v, c in zip(func.__code__.co_freevars, func.__closure__ or ())
+            if isinstance(c.cell_contents, Captured)]

@@ -84,6 +84,7 @@ params(FE *fe, PyObject *def)
         fe->b.fn->vars.items[v].is_param = 1;
         KN_TRY(PySet_Add(fe->locals, A(star, "arg")));
     }
+    KN_TRY(kn_fe_captured_params(fe)); /* a lifted inner function's captures: functions.c */
     fe->b.fn->nparams = fe->b.fn->vars.len;
     for (int i = 0; i < fe->b.fn->nparams; i++) {
         KnSpan sp = fe->b.fn->vars.items[i].span;

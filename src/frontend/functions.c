@@ -117,3 +117,106 @@ kn_fe_varargs_tuple(FE *fe, PyObject *node, int from)
             return NULL;
     return emit(fe, KN_OP_TUPLE, node, n, items);
 }
+
+/* ---- inner functions and lambdas ---- */
+
+/* The value of the def or lambda `node` named `name` (its code object's co_name): the lifted
+ * jitted function itself when it captures nothing, else the closure tuple (FUNC closure, the
+ * captured variables' current values). kiln._functions.lift finds the code object among the
+ * enclosing function's constants and makes the jitted function. */
+Val
+kn_fe_function_value(FE *fe, PyObject *node, const char *name)
+{
+    KnSpan sp = span_of(fe, node);
+    PyObject *mod = PyImport_ImportModule("kiln._functions");
+    PyObject *r = mod ? PyObject_CallMethod(mod, "lift", "OsiiiO", fe->func, name, sp.line,
+                                            sp.col - 1, sp.end_col - 1, fe->locals)
+                      : NULL;
+    Py_XDECREF(mod);
+    if (!r || !PyTuple_Check(r) || PyTuple_GET_SIZE(r) != 2) {
+        PyObject *type, *value, *tb;
+        PyErr_Fetch(&type, &value, &tb);
+        PyObject *s = value ? PyObject_Str(value) : NULL;
+        const char *msg = s ? PyUnicode_AsUTF8(s) : NULL;
+        UNSUPPORTED(fe, node, "this inner function is not supported (%s)", msg ? msg : "?");
+        Py_XDECREF(s);
+        Py_XDECREF(type);
+        Py_XDECREF(value);
+        Py_XDECREF(tb);
+        Py_XDECREF(r);
+        PyErr_Clear();
+        return NULL;
+    }
+    PyObject *disp = PyTuple_GET_ITEM(r, 0), *captured = PyTuple_GET_ITEM(r, 1);
+    Py_ssize_t n = PyTuple_GET_SIZE(captured);
+    if (n == 0) {
+        Val v = kn_fe_frozen(fe, node, disp, "an inner function");
+        Py_DECREF(r);
+        return v;
+    }
+    if (PyList_Append(fe->env->keepalive, disp) < 0) {
+        Py_DECREF(r);
+        return NULL;
+    }
+    KnInstr **items = kn_arena_alloc(&fe->c->arena, sizeof(KnInstr *) * (size_t)(n + 1));
+    items[0] = kn_kir_emit(&fe->b, KN_OP_GLOBAL, sp, 0, NULL);
+    items[0]->type = kn_type_func(fe->c->types, KN_FUNC_CLOSURE, disp, name);
+    items[0]->imm.ptr = disp;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const char *v = kn_fe_str_of(fe, PyTuple_GET_ITEM(captured, i));
+        items[i + 1] = kn_fe_load(fe, sp, kn_fe_local_var(fe, v, sp));
+    }
+    Py_DECREF(r);
+    return emit(fe, KN_OP_TUPLE, node, (int)n + 1, items);
+}
+
+int
+kn_fe_def_stmt(FE *fe, PyObject *node)
+{
+    PyObject *args = A(node, "args"), *decos = A(node, "decorator_list");
+    PyObject *defaults = A(args, "defaults"), *kwd = A(args, "kw_defaults");
+    if (decos && PyList_GET_SIZE(decos)) {
+        UNSUPPORTED(fe, PyList_GET_ITEM(decos, 0),
+                    "decorators on functions defined inside jitted functions are not supported");
+        return -1;
+    }
+    if ((defaults && PyList_GET_SIZE(defaults)) || (kwd && PyList_GET_SIZE(kwd))) {
+        UNSUPPORTED(fe, node,
+                    "default values of the parameters of an inner function are not supported");
+        return -1;
+    }
+    if (A(args, "vararg") || A(args, "kwarg")) {
+        UNSUPPORTED(fe, A(args, "vararg") ? A(args, "vararg") : A(args, "kwarg"),
+                    "*args and **kwargs parameters of an inner function are not supported");
+        return -1;
+    }
+    const char *name = kn_fe_str_of(fe, A(node, "name"));
+    Val v = kn_fe_function_value(fe, node, name);
+    if (!v)
+        return -1;
+    KnSpan sp = span_of(fe, node);
+    kn_fe_store(fe, sp, kn_fe_local_var(fe, name, sp), v);
+    return 0;
+}
+
+int
+kn_fe_captured_params(FE *fe)
+{
+    PyObject *cl = PyFunction_GET_CLOSURE(fe->func);
+    if (!cl || cl == Py_None || !PyTuple_GET_SIZE(cl))
+        return 0;
+    PyObject *mod = PyImport_ImportModule("kiln._functions");
+    PyObject *names = mod ? PyObject_CallMethod(mod, "captured_names", "O", fe->func) : NULL;
+    Py_XDECREF(mod);
+    if (!names)
+        return -1;
+    int rc = 0;
+    for (Py_ssize_t i = 0; rc == 0 && i < PyList_GET_SIZE(names); i++) {
+        PyObject *nm = PyList_GET_ITEM(names, i);
+        int v = kn_fe_add_var(fe, kn_fe_str_of(fe, nm), fe->b.fn->span);
+        fe->b.fn->vars.items[v].is_param = 1;
+        rc = PySet_Add(fe->locals, nm);
+    }
+    Py_DECREF(names);
+    return rc;
+}

@@ -138,6 +138,11 @@ Val kn_fe_star_call(FE *fe, PyObject *node, Val callee);
  * arguments from index `from` on (the callee's *args), or NULL with a diagnostic */
 int kn_fe_takes_varargs(PyObject *code);
 Val kn_fe_varargs_tuple(FE *fe, PyObject *node, int from);
+/* functions.c: inner functions and lambdas as values (a closure tuple when they capture
+ * variables); the hidden parameters of a lifted inner function (its captured variables) */
+int kn_fe_def_stmt(FE *fe, PyObject *node);
+Val kn_fe_function_value(FE *fe, PyObject *node, const char *name);
+int kn_fe_captured_params(FE *fe);
 /* dictcomp.c: dict and set displays and comprehensions */
 Val kn_fe_dict_display(FE *fe, PyObject *node);
 Val kn_fe_set_of(FE *fe, PyObject *call); /* set(iterable) */

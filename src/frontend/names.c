@@ -334,6 +334,10 @@ kn_fe_collect_locals(FE *fe, PyObject *body)
 {
     for (Py_ssize_t i = 0; body && i < PyList_GET_SIZE(body); i++) {
         PyObject *s = PyList_GET_ITEM(body, i);
+        if (is(s, "FunctionDef")) { /* an inner def binds its name; its body is its own scope */
+            KN_TRY(PySet_Add(fe->locals, A(s, "name")));
+            continue;
+        }
         if (is(s, "Assign")) {
             PyObject *ts = A(s, "targets");
             for (Py_ssize_t k = 0; k < PyList_GET_SIZE(ts); k++)

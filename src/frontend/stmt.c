@@ -358,6 +358,8 @@ stmt(FE *fe, PyObject *node)
         return del_stmt(fe, node);
     if (!strcmp(k, "Assert"))
         return assert_stmt(fe, node);
+    if (!strcmp(k, "FunctionDef"))
+        return kn_fe_def_stmt(fe, node); /* an inner function: functions.c */
     static const struct {
         const char *kind, *what;
     } names[] = {

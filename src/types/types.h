@@ -53,6 +53,8 @@ typedef int KnBuiltinId;
 enum {
     KN_FUNC_JITTED = -1,   /* ref: a dispatcher */
     KN_FUNC_OVERLOAD = -2, /* ref: a callable implemented in Python (kiln.extending) */
+    KN_FUNC_CLOSURE = -3,  /* ref: the dispatcher of a lifted inner function; item 0 of a closure
+                              tuple (its captured values follow: typing/functions.c) */
 };
 
 typedef struct KnType KnType;

@@ -497,6 +497,12 @@ kn_typing_call(KnCompilation *c, KnInstr *in, int *changed)
         rc = kn_typing_err(c, in->span,
                            "exception objects can only be created in a raise statement");
         break;
+    case KN_TY_TUPLE:
+        if (kn_typing_is_closure(ct)) {
+            rc = kn_typing_closure_call(c, in, ct, a, n); /* functions.c */
+            break;
+        }
+        /* fall through */
     default:
         rc = kn_typing_err(c, in->span, "%s is not callable", ct->name);
     }

@@ -3,7 +3,14 @@
  * passing one as an argument specialises the callee for it (one overload per function passed,
  * as Numba's dispatcher types), returning one gives the dispatcher back, and calling a variable
  * that holds one is an ordinary call of a known jitted function (linked by symbol, inlined by
- * LLVM when small). */
+ * LLVM when small).
+ *
+ * A closure (an inner def or a lambda that captures variables of the function it is written
+ * in) is a tuple (FUNC closure, captured values...): the frontend (frontend/functions.c) lifts
+ * the inner function into a jitted function of its own whose captured variables are hidden
+ * parameters after its declared ones, and a call of the tuple is a call of that function with
+ * the captured values appended (lower/calls.c). Captured values are taken when the def or
+ * lambda runs (by value). */
 #include "typing/internal.h"
 
 int
@@ -16,4 +23,51 @@ int
 kn_typing_passable(const KnType *t)
 {
     return kn_type_is_value(t) || kn_typing_func_value(t);
+}
+
+int
+kn_typing_is_closure(const KnType *t)
+{
+    return t->kind == KN_TY_TUPLE && t->n >= 1 && t->items[0]->kind == KN_TY_FUNC &&
+           t->items[0]->id == KN_FUNC_CLOSURE && t->items[0]->ref;
+}
+
+int
+kn_typing_resolve_value(KnCompilation *c, KnType *ft, KnType **a, int n, KnSpan span,
+                        KnCallee *out)
+{
+    int closure = kn_typing_is_closure(ft);
+    if (!closure && !kn_typing_func_value(ft))
+        return 1;
+    int extra = closure ? ft->n - 1 : 0;
+    if (n + extra > KN_MAX_PARAMS)
+        return kn_typing_err(c, span, "calls of more than %d arguments are not supported",
+                             KN_MAX_PARAMS);
+    if (!c->hooks || !c->hooks->resolve_call)
+        return kn_typing_err(c, span, "calls to other jitted functions are not available here");
+    KnType **args = kn_arena_alloc(&c->arena, sizeof(KnType *) * (size_t)(n + extra + 1));
+    memcpy(args, a, sizeof(KnType *) * (size_t)n);
+    for (int i = 0; i < extra; i++)
+        args[n + i] = ft->items[i + 1];
+    void *disp = closure ? ft->items[0]->ref : ft->ref;
+    KN_TRY(c->hooks->resolve_call(c, disp, args, n + extra, span, out));
+    return 0;
+}
+
+int
+kn_typing_closure_call(KnCompilation *c, KnInstr *in, KnType *ct, KnType **a, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!kn_typing_passable(a[i]))
+            return kn_typing_err(c, in->span, "cannot pass %s to %s", a[i]->name,
+                                 ct->items[0]->name);
+    if (in->aux > 0)
+        return kn_typing_err(c, in->span,
+                             "keyword arguments in a call of a closure (%s) are not supported: "
+                             "pass them by position",
+                             ct->items[0]->name);
+    KnCallImpl *impl = kn_typing_impl_kind(c, in, KN_CALL_JITTED);
+    KN_TRY(kn_typing_resolve_value(c, ct, a, n, in->span, &impl->callee));
+    in->type = impl->callee.ret;
+    return 0;
 }
