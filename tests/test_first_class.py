@@ -157,3 +157,78 @@ def test_factory_closures_still_work():
     f = kiln.njit(apply)
     assert f(a, 5) == 6 and f(b, 5) == 15
     check(lambda x: x + 1, 3, cfunc=a)
+
+
+# ---- first-class function types: a choice among jitted functions at run time ----
+
+
+@kiln.njit
+def half(x):
+    return x / 2
+
+
+def pick(i, x):
+    t = (sq, cube)
+    return t[i](x)
+
+
+def pick_mixed_returns(i, x):
+    return (sq, half, cube)[i](x)
+
+
+def pick_in_loop(n):
+    fs = (sq, cube, sq)
+    s = 0
+    for i in range(n):
+        s += fs[i % 3](i)
+    return s
+
+
+def by_condition(c, x):
+    f = sq if c else cube
+    return f(x)
+
+
+def reassigned(c):
+    f = sq
+    if c:
+        f = cube
+    return f
+
+
+def choice_passed_on(c, x):
+    f = sq if c else cube
+    return japply(f, x)
+
+
+@pytest.mark.parametrize("i", [0, 1, -1, -2, 2, -3])
+def test_tuple_of_functions_indexed_at_run_time(i):
+    check(interp(pick), i, 3, cfunc=compiled(pick))  # 2 and -3: IndexError, as CPython
+
+
+@pytest.mark.parametrize("i", [0, 1, 2])
+def test_choice_return_types_unify(i):
+    # sq and cube return int64, half float64: the call's type is float64 (Numba's unification)
+    got = compiled(pick_mixed_returns)(i, 3)
+    want = interp(pick_mixed_returns)(i, 3)
+    assert got == want and type(got) is float
+
+
+def test_choice_in_a_loop():
+    fcheck(pick_in_loop, 10)
+
+
+@pytest.mark.parametrize("c", [True, False])
+def test_function_chosen_by_a_condition(c):
+    fcheck(by_condition, c, 3)
+    assert compiled(reassigned)(c) is (cube if c else sq)
+    fcheck(choice_passed_on, c, 2)
+
+
+def bad_choice(i):
+    return (sq, add)[i](2)
+
+
+def test_choice_whose_functions_do_not_fit_the_call_is_an_error():
+    with pytest.raises((TypingError, TypeError)):
+        kiln.njit(bad_choice)(0)

@@ -141,7 +141,12 @@ func_unbox(KnType *t, PyObject *o, char *dst)
 static PyObject *
 func_box(KnType *t, const char *src)
 {
-    KN_UNUSED(src);
+    if (t->id == KN_FUNC_CHOICE) { /* the index of one of its functions */
+        int64_t k;
+        memcpy(&k, src, sizeof k);
+        if (k >= 0 && k < t->n)
+            return kn_box_box(t->items[k], src);
+    }
     if (t->id != KN_FUNC_JITTED || !t->ref) {
         PyErr_Format(PyExc_TypeError, "cannot return %s to Python", t->name);
         return NULL;

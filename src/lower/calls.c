@@ -656,8 +656,9 @@ kn_lower_rule_builtin(L *l, KnInstr *in, int id)
 
 /* A call of a jitted function with the arguments argv[0..n) (for a method implemented in
  * Python, self first). */
-static LLVMValueRef
-lower_jitted(L *l, KnInstr *in, KnCallImpl *impl, LLVMValueRef *vals, KnType **types, int n)
+LLVMValueRef
+kn_lower_jitted_values(L *l, KnInstr *in, KnCallImpl *impl, LLVMValueRef *vals, KnType **types,
+                       int n)
 {
     LLVMTypeRef params[KN_MAX_PARAMS + 3];
     LLVMValueRef args[KN_MAX_PARAMS + 3];
@@ -736,7 +737,9 @@ kn_lower_jitted_call(L *l, KnInstr *in)
             types[n] = ct->items[k];
         }
     }
-    return lower_jitted(l, in, impl, vals, types, n);
+    if (impl->choices) /* a choice among jitted functions: lower/functions.c */
+        return kn_lower_choice_call(l, in, vals, types, n);
+    return kn_lower_jitted_values(l, in, impl, vals, types, n);
 }
 
 LLVMValueRef

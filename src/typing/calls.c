@@ -487,6 +487,8 @@ kn_typing_call(KnCompilation *c, KnInstr *in, int *changed)
             rc = kn_typing_entry(c, in, ct->id, a, n);
         else if (ct->id == KN_FUNC_OVERLOAD)
             rc = kn_typing_overload(c, in, ct, NULL, a, n);
+        else if (ct->id == KN_FUNC_CHOICE)
+            rc = kn_typing_choice_call(c, in, ct, a, n); /* functions.c */
         else
             rc = type_jitted(c, in, ct->ref, ct->name, a, n);
         break;

@@ -10,13 +10,21 @@
  * the inner function into a jitted function of its own whose captured variables are hidden
  * parameters after its declared ones, and a call of the tuple is a call of that function with
  * the captured values appended (lower/calls.c). Captured values are taken when the def or
- * lambda runs (by value). */
+ * lambda runs (by value).
+ *
+ * A first-class function type (Numba's FunctionType): jitted functions that meet in one value
+ * (`f = sq if c else cube`, `(sq, cube)[i]`) unify into a choice among them (FUNC of id
+ * KN_FUNC_CHOICE, types/model_misc.c), whose run-time value is the index of the function. A
+ * call of a choice resolves every function for the call's argument types; their return types
+ * must unify. Lowering (lower/functions.c) switches on the index to direct calls, each
+ * inlinable, where Numba calls through a function pointer. */
 #include "typing/internal.h"
 
 int
 kn_typing_func_value(const KnType *t)
 {
-    return t->kind == KN_TY_FUNC && t->id == KN_FUNC_JITTED && t->ref;
+    return t->kind == KN_TY_FUNC &&
+           ((t->id == KN_FUNC_JITTED && t->ref) || t->id == KN_FUNC_CHOICE);
 }
 
 int
@@ -69,5 +77,52 @@ kn_typing_closure_call(KnCompilation *c, KnInstr *in, KnType *ct, KnType **a, in
     KnCallImpl *impl = kn_typing_impl_kind(c, in, KN_CALL_JITTED);
     KN_TRY(kn_typing_resolve_value(c, ct, a, n, in->span, &impl->callee));
     in->type = impl->callee.ret;
+    return 0;
+}
+
+KnType *
+kn_typing_func_items(KnCompilation *c, const KnType *tuple)
+{
+    KnType *u = tuple->n ? tuple->items[0] : NULL;
+    for (int i = 1; u && i < tuple->n; i++)
+        u = kn_type_func_choice(c->types, u, tuple->items[i]);
+    return u && u->kind == KN_TY_FUNC && u->id == KN_FUNC_CHOICE ? u : NULL;
+}
+
+int
+kn_typing_choice_call(KnCompilation *c, KnInstr *in, KnType *ct, KnType **a, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!kn_typing_passable(a[i]))
+            return kn_typing_err(c, in->span, "cannot pass %s to %s", a[i]->name, ct->name);
+    if (in->aux > 0)
+        return kn_typing_err(c, in->span,
+                             "keyword arguments in a call of a function value (%s) are not "
+                             "supported: pass them by position",
+                             ct->name);
+    KnCallImpl *impl = kn_typing_impl_kind(c, in, KN_CALL_JITTED);
+    impl->choices = kn_arena_alloc(&c->arena, sizeof(KnCallee) * (size_t)ct->n);
+    KnType *ret = NULL;
+    int can_raise = 0, recursive = 0;
+    for (int k = 0; k < ct->n; k++) {
+        KN_TRY(kn_typing_resolve_value(c, ct->items[k], a, n, in->span, &impl->choices[k]));
+        KnType *r = impl->choices[k].ret;
+        if (!r)
+            return 0; /* a recursive callee not typed yet: another round */
+        KnType *u = kn_type_unify(c->types, ret, r);
+        if (!u || !kn_type_is_value(u))
+            return kn_typing_err(c, in->span,
+                                 "the functions of %s return different types (%s and %s)",
+                                 ct->name, ret ? ret->name : "?", r->name);
+        ret = u;
+        can_raise |= impl->choices[k].can_raise;
+        recursive |= impl->choices[k].recursive;
+    }
+    /* what passes read (raises.c): the first callee, raising if any does */
+    impl->callee = impl->choices[0];
+    impl->callee.can_raise = can_raise;
+    impl->callee.recursive = recursive;
+    impl->callee.ret = ret;
+    in->type = ret;
     return 0;
 }

@@ -35,6 +35,10 @@ int kn_typing_is_closure(const KnType *t);
 int kn_typing_resolve_value(KnCompilation *c, KnType *ft, KnType **a, int n, KnSpan span,
                             KnCallee *out);
 int kn_typing_closure_call(KnCompilation *c, KnInstr *in, KnType *ct, KnType **a, int n);
+/* functions.c: the choice among the jitted functions a tuple holds (NULL: not all are); the
+ * call `in` of a choice ct */
+KnType *kn_typing_func_items(KnCompilation *c, const KnType *tuple);
+int kn_typing_choice_call(KnCompilation *c, KnInstr *in, KnType *ct, KnType **a, int n);
 int kn_typing_truth_ok(KnCompilation *c, KnInstr *in, KnType *t);
 KnType *kn_typing_np_scalar(int builtin_id);     /* np.float64 -> float64, NULL if not a dtype */
 int kn_typing_scalar_class(const KnType *t);     /* float64 -> the entry of np.float64, or -1 */

@@ -344,6 +344,8 @@ type_getitem(KnCompilation *c, KnInstr *in)
     for (int j = 1; u && j < s->n; j++)
         if (s->items[j] != u)
             u = NULL;
+    if (!u)
+        u = kn_typing_func_items(c, s); /* (sq, cube)[i]: functions.c */
     if (!u) {
         kn_diag_error(&c->diags, KN_DIAG_TYPING, in->span,
                       "cannot index %s with a variable index: its items have different types",
@@ -554,7 +556,7 @@ type_store(KnCompilation *c, KnInstr *in, int *changed)
     if (!v)
         return 0;
     KnVar *var = &c->fn->vars.items[in->aux];
-    if (!kn_type_is_value(v) && var->name[0] != '$' && !(var->type == NULL || var->type == v)) {
+    if (!kn_typing_passable(v) && var->name[0] != '$' && !(var->type == NULL || var->type == v)) {
         kn_diag_error(&c->diags, KN_DIAG_TYPING, in->args[0]->span, "cannot assign %s to '%s'",
                       v->name, var->name);
         return -1;
