@@ -143,3 +143,33 @@ def captured_names(func):
     """The free variables of a lifted function that its caller passes (hidden parameters)."""
     return [v for v, c in zip(func.__code__.co_freevars, func.__closure__ or ())
             if isinstance(c.cell_contents, Captured)]
+
+
+def binding_count(def_node, name):
+    """How many times the function ``def_node`` binds ``name`` (assignments, loop and ``with``
+    targets, parameters, inner defs), not counting the scopes of its inner functions. A name
+    bound once, by an inner function, is rebuilt from the current values of what it captures
+    wherever it is loaded (Python's late binding, docs/internals.md)."""
+    import ast
+
+    n = 0
+
+    def walk(node):
+        nonlocal n
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                n += child.name == name
+                continue
+            if isinstance(child, ast.Lambda):
+                continue
+            if isinstance(child, ast.Name) and child.id == name and \
+                    not isinstance(child.ctx, ast.Load):
+                n += 1
+            elif isinstance(child, ast.arg) and child.arg == name:
+                n += 1
+            elif isinstance(child, (ast.Global, ast.Nonlocal)) and name in child.names:
+                n += 2
+            walk(child)
+
+    walk(def_node)
+    return n

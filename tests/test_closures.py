@@ -254,3 +254,58 @@ def test_unsupported_forms_are_errors_at_their_position():
     with pytest.raises(TypingError) as e:
         kiln.njit(keyword_call)(1)
     assert_diagnostic(e.value, TypingError, keyword_call, "f(y=1)", contains=["keyword"])
+
+
+def late_binding(n):
+    k = 1
+    g = lambda x: x + k  # noqa: E731
+    a = g(0)
+    k = n
+    return a, g(0), apply(g, 0)
+
+
+def late_binding_def(n):
+    k = 1
+
+    def g(x):
+        return x + k
+    a = g(0)
+    k = n
+    return a, g(0), sorted([3, 1, 2], key=g)
+
+
+def capture_inner_function(k):
+    h = lambda x: x * k  # noqa: E731
+
+    def g(x):
+        return h(x) + 1
+    return g(3)
+
+
+def rebound(c):
+    f = lambda x: x + 1  # noqa: E731
+    if c:
+        f = lambda x: x + 2  # noqa: E731
+    return f(1)
+
+
+def test_closures_see_the_current_values_of_what_they_capture():
+    # a name bound only to an inner function is rebuilt wherever it is read (Python's cells)
+    ccheck(late_binding, 5)
+    ccheck(late_binding_def, 7)
+    ccheck(capture_inner_function, 2)
+    ccheck(rebound, True)
+    ccheck(rebound, False)
+
+
+def recursive_inner(n):
+    def g(x):
+        return g(x - 1) if x > 0 else 0
+    return g(n)
+
+
+def test_recursive_inner_function_is_unsupported_at_its_def():
+    with pytest.raises(UnsupportedError) as e:
+        kiln.njit(recursive_inner)(3)
+    assert_diagnostic(e.value, UnsupportedError, recursive_inner, "def g(x)",
+                      contains=["recursive"])

@@ -143,6 +143,7 @@ build(FE *fe, PyObject *src_info)
         return -1;
     }
     fe->b.fn->span = span_of(fe, def);
+    fe->def = def;
     fe->b.cur = kn_kir_block_new(&fe->b);
     KN_TRY(params(fe, def));
     if (is(def, "FunctionDef"))
@@ -177,5 +178,6 @@ kn_frontend_build(KnCompilation *c, const KnFrontendEnv *env, PyObject *func)
     Py_XDECREF(src);
     Py_DECREF(fe.locals);
     Py_XDECREF(fe.closure);
+    Py_XDECREF(fe.fn_defs);
     return rc;
 }

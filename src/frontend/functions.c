@@ -120,6 +120,8 @@ kn_fe_varargs_tuple(FE *fe, PyObject *node, int from)
 
 /* ---- inner functions and lambdas ---- */
 
+static int note_function(FE *fe, PyObject *name, PyObject *node, const char *codename);
+
 /* The value of the def or lambda `node` named `name` (its code object's co_name): the lifted
  * jitted function itself when it captures nothing, else the closure tuple (FUNC closure, the
  * captured variables' current values). kiln._functions.lift finds the code object among the
@@ -149,6 +151,11 @@ kn_fe_function_value(FE *fe, PyObject *node, const char *name)
     }
     PyObject *disp = PyTuple_GET_ITEM(r, 0), *captured = PyTuple_GET_ITEM(r, 1);
     Py_ssize_t n = PyTuple_GET_SIZE(captured);
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (!strcmp(kn_fe_str_of(fe, PyTuple_GET_ITEM(captured, i)), name)) {
+            Py_DECREF(r);
+            return UNSUPPORTED(fe, node, "recursive inner functions are not supported");
+        }
     if (n == 0) {
         Val v = kn_fe_frozen(fe, node, disp, "an inner function");
         Py_DECREF(r);
@@ -196,7 +203,7 @@ kn_fe_def_stmt(FE *fe, PyObject *node)
         return -1;
     KnSpan sp = span_of(fe, node);
     kn_fe_store(fe, sp, kn_fe_local_var(fe, name, sp), v);
-    return 0;
+    return note_function(fe, A(node, "name"), node, name);
 }
 
 int
@@ -219,4 +226,56 @@ kn_fe_captured_params(FE *fe)
     }
     Py_DECREF(names);
     return rc;
+}
+
+/* ---- late binding: a name bound only to an inner function ---- */
+
+/* Remember that `name` is bound to the inner function `node` (code name `codename`) when that
+ * is its one binding in the function: its loads then rebuild the closure from the current
+ * values of what it captures, as Python's closures read their cells when they run. */
+static int
+note_function(FE *fe, PyObject *name, PyObject *node, const char *codename)
+{
+    PyObject *mod = PyImport_ImportModule("kiln._functions");
+    PyObject *n = mod ? PyObject_CallMethod(mod, "binding_count", "OO", fe->def, name) : NULL;
+    Py_XDECREF(mod);
+    if (!n)
+        return -1;
+    long count = PyLong_AsLong(n);
+    Py_DECREF(n);
+    if (count != 1)
+        return 0;
+    if (!fe->fn_defs && !(fe->fn_defs = PyDict_New()))
+        return -1;
+    PyObject *v = Py_BuildValue("(Os)", node, codename);
+    int rc = v ? PyDict_SetItem(fe->fn_defs, name, v) : -1;
+    Py_XDECREF(v);
+    return rc;
+}
+
+int
+kn_fe_note_lambda(FE *fe, PyObject *assign)
+{
+    PyObject *targets = A(assign, "targets"), *value = A(assign, "value");
+    if (!is(value, "Lambda") || PyList_GET_SIZE(targets) != 1 ||
+        !is(PyList_GET_ITEM(targets, 0), "Name"))
+        return 0;
+    PyObject *args = A(value, "args"), *defaults = A(args, "defaults");
+    if ((defaults && PyList_GET_SIZE(defaults)) || A(args, "vararg") || A(args, "kwarg"))
+        return 0;
+    return note_function(fe, A(PyList_GET_ITEM(targets, 0), "id"), value, "<lambda>");
+}
+
+Val
+kn_fe_function_load(FE *fe, PyObject *name_node, int *handled)
+{
+    *handled = 0;
+    PyObject *item = fe->fn_defs ? PyDict_GetItemWithError(fe->fn_defs, A(name_node, "id")) : NULL;
+    if (!item) {
+        PyErr_Clear();
+        return NULL;
+    }
+    *handled = 1;
+    return kn_fe_function_value(fe, PyTuple_GET_ITEM(item, 0),
+                                PyUnicode_AsUTF8(PyTuple_GET_ITEM(item, 1)));
 }

@@ -35,6 +35,10 @@ typedef struct FE {
     int nloops;
     int ntemps;
     KnMap var_names; /* hash of a variable's name -> its index + 1 (the first of a hash) */
+    PyObject *def;     /* the FunctionDef or Lambda being compiled (borrowed) */
+    PyObject *fn_defs; /* new dict or NULL: local name -> (def or lambda node, code name) of
+                          the one inner function it is bound to (functions.c) */
+    int fn_depth;      /* inner function values being built (functions.c) */
 } FE;
 
 typedef KnInstr *Val;
@@ -143,6 +147,10 @@ Val kn_fe_varargs_tuple(FE *fe, PyObject *node, int from);
 int kn_fe_def_stmt(FE *fe, PyObject *node);
 Val kn_fe_function_value(FE *fe, PyObject *node, const char *name);
 int kn_fe_captured_params(FE *fe);
+/* functions.c: `f = lambda ...` (an Assign) noted as f's one binding; the value of a load of
+ * a name bound only to an inner function (rebuilt from the current values), NULL if not one */
+int kn_fe_note_lambda(FE *fe, PyObject *assign);
+Val kn_fe_function_load(FE *fe, PyObject *name_node, int *handled);
 /* dictcomp.c: dict and set displays and comprehensions */
 Val kn_fe_dict_display(FE *fe, PyObject *node);
 Val kn_fe_set_of(FE *fe, PyObject *call); /* set(iterable) */

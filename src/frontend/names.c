@@ -298,6 +298,10 @@ kn_fe_name_load(FE *fe, PyObject *node)
     const char *nm = kn_fe_str_of(fe, id);
     int r = PySet_Contains(fe->locals, id);
     if (r > 0) {
+        int handled;
+        Val fv = kn_fe_function_load(fe, node, &handled); /* an inner function: functions.c */
+        if (handled)
+            return fv;
         int v = kn_fe_local_var(fe, nm, span_of(fe, node));
         return kn_fe_load(fe, span_of(fe, node), v);
     }

@@ -61,7 +61,7 @@ assign(FE *fe, PyObject *node)
     PyObject *targets = A(node, "targets");
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(targets); i++)
         KN_TRY(kn_fe_assign_to(fe, PyList_GET_ITEM(targets, i), v));
-    return 0;
+    return kn_fe_note_lambda(fe, node); /* f = lambda ...: functions.c */
 }
 
 static int
