@@ -62,7 +62,7 @@ params(FE *fe, PyObject *def)
     Py_ssize_t nposonly = posonly ? PyList_GET_SIZE(posonly) : 0;
     if (nposonly + (pos ? PyList_GET_SIZE(pos) : 0) + (star != NULL) > KN_MAX_PARAMS) {
         Py_ssize_t k = KN_MAX_PARAMS - nposonly; /* the first parameter too many */
-        PyObject *extra = k < 0                         ? PyList_GET_ITEM(posonly, KN_MAX_PARAMS)
+        PyObject *extra = k < 0                      ? PyList_GET_ITEM(posonly, KN_MAX_PARAMS)
                           : k < PyList_GET_SIZE(pos) ? PyList_GET_ITEM(pos, k)
                                                      : star;
         UNSUPPORTED(fe, extra, "functions of more than %d parameters are not supported",

@@ -35,10 +35,10 @@ typedef struct FE {
     int nloops;
     int ntemps;
     KnMap var_names; /* hash of a variable's name -> its index + 1 (the first of a hash) */
-    PyObject *def;     /* the FunctionDef or Lambda being compiled (borrowed) */
-    PyObject *fn_defs; /* new dict or NULL: local name -> (def or lambda node, code name) of
-                          the one inner function it is bound to (functions.c) */
-    int fn_depth;      /* inner function values being built (functions.c) */
+    /* functions.c: the FunctionDef or Lambda being compiled (borrowed); a new dict or NULL:
+     * local name -> (def or lambda node, code name) of the one inner function it is bound to */
+    PyObject *def;
+    PyObject *fn_defs;
 } FE;
 
 typedef KnInstr *Val;

@@ -1,7 +1,7 @@
 /* model_misc.c - the lowering models of the kinds with little to say: none (a placeholder
  * byte), range and slice ({start, stop, step} of i64; a range is true when not empty), and the
- * compile-time values (a placeholder byte; a choice among jitted functions is its index), of which a bound `a.flags` carries its array (its shape
- * and strides). None of them holds references. */
+ * compile-time values (a placeholder byte; a choice among jitted functions is its index), of which
+ * a bound `a.flags` carries its array (its shape and strides). None of them holds references. */
 #include "lower/internal.h"
 
 static LLVMTypeRef
@@ -57,7 +57,8 @@ func_convert(L *l, LLVMValueRef v, const KnType *from, const KnType *to)
     LLVMValueRef r = LLVMConstInt(l->i64, 0, 0);
     for (int i = from->n - 1; i >= 0; i--) {
         int k = kn_type_func_index(to, from->items[i]);
-        LLVMValueRef is_i = LLVMBuildICmp(l->b, LLVMIntEQ, v, LLVMConstInt(l->i64, (unsigned)i, 0), "");
+        LLVMValueRef is_i =
+            LLVMBuildICmp(l->b, LLVMIntEQ, v, LLVMConstInt(l->i64, (unsigned)i, 0), "");
         r = LLVMBuildSelect(l->b, is_i, LLVMConstInt(l->i64, (unsigned)(k < 0 ? 0 : k), 0), r, "");
     }
     return r;

@@ -173,7 +173,8 @@ kn_type_func_choice(KnTypeTable *t, KnType *a, KnType *b)
     for (int i = 0; i < n; i++)
         kn_sb_printf(&sb, "%s%s", i ? ", " : "", items[i]->name);
     kn_sb_append(&sb, "]");
-    KnType key = {.kind = KN_TY_FUNC, .id = KN_FUNC_CHOICE, .n = n, .items = items, .name = sb.data};
+    KnType key = {
+        .kind = KN_TY_FUNC, .id = KN_FUNC_CHOICE, .n = n, .items = items, .name = sb.data};
     KnType *r = kn_type_intern(t, &key, sb.data);
     kn_sb_fini(&sb);
     return r;

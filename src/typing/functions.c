@@ -41,8 +41,7 @@ kn_typing_is_closure(const KnType *t)
 }
 
 int
-kn_typing_resolve_value(KnCompilation *c, KnType *ft, KnType **a, int n, KnSpan span,
-                        KnCallee *out)
+kn_typing_resolve_value(KnCompilation *c, KnType *ft, KnType **a, int n, KnSpan span, KnCallee *out)
 {
     int closure = kn_typing_is_closure(ft);
     if (!closure && !kn_typing_func_value(ft))
@@ -112,8 +111,8 @@ kn_typing_choice_call(KnCompilation *c, KnInstr *in, KnType *ct, KnType **a, int
         KnType *u = kn_type_unify(c->types, ret, r);
         if (!u || !kn_type_is_value(u))
             return kn_typing_err(c, in->span,
-                                 "the functions of %s return different types (%s and %s)",
-                                 ct->name, ret ? ret->name : "?", r->name);
+                                 "the functions of %s return different types (%s and %s)", ct->name,
+                                 ret ? ret->name : "?", r->name);
         ret = u;
         can_raise |= impl->choices[k].can_raise;
         recursive |= impl->choices[k].recursive;
