@@ -123,7 +123,7 @@ kn_type_iter(KnTypeTable *t, KnIterKind kind, KnType **items, int n, KnType *ite
 static int
 is_jitted(const KnType *f)
 {
-    return f->kind == KN_TY_FUNC && f->id == -1 /* KN_FUNC_JITTED */ && f->ref;
+    return f->kind == KN_TY_FUNC && f->id == KN_FUNC_JITTED;
 }
 
 int
@@ -165,8 +165,12 @@ kn_type_func_choice(KnTypeTable *t, KnType *a, KnType *b)
     int n = 0;
     if (add_choices(items, &n, a) < 0 || add_choices(items, &n, b) < 0)
         return NULL;
-    if (n == 1)
-        return items[0];
+    return n == 1 ? items[0] : kn_type_func_choice_of(t, items, n);
+}
+
+KnType *
+kn_type_func_choice_of(KnTypeTable *t, KnType **items, int n)
+{
     KnStrBuf sb;
     kn_sb_init(&sb);
     kn_sb_append(&sb, "FunctionType[");

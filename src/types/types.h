@@ -100,6 +100,8 @@ KnType *kn_type_func(KnTypeTable *t, int builtin_id, void *ref, const char *name
  * a choice), or NULL when one of them is not (model_misc.c) */
 KnType *kn_type_func_choice(KnTypeTable *t, KnType *a, KnType *b);
 int kn_type_func_index(const KnType *choice, const KnType *f); /* f's index in choice, or -1 */
+/* the choice among items[0..n) as given (the KIR reader's FunctionType[a, b]) */
+KnType *kn_type_func_choice_of(KnTypeTable *t, KnType **items, int n);
 KnType *kn_type_module(KnTypeTable *t, int id, const char *name);
 KnType *kn_type_class(KnTypeTable *t, int id, void *ref, const char *name);
 KnType *kn_type_bound(KnTypeTable *t, KnType *self, const char *method);
