@@ -232,3 +232,34 @@ def bad_choice(i):
 def test_choice_whose_functions_do_not_fit_the_call_is_an_error():
     with pytest.raises((TypingError, TypeError)):
         kiln.njit(bad_choice)(0)
+
+
+def closure_and_choice(k):
+    g = lambda y: y + k  # noqa: E731
+    h = sq if k else cube
+    return japply(g, 1) + japply(h, 2)
+
+
+def test_signatures_name_closures_and_choices():
+    f = kiln.njit(closure_and_choice)
+    assert f(2) == interp(closure_and_choice)(2)
+    assert f(0) == interp(closure_and_choice)(0)
+    shown = {str(s[0]) for s in japply.signatures}
+    assert "FunctionType[sq, cube]" in shown
+    assert any(s.startswith("Tuple(closure(<lambda>)") for s in shown)
+
+
+def star_of_values(k, t):
+    g = lambda a, b: a + b + k  # noqa: E731
+    h = add if k else japply2
+    return g(*t), h(*t)
+
+
+japply2 = kiln.njit(lambda a, b: a * b)
+
+
+@pytest.mark.parametrize("k", [0, 2])
+def test_star_call_of_closures_and_choices(k):
+    got = kiln.njit(star_of_values)(k, (3, 4))
+    g = dict(star_of_values.__globals__, add=add.py_func, japply2=japply2.py_func)
+    assert got == types.FunctionType(star_of_values.__code__, g)(k, (3, 4))

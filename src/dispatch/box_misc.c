@@ -154,11 +154,33 @@ func_box(KnType *t, const char *src)
     return Py_NewRef((PyObject *)t->ref);
 }
 
+/* ("dispatcher", d) for a jitted function; ("closure", d) for the function item of a closure
+ * tuple (typing/functions.c), d the lifted function; ("function_choice", key, ...) for a choice
+ * among jitted functions. kiln.types.from_key reads them back as type objects to show. */
 static PyObject *
 func_key(KnType *t)
 {
-    if (t->id == KN_FUNC_JITTED && t->ref)
-        return Py_BuildValue("(sO)", "dispatcher", (PyObject *)t->ref);
+    if ((t->id == KN_FUNC_JITTED || t->id == KN_FUNC_CLOSURE) && t->ref)
+        return Py_BuildValue("(sO)", t->id == KN_FUNC_JITTED ? "dispatcher" : "closure",
+                             (PyObject *)t->ref);
+    if (t->id == KN_FUNC_CHOICE) {
+        PyObject *k = PyTuple_New(t->n + 1);
+        PyObject *tag = k ? PyUnicode_FromString("function_choice") : NULL;
+        if (!tag) {
+            Py_XDECREF(k);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(k, 0, tag);
+        for (int i = 0; i < t->n; i++) {
+            PyObject *ik = func_key(t->items[i]);
+            if (!ik) {
+                Py_DECREF(k);
+                return NULL;
+            }
+            PyTuple_SET_ITEM(k, i + 1, ik);
+        }
+        return k;
+    }
     return PyUnicode_FromString(t->name);
 }
 
