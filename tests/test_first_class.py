@@ -263,3 +263,14 @@ def test_star_call_of_closures_and_choices(k):
     got = kiln.njit(star_of_values)(k, (3, 4))
     g = dict(star_of_values.__globals__, add=add.py_func, japply2=japply2.py_func)
     assert got == types.FunctionType(star_of_values.__code__, g)(k, (3, 4))
+
+
+def key_of_a_choice(c, l):
+    f = sq if c else cube
+    return sorted(l, key=f)
+
+
+def test_key_of_a_function_chosen_at_run_time_is_a_clear_error():
+    with pytest.raises(TypingError) as e:
+        kiln.njit(key_of_a_choice)(True, [3, 1, 2])
+    assert_diagnostic(e.value, TypingError, key_of_a_choice, "f)", contains=["chosen at run time"])

@@ -46,6 +46,9 @@ kn_typing_resolve_value(KnCompilation *c, KnType *ft, KnType **a, int n, KnSpan 
     int closure = kn_typing_is_closure(ft);
     if (!closure && !kn_typing_func_value(ft))
         return 1;
+    if (ft->id == KN_FUNC_CHOICE && !closure)
+        return kn_typing_err(c, span, "%s (a function chosen at run time) is not supported here",
+                             ft->name);
     int extra = closure ? ft->n - 1 : 0;
     if (n + extra > KN_MAX_PARAMS)
         return kn_typing_err(c, span, "calls of more than %d arguments are not supported",
