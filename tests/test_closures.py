@@ -309,3 +309,44 @@ def test_recursive_inner_function_is_unsupported_at_its_def():
         kiln.njit(recursive_inner)(3)
     assert_diagnostic(e.value, UnsupportedError, recursive_inner, "def g(x)",
                       contains=["recursive"])
+
+
+def closure_appends_to_empty_list(n):
+    acc = []
+    add = lambda v: acc.append(v)  # noqa: E731
+    for i in range(n):
+        add(i)
+    return acc
+
+
+def closure_appends_to_list(n):
+    acc = [0]
+    add = lambda v: acc.append(v)  # noqa: E731
+    for i in range(n):
+        add(i)
+    return acc
+
+
+@kiln.njit
+def append_to(l, v):
+    l.append(v)
+
+
+def callee_appends_to_empty_list(n):
+    acc = []
+    for i in range(n):
+        append_to(acc, i)
+    return acc
+
+
+def test_closure_mutating_a_captured_list():
+    ccheck(closure_appends_to_list, 4)
+
+
+def test_empty_list_of_unknown_items_passed_on_is_an_error_not_a_wrong_result():
+    # it came back empty before: the callee's appends could not tell the caller the item type
+    for f, snippet in [(closure_appends_to_empty_list, "lambda v"),
+                       (callee_appends_to_empty_list, "acc, i")]:
+        with pytest.raises(TypingError) as e:
+            kiln.njit(f)(3)
+        assert_diagnostic(e.value, TypingError, f, snippet, contains=["empty list"])

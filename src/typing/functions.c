@@ -34,6 +34,17 @@ kn_typing_passable(const KnType *t)
 }
 
 int
+kn_typing_unknown_list(const KnType *t)
+{
+    if (t->kind == KN_TY_LIST)
+        return t->dtype == NULL;
+    for (int i = 0; t->kind == KN_TY_TUPLE && i < t->n; i++)
+        if (kn_typing_unknown_list(t->items[i]))
+            return 1;
+    return 0;
+}
+
+int
 kn_typing_is_closure(const KnType *t)
 {
     return t->kind == KN_TY_TUPLE && t->n >= 1 && t->items[0]->kind == KN_TY_FUNC &&
@@ -59,6 +70,9 @@ kn_typing_resolve_value(KnCompilation *c, KnType *ft, KnType **a, int n, KnSpan 
     memcpy(args, a, sizeof(KnType *) * (size_t)n);
     for (int i = 0; i < extra; i++)
         args[n + i] = ft->items[i + 1];
+    for (int i = 0; i < n + extra; i++)
+        if (kn_typing_unknown_list(args[i]))
+            return 0; /* an empty [] not refined yet: its item type may come in a later round */
     void *disp = closure ? ft->items[0]->ref : ft->ref;
     KN_TRY(c->hooks->resolve_call(c, disp, args, n + extra, span, out));
     return 0;
@@ -126,5 +140,23 @@ kn_typing_choice_call(KnCompilation *c, KnInstr *in, KnType *ct, KnType **a, int
     impl->callee.recursive = recursive;
     impl->callee.ret = ret;
     in->type = ret;
+    return 0;
+}
+
+int
+kn_typing_report_unknown_list(KnCompilation *c, KnInstr *in)
+{
+    if (in->op != KN_OP_CALL)
+        return 0;
+    for (int i = 0; i < in->nargs; i++) {
+        KnType *t = in->args[i]->type;
+        if (t && kn_typing_unknown_list(t)) {
+            kn_diag_error(&c->diags, KN_DIAG_TYPING, in->args[i]->span,
+                          "an empty list whose item type is not known cannot be passed to a "
+                          "jitted function%s: give it an item first, or build it in the callee",
+                          i == 0 ? " (here inside the closure)" : "");
+            return 1;
+        }
+    }
     return 0;
 }

@@ -32,6 +32,9 @@ int kn_typing_passable(const KnType *t);
  * function value ft (a jitted function or a closure) with a[0..n) into *out (1: ft is neither,
  * -1 with a diagnostic); type the call `in` of closure ct */
 int kn_typing_is_closure(const KnType *t);
+int kn_typing_unknown_list(const KnType *t); /* t is or holds an empty [] of unknown items */
+/* an untyped call whose arguments (or closure) hold such a list: 1 after its diagnostic */
+int kn_typing_report_unknown_list(KnCompilation *c, KnInstr *in);
 int kn_typing_resolve_value(KnCompilation *c, KnType *ft, KnType **a, int n, KnSpan span,
                             KnCallee *out);
 int kn_typing_closure_call(KnCompilation *c, KnInstr *in, KnType *ct, KnType **a, int n);

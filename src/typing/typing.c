@@ -767,6 +767,8 @@ first_untyped(KnFunction *fn)
 static int
 report_untyped(KnCompilation *c, KnInstr *in)
 {
+    if (kn_typing_report_unknown_list(c, in)) /* an empty [] passed to a callee: functions.c */
+        return -1;
     if (in->op == KN_OP_CALL && in->args[0]->type && in->args[0]->type->kind == KN_TY_FUNC &&
         in->args[0]->type->id < 0) {
         kn_diag_error(&c->diags, KN_DIAG_TYPING, in->span,
