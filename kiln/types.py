@@ -372,6 +372,16 @@ def from_key(key):
             return Set(from_key(key[1]))
         if key[0] == "array" and len(key) == 5:
             return Array(from_key(key[1]), key[2], key[3], bool(key[4]))
+        if key[0] in ("dispatcher", "closure") and len(key) == 2:
+            return Dispatcher(key[1], key[0] == "closure")
+        if key[0] == "function_choice" and len(key) >= 3:
+            return FunctionChoice([from_key(k) for k in key[1:]])
+        if key[0] == "optional" and len(key) == 2:
+            return Optional(from_key(key[1]))
+        if key[0] == "namedtuple" and len(key) >= 2:
+            return NamedTuple([from_key(k) for k in key[2:]], key[1])
+        if key[0] == "enum" and len(key) == 2:
+            return EnumMember(key[1])
     raise ValueError(f"unknown kiln type key: {key!r}")
 
 
@@ -597,16 +607,23 @@ class EnumMember(Type):
         super().__init__(f"enum({cls.__name__})", ("enum", cls))
 
 
-_from_key_before_values = from_key
+class Dispatcher(Type):
+    """The type of one jitted function passed as a value (Numba's ``types.Dispatcher``): the
+    function is part of the type, so a callee taking it is compiled once per function."""
+
+    def __init__(self, dispatcher, closure=False):
+        name = getattr(dispatcher, "__name__", "?")
+        shown = f"closure({name})" if closure else f"type(CPUDispatcher(<function {name}>))"
+        super().__init__(shown, ("closure" if closure else "dispatcher", dispatcher))
+        self.dispatcher = dispatcher
 
 
-def from_key(key):  # noqa: F811 (the keys above added to the original)
-    """The type object for a key of docs/core-api.md; ValueError for an unknown key."""
-    if isinstance(key, tuple) and key:
-        if key[0] == "optional" and len(key) == 2:
-            return Optional(from_key(key[1]))
-        if key[0] == "namedtuple" and len(key) >= 2:
-            return NamedTuple([from_key(k) for k in key[2:]], key[1])
-        if key[0] == "enum" and len(key) == 2:
-            return EnumMember(key[1])
-    return _from_key_before_values(key)
+class FunctionChoice(Type):
+    """One of several jitted functions, chosen at run time (``f = sq if c else cube``): Numba's
+    first-class ``FunctionType``, as kiln types it (docs/internals.md)."""
+
+    def __init__(self, functions):
+        self.functions = tuple(functions)
+        names = ", ".join(getattr(f.dispatcher, "__name__", "?") for f in self.functions)
+        super().__init__(f"FunctionType[{names}]",
+                         ("function_choice",) + tuple(f.key for f in self.functions))

@@ -1094,12 +1094,29 @@ frontend_rejects(Dispatcher *d)
     PyObject *code = PyObject_GetAttrString(d->py_func, "__code__");
     PyObject *flags = code ? PyObject_GetAttrString(code, "co_flags") : NULL;
     PyObject *nkw = code ? PyObject_GetAttrString(code, "co_kwonlyargcount") : NULL;
-    int r = flags && nkw &&
-            ((PyLong_AsLong(flags) & (CO_VARARGS | CO_VARKEYWORDS)) || PyLong_AsLong(nkw) > 0);
+    int r = flags && nkw && ((PyLong_AsLong(flags) & CO_VARKEYWORDS) || PyLong_AsLong(nkw) > 0);
     Py_XDECREF(code);
     Py_XDECREF(flags);
     Py_XDECREF(nkw);
     PyErr_Clear();
+    return r;
+}
+
+/* def f(a, b, *args): the arguments past the first argc packed into one tuple, the last
+ * parameter (docs/internals.md, "Functions as values and closures"). */
+static PyObject *
+call_varargs(Dispatcher *d, PyObject *const *args, size_t nargs, PyObject *kwnames, int argc)
+{
+    size_t first = nargs < (size_t)argc ? nargs : (size_t)argc;
+    PyObject *full = bind_call(d, args, first, kwnames);
+    PyObject *rest = full ? PyTuple_New((Py_ssize_t)(nargs - first)) : NULL;
+    for (size_t i = first; rest && i < nargs; i++)
+        PyTuple_SET_ITEM(rest, (Py_ssize_t)(i - first), Py_NewRef(args[i]));
+    int ok = rest && PyList_Append(full, rest) == 0;
+    Py_XDECREF(rest);
+    PyObject *r =
+        ok ? call_positional(d, ((PyListObject *)full)->ob_item, (int)PyList_GET_SIZE(full)) : NULL;
+    Py_XDECREF(full);
     return r;
 }
 
@@ -1119,6 +1136,11 @@ dispatcher_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf, PyOb
 {
     Dispatcher *d = (Dispatcher *)self;
     size_t nargs = PyVectorcall_NARGS(nargsf);
+    PyCodeObject *co =
+        PyFunction_Check(d->py_func) ? (PyCodeObject *)PyFunction_GET_CODE(d->py_func) : NULL;
+    if (co && (co->co_flags & CO_VARARGS) && !(co->co_flags & CO_VARKEYWORDS) &&
+        !co->co_kwonlyargcount)
+        return call_varargs(d, args, nargs, kwnames, co->co_argcount);
     if (!kwnames || !PyTuple_GET_SIZE(kwnames)) {
         /* fast path: the exact number of parameters, no keywords */
         if (d->nov && (int)nargs == d->ovs[0]->nargs)

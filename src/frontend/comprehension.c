@@ -8,10 +8,10 @@
  * temporary. The appends refine the temporary's item type (`[]` is list(undefined) until then),
  * so no separate function is compiled and LLVM sees one loop.
  *
- * A lambda (`l.sort(key=lambda x: -x)`) becomes a jitted function of its own, made by
- * kiln._support.jitted_lambda from the lambda's text at its own place in the file, and frozen
- * as a constant like any jitted callee; it may use globals and its parameters, not the
- * enclosing function's variables. */
+ * A lambda (`l.sort(key=lambda x: -x)`) becomes a jitted function of its own (functions.c:
+ * lifted from its code object, a closure when it captures the enclosing function's variables).
+ * One with default values or star parameters is made by kiln._support.jitted_lambda from the
+ * lambda's text at its own place in the file: it may use globals and its parameters only. */
 #include "frontend/internal.h"
 
 Val
@@ -77,6 +77,9 @@ kn_fe_listcomp(FE *fe, PyObject *node)
 Val
 kn_fe_lambda(FE *fe, PyObject *node)
 {
+    PyObject *args = A(node, "args"), *defaults = A(args, "defaults");
+    if (!(defaults && PyList_GET_SIZE(defaults)) && !A(args, "vararg") && !A(args, "kwarg"))
+        return kn_fe_function_value(fe, node, "<lambda>"); /* functions.c: may capture */
     KnSpan sp = span_of(fe, node);
     PyObject *ast = PyImport_ImportModule("ast");
     PyObject *text = ast ? PyObject_CallMethod(ast, "unparse", "O", node) : NULL;

@@ -321,14 +321,15 @@ bind_args(FE *fe, PyObject *node, PyObject *callee, KnInstr ***out_args, int *ou
     Py_ssize_t ndef = defaults && PyTuple_Check(defaults) ? PyTuple_GET_SIZE(defaults) : 0;
     PyObject *fname = PyObject_GetAttrString(callee, "__name__");
     const char *fn = fname ? PyUnicode_AsUTF8(fname) : "function";
-    if (npos > nparams) {
+    int star = kn_fe_takes_varargs(code); /* def f(a, *args): functions.c */
+    if (npos > nparams && !star) {
         TYPING(fe, node, "%s() takes %d positional arguments but %zd were given", fn, nparams,
                npos);
         Py_XDECREF(fname);
         goto done;
     }
-    KnInstr **vals = kn_arena_alloc(&fe->c->arena, sizeof(KnInstr *) * (size_t)(nparams + 1));
-    for (Py_ssize_t i = 0; i < npos; i++) {
+    KnInstr **vals = kn_arena_alloc(&fe->c->arena, sizeof(KnInstr *) * (size_t)(nparams + 2));
+    for (Py_ssize_t i = 0; i < npos && i < nparams; i++) {
         PyObject *a = PyList_GET_ITEM(args, i);
         if (is(a, "Starred")) {
             UNSUPPORTED(fe, a, "*args in calls is not supported");
@@ -340,8 +341,17 @@ bind_args(FE *fe, PyObject *node, PyObject *callee, KnInstr ***out_args, int *ou
             goto done;
         }
     }
+    if (star && !(vals[nparams] = kn_fe_varargs_tuple(fe, node, nparams))) {
+        Py_XDECREF(fname);
+        goto done;
+    }
     for (Py_ssize_t k = 0; k < nkw; k++) {
         PyObject *kw = PyList_GET_ITEM(kws, k), *arg = A(kw, "arg");
+        if (!arg) {
+            UNSUPPORTED(fe, kw, "**kwargs in calls is not supported");
+            Py_XDECREF(fname);
+            goto done;
+        }
         int slot = -1;
         for (int i = 0; arg && i < nparams; i++)
             if (PyUnicode_Compare(PyTuple_GET_ITEM(names, i), arg) == 0)
@@ -377,7 +387,7 @@ bind_args(FE *fe, PyObject *node, PyObject *callee, KnInstr ***out_args, int *ou
     }
     Py_XDECREF(fname);
     *out_args = vals;
-    *out_n = nparams;
+    *out_n = nparams + star;
     rc = 0;
 done:
     Py_XDECREF(pyf);
@@ -402,6 +412,8 @@ call(FE *fe, PyObject *node)
     Val callee = kn_fe_expr(fe, fnode);
     if (!callee)
         return NULL;
+    if (kn_fe_has_starred(node))
+        return kn_fe_star_call(fe, node, callee); /* f(*t): functions.c */
     int iter_handled;
     Val iv = kn_fe_iter_call(fe, node, callee, &iter_handled); /* sum(x), any(x), ...: iter.c */
     if (iter_handled)

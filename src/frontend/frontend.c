@@ -48,13 +48,6 @@ params(FE *fe, PyObject *def)
     PyObject *args = A(def, "args");
     PyObject *posonly = A(args, "posonlyargs"), *pos = A(args, "args");
     PyObject *kwonly = A(args, "kwonlyargs"), *star;
-    if ((star = A(args, "vararg"))) {
-        UNSUPPORTED(fe, star,
-                    "*%s parameters (a variable number of arguments) are not supported "
-                    "yet",
-                    kn_fe_str_of(fe, A(star, "arg")));
-        return -1;
-    }
     if (kwonly && PyList_GET_SIZE(kwonly)) {
         UNSUPPORTED(fe, PyList_GET_ITEM(kwonly, 0),
                     "keyword-only parameters are not supported yet");
@@ -65,10 +58,13 @@ params(FE *fe, PyObject *def)
                     kn_fe_str_of(fe, A(star, "arg")));
         return -1;
     }
+    star = A(args, "vararg"); /* *args: one more parameter, a tuple (functions.c) */
     Py_ssize_t nposonly = posonly ? PyList_GET_SIZE(posonly) : 0;
-    if (nposonly + (pos ? PyList_GET_SIZE(pos) : 0) > KN_MAX_PARAMS) {
+    if (nposonly + (pos ? PyList_GET_SIZE(pos) : 0) + (star != NULL) > KN_MAX_PARAMS) {
         Py_ssize_t k = KN_MAX_PARAMS - nposonly; /* the first parameter too many */
-        PyObject *extra = k < 0 ? PyList_GET_ITEM(posonly, KN_MAX_PARAMS) : PyList_GET_ITEM(pos, k);
+        PyObject *extra = k < 0                      ? PyList_GET_ITEM(posonly, KN_MAX_PARAMS)
+                          : k < PyList_GET_SIZE(pos) ? PyList_GET_ITEM(pos, k)
+                                                     : star;
         UNSUPPORTED(fe, extra, "functions of more than %d parameters are not supported",
                     KN_MAX_PARAMS);
         return -1;
@@ -83,6 +79,12 @@ params(FE *fe, PyObject *def)
             KN_TRY(PySet_Add(fe->locals, A(a, "arg")));
         }
     }
+    if (star) {
+        int v = kn_fe_add_var(fe, kn_fe_str_of(fe, A(star, "arg")), span_of(fe, star));
+        fe->b.fn->vars.items[v].is_param = 1;
+        KN_TRY(PySet_Add(fe->locals, A(star, "arg")));
+    }
+    KN_TRY(kn_fe_captured_params(fe)); /* a lifted inner function's captures: functions.c */
     fe->b.fn->nparams = fe->b.fn->vars.len;
     for (int i = 0; i < fe->b.fn->nparams; i++) {
         KnSpan sp = fe->b.fn->vars.items[i].span;
@@ -141,6 +143,7 @@ build(FE *fe, PyObject *src_info)
         return -1;
     }
     fe->b.fn->span = span_of(fe, def);
+    fe->def = def;
     PyObject *code = PyObject_GetAttrString(fe->func, "__code__");
     int is_gen = code && PyCode_Check(code) && (((PyCodeObject *)code)->co_flags & CO_GENERATOR);
     Py_XDECREF(code);
@@ -186,5 +189,6 @@ kn_frontend_build(KnCompilation *c, const KnFrontendEnv *env, PyObject *func)
     Py_XDECREF(src);
     Py_DECREF(fe.locals);
     Py_XDECREF(fe.closure);
+    Py_XDECREF(fe.fn_defs);
     return rc;
 }

@@ -45,6 +45,10 @@ typedef struct FE {
      * variable alias_var (that copy's own) */
     const char *alias_name;
     int alias_var;
+    /* functions.c: the FunctionDef or Lambda being compiled (borrowed); a new dict or NULL:
+     * local name -> (def or lambda node, code name) of the one inner function it is bound to */
+    PyObject *def;
+    PyObject *fn_defs;
 } FE;
 
 typedef KnInstr *Val;
@@ -151,6 +155,22 @@ int kn_fe_stmts(FE *fe, PyObject *body);
 Val kn_fe_list_display(FE *fe, PyObject *node);
 Val kn_fe_listcomp(FE *fe, PyObject *node);
 Val kn_fe_lambda(FE *fe, PyObject *node); /* a lambda as a value: a jitted function */
+/* functions.c: a call with starred arguments f(*t) (callee already emitted) */
+int kn_fe_has_starred(PyObject *node);
+Val kn_fe_star_call(FE *fe, PyObject *node, Val callee);
+/* functions.c: the code object has a *args parameter; the tuple of a call's positional
+ * arguments from index `from` on (the callee's *args), or NULL with a diagnostic */
+int kn_fe_takes_varargs(PyObject *code);
+Val kn_fe_varargs_tuple(FE *fe, PyObject *node, int from);
+/* functions.c: inner functions and lambdas as values (a closure tuple when they capture
+ * variables); the hidden parameters of a lifted inner function (its captured variables) */
+int kn_fe_def_stmt(FE *fe, PyObject *node);
+Val kn_fe_function_value(FE *fe, PyObject *node, const char *name);
+int kn_fe_captured_params(FE *fe);
+/* functions.c: `f = lambda ...` (an Assign) noted as f's one binding; the value of a load of
+ * a name bound only to an inner function (rebuilt from the current values), NULL if not one */
+int kn_fe_note_lambda(FE *fe, PyObject *assign);
+Val kn_fe_function_load(FE *fe, PyObject *name_node, int *handled);
 /* dictcomp.c: dict and set displays and comprehensions */
 Val kn_fe_dict_display(FE *fe, PyObject *node);
 Val kn_fe_set_of(FE *fe, PyObject *call);                /* set(iterable) */

@@ -317,6 +317,10 @@ kn_fe_name_load(FE *fe, PyObject *node)
         return NULL;
     int r = PySet_Contains(fe->locals, id);
     if (r > 0) {
+        int handled;
+        Val fv = kn_fe_function_load(fe, node, &handled); /* an inner function: functions.c */
+        if (handled)
+            return fv;
         int v = kn_fe_local_var(fe, nm, span_of(fe, node));
         return kn_fe_load(fe, span_of(fe, node), v);
     }
@@ -353,6 +357,10 @@ kn_fe_collect_locals(FE *fe, PyObject *body)
 {
     for (Py_ssize_t i = 0; body && i < PyList_GET_SIZE(body); i++) {
         PyObject *s = PyList_GET_ITEM(body, i);
+        if (is(s, "FunctionDef")) { /* an inner def binds its name; its body is its own scope */
+            KN_TRY(PySet_Add(fe->locals, A(s, "name")));
+            continue;
+        }
         KN_TRY(kn_fe_collect_walrus(fe, s)); /* (x := v) binds x: iter.c */
         if (is(s, "Assign")) {
             PyObject *ts = A(s, "targets");

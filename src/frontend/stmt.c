@@ -63,7 +63,7 @@ assign(FE *fe, PyObject *node)
     PyObject *targets = A(node, "targets");
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(targets); i++)
         KN_TRY(kn_fe_assign_to(fe, PyList_GET_ITEM(targets, i), v));
-    return 0;
+    return kn_fe_note_lambda(fe, node); /* f = lambda ...: functions.c */
 }
 
 static int
@@ -289,6 +289,8 @@ stmt(FE *fe, PyObject *node)
         return assert_stmt(fe, node);
     if (!strcmp(k, "Global") || !strcmp(k, "Nonlocal"))
         return kn_fe_global_stmt(fe, node); /* reads only: iter.c */
+    if (!strcmp(k, "FunctionDef"))
+        return kn_fe_def_stmt(fe, node); /* an inner function: functions.c */
     static const struct {
         const char *kind, *what;
     } names[] = {

@@ -180,6 +180,8 @@ typedef struct KnCallImpl {
     KnType *result;  /* a ufunc's element type before it is stored (out= may differ) */
     KnType *reduced; /* keepdims=True: the reduction's type before its axes are kept */
     int self_first;  /* KN_CALL_JITTED for a method or attribute: self is the first argument */
+    /* a call of a KN_FUNC_CHOICE: one callee per choice (typing/functions.c) */
+    KnCallee *choices;
 } KnCallImpl;
 
 const char *kn_kir_op_name(KnOp op);

@@ -297,6 +297,16 @@ read_type(Reader *r)
             return NULL;
         return kn_type_tuple(r->types, items, n);
     }
+    if (eat(r, "FunctionType[")) { /* a choice among jitted functions (types/model_misc.c) */
+        KN_VEC(KnType *) v = {0};
+        while (!eat(r, "]")) {
+            KnType *t = v.len && !eat(r, ", ") ? NULL : read_type(r);
+            if (!t)
+                return NULL;
+            KN_VEC_PUSH(r->arena, v, t);
+        }
+        return v.len >= 2 ? kn_type_func_choice_of(r->types, v.items, v.len) : NULL;
+    }
     KnType *container = read_container_type(r);
     if (container || r->failed_container)
         return container;

@@ -101,13 +101,16 @@ link_callees(KnCompilation *c)
         for (int i = 0; blk->reachable && i < blk->instrs.len; i++) {
             KnInstr *in = blk->instrs.items[i];
             KnCallImpl *impl = in->impl;
-            if (in->op != KN_OP_CALL || !impl || impl->kind != KN_CALL_JITTED ||
-                !impl->callee.bitcode)
+            if (in->op != KN_OP_CALL || !impl || impl->kind != KN_CALL_JITTED)
                 continue;
-            if (LLVMGetNamedFunction(m, impl->callee.symbol) &&
-                !LLVMIsDeclaration(LLVMGetNamedFunction(m, impl->callee.symbol)))
-                continue; /* already linked */
-            kn_jit_link_for_inlining(m, impl->callee.bitcode, impl->callee.bitcode_size);
+            int nc = impl->choices ? in->args[0]->type->n : 1; /* a choice: each callee */
+            for (int k = 0; k < nc; k++) {
+                const KnCallee *ce = impl->choices ? &impl->choices[k] : &impl->callee;
+                if (!ce->bitcode || (LLVMGetNamedFunction(m, ce->symbol) &&
+                                     !LLVMIsDeclaration(LLVMGetNamedFunction(m, ce->symbol))))
+                    continue; /* nothing to inline, or already linked */
+                kn_jit_link_for_inlining(m, ce->bitcode, ce->bitcode_size);
+            }
         }
     }
 }

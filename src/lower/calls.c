@@ -660,8 +660,9 @@ kn_lower_rule_builtin(L *l, KnInstr *in, int id)
 
 /* A call of a jitted function with the arguments argv[0..n) (for a method implemented in
  * Python, self first). */
-static LLVMValueRef
-lower_jitted(L *l, KnInstr *in, KnCallImpl *impl, KnInstr **argv, int n)
+LLVMValueRef
+kn_lower_jitted_values(L *l, KnInstr *in, KnCallImpl *impl, LLVMValueRef *vals, KnType **types,
+                       int n)
 {
     LLVMTypeRef params[KN_MAX_PARAMS + 3];
     LLVMValueRef args[KN_MAX_PARAMS + 3];
@@ -670,9 +671,9 @@ lower_jitted(L *l, KnInstr *in, KnCallImpl *impl, KnInstr **argv, int n)
     if (self ? l->direct : !impl->callee.can_raise) {
         /* a callee that cannot raise returns its value: no status to check */
         for (int i = 0; i < n && i < KN_MAX_PARAMS; i++) {
-            const KnType *pt = impl->callee.params ? impl->callee.params[i] : argv[i]->type;
+            const KnType *pt = impl->callee.params ? impl->callee.params[i] : types[i];
             params[i] = kn_lower_type(l, pt);
-            args[i] = kn_lower_convert(l, l->vals[argv[i]->id], argv[i]->type, pt);
+            args[i] = kn_lower_convert(l, vals[i], types[i], pt);
         }
         if (!impl->callee.recursive)
             return kn_lower_extern(l, impl->callee.symbol, rt, params, n, args);
@@ -688,9 +689,9 @@ lower_jitted(L *l, KnInstr *in, KnCallImpl *impl, KnInstr **argv, int n)
     args[0] = ret;
     args[1] = l->exc_ptr;
     for (int i = 0; i < n && i < KN_MAX_PARAMS; i++) {
-        const KnType *pt = impl->callee.params ? impl->callee.params[i] : argv[i]->type;
+        const KnType *pt = impl->callee.params ? impl->callee.params[i] : types[i];
         params[i + 2] = kn_lower_type(l, pt);
-        args[i + 2] = kn_lower_convert(l, l->vals[argv[i]->id], argv[i]->type, pt);
+        args[i + 2] = kn_lower_convert(l, vals[i], types[i], pt);
     }
     if (impl->callee.recursive) {
         params[n + 2] = l->i64;
@@ -716,6 +717,8 @@ kn_lower_jitted_call(L *l, KnInstr *in)
 {
     KnCallImpl *impl = in->impl;
     KnInstr *argv[KN_MAX_PARAMS + 1];
+    LLVMValueRef vals[KN_MAX_PARAMS + 1];
+    KnType *types[KN_MAX_PARAMS + 1];
     int n = 0;
     if (in->type && in->type->kind == KN_TY_GEN)
         return kn_lower_gen_make(l, in); /* a generator's frame: generators.c */
@@ -727,7 +730,22 @@ kn_lower_jitted_call(L *l, KnInstr *in)
         for (int i = 1; i < in->nargs && n < KN_MAX_PARAMS + 1; i++)
             argv[n++] = in->args[i];
     }
-    return lower_jitted(l, in, impl, argv, n);
+    for (int i = 0; i < n; i++) {
+        vals[i] = l->vals[argv[i]->id];
+        types[i] = argv[i]->type;
+    }
+    if (in->op == KN_OP_CALL && in->args[0]->type->kind == KN_TY_TUPLE) {
+        /* a closure (typing/functions.c): its captured values follow the arguments */
+        const KnType *ct = in->args[0]->type;
+        LLVMValueRef cv = l->vals[in->args[0]->id];
+        for (int k = 1; k < ct->n && n < KN_MAX_PARAMS + 1; k++, n++) {
+            vals[n] = LLVMBuildExtractValue(l->b, cv, (unsigned)k, "");
+            types[n] = ct->items[k];
+        }
+    }
+    if (impl->choices) /* a choice among jitted functions: lower/functions.c */
+        return kn_lower_choice_call(l, in, vals, types, n);
+    return kn_lower_jitted_values(l, in, impl, vals, types, n);
 }
 
 LLVMValueRef

@@ -123,6 +123,11 @@ LLVMValueRef kn_lower_entry(L *l, KnInstr *in, int id);
 #undef X
 /* calls.c: a call or attribute implemented in Python (KN_CALL_JITTED, self first if a method) */
 LLVMValueRef kn_lower_jitted_call(L *l, KnInstr *in);
+/* calls.c: a call of impl's callee with the values vals[0..n) of types[0..n) (in->type the
+ * result); functions.c: a call of a choice among jitted functions (impl->choices) */
+LLVMValueRef kn_lower_jitted_values(L *l, KnInstr *in, KnCallImpl *impl, LLVMValueRef *vals,
+                                    KnType **types, int n);
+LLVMValueRef kn_lower_choice_call(L *l, KnInstr *in, LLVMValueRef *vals, KnType **types, int n);
 LLVMValueRef kn_lower_range_len(L *l, LLVMValueRef r);
 LLVMValueRef kn_lower_getitem(L *l, KnInstr *in); /* GETITEM (lower.c) */
 /* the iterator protocol (iter.c) */

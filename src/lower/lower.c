@@ -80,7 +80,9 @@ kn_lower_getitem(L *l, KnInstr *in)
     for (int i = 0; i < st->n; i++) {
         LLVMValueRef ix[2] = {LLVMConstInt(l->i64, 0, 0), LLVMConstInt(l->i64, (unsigned)i, 0)};
         LLVMValueRef p = LLVMBuildInBoundsGEP2(l->b, at, mem, ix, 2, "");
-        LLVMBuildStore(l->b, LLVMBuildExtractValue(l->b, s, (unsigned)i, ""), p);
+        LLVMValueRef item = LLVMBuildExtractValue(l->b, s, (unsigned)i, "");
+        /* items of one type, or jitted functions as their choice (typing/functions.c) */
+        LLVMBuildStore(l->b, kn_lower_convert(l, item, st->items[i], in->type), p);
     }
     LLVMValueRef kk =
         checked_index(l, idx, it, LLVMConstInt(l->i64, (unsigned)st->n, 0), KN_EXC_TUPLE_INDEX);

@@ -56,7 +56,16 @@ hash_name_if_no_ref(const KnType *k, uint64_t h)
     return k->ref ? h : hash_name(k, h);
 }
 
-const KnTypeModel kn_type_model_func = {.same = same_name_if_no_ref, .hash = hash_name_if_no_ref};
+/* jitted functions (FUNC, KN_FUNC_JITTED) and choices among them (KN_FUNC_CHOICE) unify into the
+ * choice among all of them: `f = sq if c else cube`, `(sq, cube)[i]` */
+static KnType *
+func_unify(KnTypeTable *tt, KnType *a, KnType *b)
+{
+    return kn_type_func_choice(tt, a, b);
+}
+
+const KnTypeModel kn_type_model_func = {
+    .same = same_name_if_no_ref, .hash = hash_name_if_no_ref, .unify = func_unify};
 const KnTypeModel kn_type_model_module = {.same = same_name, .hash = hash_name};
 const KnTypeModel kn_type_model_class = {.same = same_name_if_no_ref, .hash = hash_name_if_no_ref};
 const KnTypeModel kn_type_model_bound = {.same = same_name, .hash = hash_name};
@@ -122,6 +131,70 @@ kn_type_iter(KnTypeTable *t, KnIterKind kind, KnType **items, int n, KnType *ite
         kn_sb_printf(&sb, "%s%s", i ? ", " : "", items[i]->name);
     kn_sb_printf(&sb, ") -> %s", item->name);
     KnType key = {.kind = KN_TY_ITER, .id = (int)kind, .n = n, .items = items, .dtype = item};
+    KnType *r = kn_type_intern(t, &key, sb.data);
+    kn_sb_fini(&sb);
+    return r;
+}
+
+static int
+is_jitted(const KnType *f)
+{
+    return f->kind == KN_TY_FUNC && f->id == KN_FUNC_JITTED;
+}
+
+int
+kn_type_func_index(const KnType *choice, const KnType *f)
+{
+    for (int i = 0; i < choice->n; i++)
+        if (choice->items[i] == f)
+            return i;
+    return -1;
+}
+
+/* add f (a jitted function) or f's choices to items[*n] (at most 64), without repeats */
+static int
+add_choices(KnType **items, int *n, KnType *f)
+{
+    int m = f->id == KN_FUNC_CHOICE ? f->n : 1;
+    for (int i = 0; i < m; i++) {
+        KnType *g = f->id == KN_FUNC_CHOICE ? f->items[i] : f;
+        int seen = 0;
+        for (int k = 0; k < *n; k++)
+            seen |= items[k] == g;
+        if (seen)
+            continue;
+        if (*n == 64)
+            return -1;
+        items[(*n)++] = g;
+    }
+    return 0;
+}
+
+KnType *
+kn_type_func_choice(KnTypeTable *t, KnType *a, KnType *b)
+{
+    if (a->kind != KN_TY_FUNC || b->kind != KN_TY_FUNC)
+        return NULL;
+    if (!(is_jitted(a) || a->id == KN_FUNC_CHOICE) || !(is_jitted(b) || b->id == KN_FUNC_CHOICE))
+        return NULL;
+    KnType *items[64];
+    int n = 0;
+    if (add_choices(items, &n, a) < 0 || add_choices(items, &n, b) < 0)
+        return NULL;
+    return n == 1 ? items[0] : kn_type_func_choice_of(t, items, n);
+}
+
+KnType *
+kn_type_func_choice_of(KnTypeTable *t, KnType **items, int n)
+{
+    KnStrBuf sb;
+    kn_sb_init(&sb);
+    kn_sb_append(&sb, "FunctionType[");
+    for (int i = 0; i < n; i++)
+        kn_sb_printf(&sb, "%s%s", i ? ", " : "", items[i]->name);
+    kn_sb_append(&sb, "]");
+    KnType key = {
+        .kind = KN_TY_FUNC, .id = KN_FUNC_CHOICE, .n = n, .items = items, .name = sb.data};
     KnType *r = kn_type_intern(t, &key, sb.data);
     kn_sb_fini(&sb);
     return r;

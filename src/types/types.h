@@ -61,6 +61,10 @@ typedef int KnBuiltinId;
 enum {
     KN_FUNC_JITTED = -1,   /* ref: a dispatcher */
     KN_FUNC_OVERLOAD = -2, /* ref: a callable implemented in Python (kiln.extending) */
+    KN_FUNC_CLOSURE = -3,  /* ref: the dispatcher of a lifted inner function; item 0 of a closure
+                              tuple (its captured values follow: typing/functions.c) */
+    KN_FUNC_CHOICE = -4,   /* one of items[0..n) (jitted functions), chosen at run time: an int64
+                              index into items (Numba's FunctionType; model_misc.c) */
 };
 
 typedef struct KnType KnType;
@@ -113,6 +117,12 @@ KnType *kn_type_int(int bits, int is_signed);
 KnType *kn_type_float(int bits);
 KnType *kn_type_tuple(KnTypeTable *t, KnType **items, int n);
 KnType *kn_type_func(KnTypeTable *t, int builtin_id, void *ref, const char *name);
+/* the function value that is one of the jitted functions of a and b (each a jitted function or
+ * a choice), or NULL when one of them is not (model_misc.c) */
+KnType *kn_type_func_choice(KnTypeTable *t, KnType *a, KnType *b);
+int kn_type_func_index(const KnType *choice, const KnType *f); /* f's index in choice, or -1 */
+/* the choice among items[0..n) as given (the KIR reader's FunctionType[a, b]) */
+KnType *kn_type_func_choice_of(KnTypeTable *t, KnType **items, int n);
 KnType *kn_type_module(KnTypeTable *t, int id, const char *name);
 KnType *kn_type_class(KnTypeTable *t, int id, void *ref, const char *name);
 KnType *kn_type_bound(KnTypeTable *t, KnType *self, const char *method);

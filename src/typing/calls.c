@@ -447,9 +447,17 @@ static int
 type_jitted(KnCompilation *c, KnInstr *in, void *disp, const char *name, KnType **a, int n)
 {
     for (int i = 0; i < n; i++)
-        if (!kn_type_is_value(a[i]))
+        if (!kn_typing_passable(a[i]))
             return kn_typing_err(c, in->span, "cannot pass %s to jitted function %s", a[i]->name,
                                  name);
+    for (int i = 0; i < n; i++)
+        if (kn_typing_unknown_list(a[i]))
+            return 0; /* an empty [] not refined yet (functions.c): wait for a later round */
+    if (in->aux > 0)  /* the frontend binds keywords of known callees; this one is a value */
+        return kn_typing_err(c, in->span,
+                             "keyword arguments in a call of a function passed as a value (%s) "
+                             "are not supported: pass them by position",
+                             name);
     KnCallImpl *impl = kn_typing_impl_kind(c, in, KN_CALL_JITTED);
     KnType **args = kn_arena_alloc(&c->arena, sizeof(KnType *) * (size_t)(n ? n : 1));
     memcpy(args, a, sizeof(KnType *) * (size_t)n);
@@ -482,6 +490,8 @@ kn_typing_call(KnCompilation *c, KnInstr *in, int *changed)
             rc = kn_typing_entry(c, in, ct->id, a, n);
         else if (ct->id == KN_FUNC_OVERLOAD)
             rc = kn_typing_overload(c, in, ct, NULL, a, n);
+        else if (ct->id == KN_FUNC_CHOICE)
+            rc = kn_typing_choice_call(c, in, ct, a, n); /* functions.c */
         else
             rc = type_jitted(c, in, ct->ref, ct->name, a, n);
         break;
@@ -492,6 +502,12 @@ kn_typing_call(KnCompilation *c, KnInstr *in, int *changed)
         rc = kn_typing_err(c, in->span,
                            "exception objects can only be created in a raise statement");
         break;
+    case KN_TY_TUPLE:
+        if (kn_typing_is_closure(ct)) {
+            rc = kn_typing_closure_call(c, in, ct, a, n); /* functions.c */
+            break;
+        }
+        /* fall through */
     default:
         rc = kn_typing_err(c, in->span, "%s is not callable", ct->name);
     }

@@ -31,6 +31,24 @@ int kn_typing_check_keywords_of(KnCompilation *c, KnInstr *in, const char *name,
                                 const char *const *allowed, int npos_max);
 
 int kn_typing_call(KnCompilation *c, KnInstr *in, int *changed);
+/* functions.c: t is a jitted function with its dispatcher (a value that can be passed,
+ * returned, stored); t can be passed to or returned from a jitted function */
+int kn_typing_func_value(const KnType *t);
+int kn_typing_passable(const KnType *t);
+/* functions.c: t is a closure tuple (FUNC closure, captured values...); resolve a call of the
+ * function value ft (a jitted function or a closure) with a[0..n) into *out (1: ft is neither,
+ * -1 with a diagnostic); type the call `in` of closure ct */
+int kn_typing_is_closure(const KnType *t);
+int kn_typing_unknown_list(const KnType *t); /* t is or holds an empty [] of unknown items */
+/* an untyped call whose arguments (or closure) hold such a list: 1 after its diagnostic */
+int kn_typing_report_unknown_list(KnCompilation *c, KnInstr *in);
+int kn_typing_resolve_value(KnCompilation *c, KnType *ft, KnType **a, int n, KnSpan span,
+                            KnCallee *out);
+int kn_typing_closure_call(KnCompilation *c, KnInstr *in, KnType *ct, KnType **a, int n);
+/* functions.c: the choice among the jitted functions a tuple holds (NULL: not all are); the
+ * call `in` of a choice ct */
+KnType *kn_typing_func_items(KnCompilation *c, const KnType *tuple);
+int kn_typing_choice_call(KnCompilation *c, KnInstr *in, KnType *ct, KnType **a, int n);
 int kn_typing_truth_ok(KnCompilation *c, KnInstr *in, KnType *t);
 KnType *kn_typing_np_scalar(int builtin_id);     /* np.float64 -> float64, NULL if not a dtype */
 int kn_typing_scalar_class(const KnType *t);     /* float64 -> the entry of np.float64, or -1 */

@@ -265,18 +265,16 @@ static int
 type_key(KnCompilation *c, KnInstr *in, KnInstr *key, KnType *item, KnCallImpl *impl)
 {
     KnType *kt = key->type;
+    KN_UNUSED(in);
     if (kt->kind == KN_TY_NONE)
         return 0;
-    if (kt->kind != KN_TY_FUNC || kt->id != KN_FUNC_JITTED)
+    int rc = kn_typing_resolve_value(c, kt, &item, 1, key->span, &impl->callee); /* functions.c */
+    if (rc > 0)
         return kn_typing_err(c, key->span,
-                             "sort's key= must be a jitted function (or a lambda defined outside "
-                             "the jitted function), not %s",
+                             "sort's key= must be a jitted function, a lambda or an inner "
+                             "function, not %s",
                              kt->name);
-    if (!c->hooks || !c->hooks->resolve_call)
-        return kn_typing_err(c, in->span, "calls to other jitted functions are not available here");
-    KnType **args = kn_arena_alloc(&c->arena, sizeof(KnType *));
-    args[0] = item;
-    KN_TRY(c->hooks->resolve_call(c, kt->ref, args, 1, key->span, &impl->callee));
+    KN_TRY(rc);
     KnType *r = impl->callee.ret;
     if (r && !orderable(r))
         return kn_typing_err(c, key->span,

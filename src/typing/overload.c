@@ -42,7 +42,7 @@ kn_typing_overload(KnCompilation *c, KnInstr *in, KnType *fn, KnType *bound, KnT
         KnInstr *arg = in->args[i + 1];
         /* a constant str reaches the typing function as its value (mode='same') */
         strs[m] = arg->op == KN_OP_CONST && arg->type == &kn_type_str ? arg->imm.str : NULL;
-        if (!kn_type_is_value(a[i]))
+        if (!kn_typing_passable(a[i]))
             return kn_typing_err(c, arg->span, "cannot pass %s to %s()", a[i]->name, name);
         all[m++] = a[i];
     }

@@ -352,6 +352,8 @@ type_getitem(KnCompilation *c, KnInstr *in)
     for (int j = 1; u && j < s->n; j++)
         if (s->items[j] != u)
             u = NULL;
+    if (!u)
+        u = kn_typing_func_items(c, s); /* (sq, cube)[i]: functions.c */
     if (!u) {
         kn_diag_error(&c->diags, KN_DIAG_TYPING, in->span,
                       "cannot index %s with a variable index: its items have different types",
@@ -568,7 +570,7 @@ type_store(KnCompilation *c, KnInstr *in, int *changed)
     KN_TRY(kn_typing_locals_store(c, in, &declared)); /* locals={...} (locals.c) */
     if (declared)
         return 0;
-    if (!kn_type_is_value(v) && var->name[0] != '$' && !(var->type == NULL || var->type == v)) {
+    if (!kn_typing_passable(v) && var->name[0] != '$' && !(var->type == NULL || var->type == v)) {
         kn_diag_error(&c->diags, KN_DIAG_TYPING, in->args[0]->span, "cannot assign %s to '%s'",
                       v->name, var->name);
         return -1;
@@ -607,7 +609,7 @@ type_ret(KnCompilation *c, KnInstr *in, int *changed)
     KnType *v = in->args[0]->type;
     if (!v)
         return 0;
-    if (!kn_type_is_value(v)) {
+    if (!kn_typing_passable(v)) {
         kn_diag_error(&c->diags, KN_DIAG_TYPING, in->args[0]->span, "cannot return %s", v->name);
         return -1;
     }
@@ -790,6 +792,8 @@ first_untyped(KnFunction *fn)
 static int
 report_untyped(KnCompilation *c, KnInstr *in)
 {
+    if (kn_typing_report_unknown_list(c, in)) /* an empty [] passed to a callee: functions.c */
+        return -1;
     if (in->op == KN_OP_CALL && in->args[0]->type && in->args[0]->type->kind == KN_TY_FUNC &&
         in->args[0]->type->id < 0) {
         kn_diag_error(&c->diags, KN_DIAG_TYPING, in->span,
