@@ -222,10 +222,18 @@ kn_rt_dict_new(const KnDictLayout *lay, int64_t hint)
     return mi;
 }
 
+/* the hash compiled code passed, or for -1 (which no CPython hash is) the hash of the str key */
+static int64_t
+hash_of(const void *key, int64_t hash)
+{
+    return hash != -1 ? hash : kn_rt_str_hash((const KnStr *)key);
+}
+
 int64_t
 kn_rt_dict_lookup(KnMemInfo *mi, const void *key, int64_t hash)
 {
     KnDict *d = table(mi);
+    hash = hash_of(key, hash);
     uint64_t perturb = (uint64_t)hash, i = perturb & (uint64_t)d->mask;
     for (;;) {
         int32_t ix = d->index[i];
@@ -255,6 +263,8 @@ append(KnDict *d, const void *key, int64_t hash)
     memcpy(e + d->lay.koff, key, (size_t)d->lay.ksize);
     if (d->lay.vsize)
         memset(e + d->lay.voff, 0, (size_t)d->lay.vsize);
+    if (d->lay.nkf == 1 && d->lay.kf[0].kind == KN_DF_STR) /* the str key keeps its hash */
+        ((KnStr *)(e + d->lay.koff + d->lay.kf[0].offset))->hash = hash;
     d->index[free_slot(d, hash)] = (int32_t)ix;
     d->used++;
     return ix;
@@ -270,6 +280,7 @@ int64_t
 kn_rt_dict_insert(KnMemInfo *mi, const void *key, int64_t hash, int32_t *added)
 {
     KnDict *d = table(mi);
+    hash = hash_of(key, hash);
     int64_t ix = kn_rt_dict_lookup(mi, key, hash);
     *added = ix < 0;
     return ix >= 0 ? ix : append(d, key, hash);
@@ -371,6 +382,19 @@ kn_rt_dict_store(KnMemInfo *mi, const void *key, int64_t hash, const void *value
         memcpy(t + d->lay.voff, value, (size_t)d->lay.vsize);
     take_refs(d, t, d->lay.key_refs, d->lay.nrefs);
     return ix;
+}
+
+int64_t
+kn_rt_dict_set(KnMemInfo *mi, const void *key, int64_t hash, const void *value)
+{
+    KnDict *d = table(mi);
+    int64_t used = d->used;
+    int64_t ix = kn_rt_dict_store(mi, key, hash, value);
+    if (ix < 0)
+        return -1;
+    if (d->used != used && kn_rt_dict_own_strs(mi, ix, 1) < 0)
+        return -1;
+    return kn_rt_dict_own_strs(mi, ix, 2) < 0 ? -1 : ix;
 }
 
 void
