@@ -3,7 +3,7 @@
  * dense, in insertion order, {int64 hash; key; value} of lay.esize bytes. Probing is CPython's
  * (i = i*5 + perturb + 1, perturb >>= 5), so sequential int keys fill sequential slots. The
  * index has a power-of-two size with at most two thirds of it used by entries; when the entries
- * are full the table is rebuilt for three times the live count (dropping deleted entries).
+ * are full the table is rebuilt with room for twice the live count (dropping deleted entries).
  * Keys compare as bytes when they hold no float or str (compiled code zeroes a key's padding
  * before it is stored), else part by part (KnDictField). The references entries hold (arrays,
  * strings, containers) are counted at the offsets lay.refs, so this file can copy, delete and
@@ -229,11 +229,40 @@ hash_of(const void *key, int64_t hash)
     return hash != -1 ? hash : kn_rt_str_hash((const KnStr *)key);
 }
 
+/* kn_rt_dict_lookup for a table whose key is one str: the entry's str compared directly */
+static int64_t
+lookup_str(KnDict *d, const void *key, int64_t hash)
+{
+    uint64_t perturb = (uint64_t)hash, i = perturb & (uint64_t)d->mask;
+    for (;;) {
+        int32_t ix = d->index[i];
+        if (ix == EMPTY)
+            return -1;
+        if (ix >= 0) {
+            const char *e = entry(d, ix);
+            int64_t h;
+            memcpy(&h, e, 8);
+            if (h == hash && str_equal(e + d->lay.koff, key))
+                return ix;
+        }
+        perturb >>= 5;
+        i = (i * 5 + perturb + 1) & (uint64_t)d->mask;
+    }
+}
+
+static int
+str_key(const KnDictLayout *lay)
+{
+    return lay->nkf == 1 && lay->kf[0].kind == KN_DF_STR && lay->kf[0].offset == 0;
+}
+
 int64_t
 kn_rt_dict_lookup(KnMemInfo *mi, const void *key, int64_t hash)
 {
     KnDict *d = table(mi);
     hash = hash_of(key, hash);
+    if (str_key(&d->lay))
+        return lookup_str(d, key, hash);
     uint64_t perturb = (uint64_t)hash, i = perturb & (uint64_t)d->mask;
     for (;;) {
         int32_t ix = d->index[i];
@@ -255,7 +284,8 @@ kn_rt_dict_lookup(KnMemInfo *mi, const void *key, int64_t hash)
 static int64_t
 append(KnDict *d, const void *key, int64_t hash)
 {
-    if (d->nentries == d->capacity && rebuild(d, slots_for(d->used * 3 > 5 ? d->used * 3 : 5)) < 0)
+    /* CPython's growth: at least 3 x the live count of slots (2 x in entries) */
+    if (d->nentries == d->capacity && rebuild(d, slots_for(d->used * 2 > 5 ? d->used * 2 : 5)) < 0)
         return -1;
     int64_t ix = d->nentries++;
     char *e = entry(d, ix);
@@ -263,8 +293,8 @@ append(KnDict *d, const void *key, int64_t hash)
     memcpy(e + d->lay.koff, key, (size_t)d->lay.ksize);
     if (d->lay.vsize)
         memset(e + d->lay.voff, 0, (size_t)d->lay.vsize);
-    if (d->lay.nkf == 1 && d->lay.kf[0].kind == KN_DF_STR) /* the str key keeps its hash */
-        ((KnStr *)(e + d->lay.koff + d->lay.kf[0].offset))->hash = hash;
+    if (str_key(&d->lay)) /* the str key keeps its hash */
+        ((KnStr *)(e + d->lay.koff))->hash = hash;
     d->index[free_slot(d, hash)] = (int32_t)ix;
     d->used++;
     return ix;
