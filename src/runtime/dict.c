@@ -316,18 +316,23 @@ kn_rt_dict_insert(KnMemInfo *mi, const void *key, int64_t hash, int32_t *added)
     return ix >= 0 ? ix : append(d, key, hash);
 }
 
+/* the strs among the fields f[0..n) at base borrowed from Python made owned copies: 0, or -1 */
+static int
+own_fields(const KnDictField *f, int n, char *base)
+{
+    for (int i = 0; i < n; i++)
+        if (f[i].kind == KN_DF_STR && kn_rt_str_own_in_place((KnStr *)(base + f[i].offset)) < 0)
+            return -1;
+    return 0;
+}
+
 int32_t
 kn_rt_dict_own_strs(KnMemInfo *mi, int64_t ix, int32_t part)
 {
     KnDict *d = table(mi);
-    const KnDictField *f = part == 1 ? d->lay.kf : d->lay.vf;
-    int n = part == 1 ? d->lay.nkf : d->lay.nvf;
-    char *base = entry(d, ix) + (part == 1 ? d->lay.koff : d->lay.voff);
-    for (int i = 0; i < n; i++) {
-        if (f[i].kind == KN_DF_STR && kn_rt_str_own_in_place((KnStr *)(base + f[i].offset)) < 0)
-            return -1;
-    }
-    return 0;
+    char *e = entry(d, ix);
+    return part == 1 ? own_fields(d->lay.kf, d->lay.nkf, e + d->lay.koff)
+                     : own_fields(d->lay.vf, d->lay.nvf, e + d->lay.voff);
 }
 
 void
@@ -418,13 +423,22 @@ int64_t
 kn_rt_dict_set(KnMemInfo *mi, const void *key, int64_t hash, const void *value)
 {
     KnDict *d = table(mi);
-    int64_t used = d->used;
-    int64_t ix = kn_rt_dict_store(mi, key, hash, value);
-    if (ix < 0)
+    hash = hash_of(key, hash);
+    int64_t ix = str_key(&d->lay) ? lookup_str(d, key, hash) : kn_rt_dict_lookup(mi, key, hash);
+    int added = ix < 0;
+    if (added && (ix = append(d, key, hash)) < 0)
         return -1;
-    if (d->used != used && kn_rt_dict_own_strs(mi, ix, 1) < 0)
-        return -1;
-    return kn_rt_dict_own_strs(mi, ix, 2) < 0 ? -1 : ix;
+    char *e = entry(d, ix);
+    if (added) {
+        take_refs(d, e, 0, d->lay.key_refs);
+        if (own_fields(d->lay.kf, d->lay.nkf, e + d->lay.koff) < 0)
+            return -1;
+    } else {
+        release_refs(d, e, d->lay.key_refs, d->lay.nrefs);
+    }
+    memcpy(e + d->lay.voff, value, (size_t)d->lay.vsize);
+    take_refs(d, e, d->lay.key_refs, d->lay.nrefs);
+    return own_fields(d->lay.vf, d->lay.nvf, e + d->lay.voff) < 0 ? -1 : ix;
 }
 
 void
