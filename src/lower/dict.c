@@ -726,7 +726,8 @@ set_item(L *l, LLVMValueRef mi, Key *k, KnInstr *v, const KnType *t, const KnDic
 {
     const KnType *vt = val_type(t);
     LLVMValueRef val = kn_lower_convert(l, l->vals[v->id], v->type, vt);
-    LLVMTypeRef buf = LLVMArrayType2(l->i64, (uint64_t)(lay->vsize + 7) / 8 ? (uint64_t)(lay->vsize + 7) / 8 : 1);
+    LLVMTypeRef buf =
+        LLVMArrayType2(l->i64, (uint64_t)(lay->vsize + 7) / 8 ? (uint64_t)(lay->vsize + 7) / 8 : 1);
     LLVMValueRef p = kn_lower_entry_alloca(l, buf, "value");
     LLVMSetAlignment(p, 16);
     kn_lower_store_c(l, vt, val, p);

@@ -1,8 +1,9 @@
 /* str_find.c - find, rfind, count, startswith, endswith, `in` and replace (str_methods.h).
  * The needle is brought to the haystack's kind once (or found impossible: a needle of a wider
  * kind holds a code point the haystack cannot); then one same-kind search runs (str_util.c:
- * memchr/memmem; for replace and count the one-pass search below). replace counts the matches first, allocates the result once and copies the
- * runs between them; a result whose wide characters were all replaced is narrowed. */
+ * memchr/memmem; for replace and count the one-pass search below). replace counts the matches
+ * first, allocates the result once and copies the runs between them; a result whose wide characters
+ * were all replaced is narrowed. */
 #include <stdlib.h>
 #include <string.h>
 #if defined(__SSE2__)
@@ -53,9 +54,9 @@ search_ends(const char *h, int64_t n, const char *nd, int64_t m, int kind, int64
                              : _mm_set1_epi32((int)last);
     for (; i + m - 1 + lanes <= n; i += lanes) {
         const char *p = h + i * kind;
-        unsigned bits = candidates(_mm_loadu_si128((const __m128i *)p),
-                                   _mm_loadu_si128((const __m128i *)(p + (m - 1) * kind)), vf,
-                                   vl, kind);
+        unsigned bits =
+            candidates(_mm_loadu_si128((const __m128i *)p),
+                       _mm_loadu_si128((const __m128i *)(p + (m - 1) * kind)), vf, vl, kind);
         for (; bits; bits &= bits - 1) {
             int64_t at = i + __builtin_ctz(bits) / kind;
             if (!memcmp(h + (at + 1) * kind, nd + kind, mid))
