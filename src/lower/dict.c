@@ -377,6 +377,13 @@ make_key(L *l, KnInstr *k, const KnType *kt)
     size_t size = kn_type_size(kt);
     LLVMTypeRef buf = LLVMArrayType2(l->i64, (size + 7) / 8 ? (size + 7) / 8 : 1);
     r.p = kn_lower_entry_alloca(l, buf, "key");
+    if (kt->kind == KN_TY_STR) {
+        /* a KnStr has no padding, and the runtime hashes a str key given hash -1
+         * (kn_rt_dict_lookup): one spill, no call here */
+        kn_lower_store_c(l, kt, r.v, r.p);
+        r.hash = LLVMConstInt(l->i64, (unsigned long long)-1, 1);
+        return r;
+    }
     LLVMBuildStore(l->b, LLVMConstNull(buf), r.p);
     kn_lower_store_c(l, kt, r.v, r.p);
     r.hash = hash_of(l, r.v, kt);
@@ -719,6 +726,24 @@ store_value(L *l, LLVMValueRef e, KnInstr *v, const KnType *t, const KnDictLayou
     own_strs(l, mi, ix, lay, 2);
 }
 
+/* d[k] = v where the runtime probes anyway (keys not compared as one integer): one call,
+ * kn_rt_dict_set, takes the references and copies borrowed strs; v is spilled in C layout */
+static void
+set_item(L *l, LLVMValueRef mi, Key *k, KnInstr *v, const KnType *t, const KnDictLayout *lay)
+{
+    const KnType *vt = val_type(t);
+    LLVMValueRef val = kn_lower_convert(l, l->vals[v->id], v->type, vt);
+    LLVMTypeRef buf =
+        LLVMArrayType2(l->i64, (uint64_t)(lay->vsize + 7) / 8 ? (uint64_t)(lay->vsize + 7) / 8 : 1);
+    LLVMValueRef p = kn_lower_entry_alloca(l, buf, "value");
+    LLVMSetAlignment(p, 16);
+    kn_lower_store_c(l, vt, val, p);
+    LLVMTypeRef ps[4] = {l->ptr, l->ptr, l->i64, l->ptr};
+    LLVMValueRef args[4] = {mi, k->p, k->hash, p};
+    LLVMValueRef ix = rt(l, "kn_rt_dict_set", l->i64, ps, 4, args);
+    kn_lower_raise_if(l, is_missing(l, ix), KN_EXC_NO_MEMORY);
+}
+
 static void
 remove_entry(L *l, LLVMValueRef mi, LLVMValueRef ix, int release_value)
 {
@@ -757,6 +782,10 @@ kn_lower_build_dict(L *l, KnInstr *in)
     kn_lower_own(l, mi, t);
     for (int i = 0; i + step <= in->nargs; i += step) {
         Key k = make_key(l, in->args[i], key_type(t));
+        if (step == 2 && !inline_probe(&lay)) {
+            set_item(l, mi, &k, in->args[i + 1], t, &lay);
+            continue;
+        }
         LLVMValueRef added, ix;
         LLVMValueRef e = insert_ix(l, mi, &k, t, &lay, &added, &ix);
         if (step == 2)
@@ -1292,6 +1321,10 @@ kn_lower_rule_dict(L *l, KnInstr *in, int id)
         return lower_getitem(l, &o, &lay);
     case KN_BI_DICT_SETITEM: {
         Key k = make_key(l, o.args[0], key_type(o.t));
+        if (!inline_probe(&lay)) {
+            set_item(l, o.mi, &k, o.args[1], o.t, &lay);
+            return NULL;
+        }
         LLVMValueRef ix;
         LLVMValueRef e = insert_ix(l, o.mi, &k, o.t, &lay, &added, &ix);
         store_value(l, e, o.args[1], o.t, &lay, added, o.mi, ix);

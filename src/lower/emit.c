@@ -367,31 +367,28 @@ kn_lower_visit_refs(L *l, LLVMValueRef v, const KnType *t, KnRefVisitor fn, void
         m->visit_refs(l, v, t, fn, ctx);
 }
 
-/* The refcount operations inline (KnMemInfo's refcount is its first field): a NULL meminfo
- * (memory borrowed from Python) is skipped, which LLVM folds away where it knows the value,
- * and only the last decref calls into the runtime to free. */
+/* Increments are inline (KnMemInfo's refcount is its first field): a NULL meminfo (memory
+ * borrowed from Python) is skipped, which LLVM folds away where it knows the value. A decrement
+ * is one call of kn_rt_decref (which skips NULL and frees at zero): inline, its three blocks
+ * per release made the first call of container code slow to compile (O3 and code generation
+ * grow with the blocks; bench/first_call_containers.py), for the price of a call. */
 static void
 rc_inline(L *l, LLVMValueRef mi, int inc)
 {
-    LLVMValueRef one = LLVMConstInt(l->i64, 1, 1);
-    LLVMBasicBlockRef doit =
-        LLVMAppendBasicBlockInContext(l->ctx, l->fn, inc ? "incref" : "decref");
+    if (!inc) {
+        if (!LLVMIsNull(mi)) {
+            LLVMTypeRef p = l->ptr;
+            kn_lower_extern(l, "kn_rt_decref", LLVMVoidTypeInContext(l->ctx), &p, 1, &mi);
+        }
+        return;
+    }
+    LLVMBasicBlockRef doit = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "incref");
     LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "rcdone");
     LLVMBuildCondBr(l->b, LLVMBuildIsNotNull(l->b, mi, ""), doit, done);
     LLVMPositionBuilderAtEnd(l->b, doit);
-    if (inc) {
-        LLVMBuildAtomicRMW(l->b, LLVMAtomicRMWBinOpAdd, mi, one, LLVMAtomicOrderingMonotonic, 0);
-        LLVMBuildBr(l->b, done);
-    } else {
-        LLVMValueRef old = LLVMBuildAtomicRMW(l->b, LLVMAtomicRMWBinOpSub, mi, one,
-                                              LLVMAtomicOrderingAcquireRelease, 0);
-        LLVMBasicBlockRef free_bb = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "free");
-        LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, old, one, ""), free_bb, done);
-        LLVMPositionBuilderAtEnd(l->b, free_bb);
-        LLVMTypeRef p = l->ptr;
-        kn_lower_extern(l, "kn_rt_meminfo_free", LLVMVoidTypeInContext(l->ctx), &p, 1, &mi);
-        LLVMBuildBr(l->b, done);
-    }
+    LLVMBuildAtomicRMW(l->b, LLVMAtomicRMWBinOpAdd, mi, LLVMConstInt(l->i64, 1, 1),
+                       LLVMAtomicOrderingMonotonic, 0);
+    LLVMBuildBr(l->b, done);
     LLVMPositionBuilderAtEnd(l->b, done);
 }
 

@@ -3,7 +3,7 @@
  * dense, in insertion order, {int64 hash; key; value} of lay.esize bytes. Probing is CPython's
  * (i = i*5 + perturb + 1, perturb >>= 5), so sequential int keys fill sequential slots. The
  * index has a power-of-two size with at most two thirds of it used by entries; when the entries
- * are full the table is rebuilt for three times the live count (dropping deleted entries).
+ * are full the table is rebuilt with room for twice the live count (dropping deleted entries).
  * Keys compare as bytes when they hold no float or str (compiled code zeroes a key's padding
  * before it is stored), else part by part (KnDictField). The references entries hold (arrays,
  * strings, containers) are counted at the offsets lay.refs, so this file can copy, delete and
@@ -222,10 +222,47 @@ kn_rt_dict_new(const KnDictLayout *lay, int64_t hint)
     return mi;
 }
 
+/* the hash compiled code passed, or for -1 (which no CPython hash is) the hash of the str key */
+static int64_t
+hash_of(const void *key, int64_t hash)
+{
+    return hash != -1 ? hash : kn_rt_str_hash((const KnStr *)key);
+}
+
+/* kn_rt_dict_lookup for a table whose key is one str: the entry's str compared directly */
+static int64_t
+lookup_str(KnDict *d, const void *key, int64_t hash)
+{
+    uint64_t perturb = (uint64_t)hash, i = perturb & (uint64_t)d->mask;
+    for (;;) {
+        int32_t ix = d->index[i];
+        if (ix == EMPTY)
+            return -1;
+        if (ix >= 0) {
+            const char *e = entry(d, ix);
+            int64_t h;
+            memcpy(&h, e, 8);
+            if (h == hash && str_equal(e + d->lay.koff, key))
+                return ix;
+        }
+        perturb >>= 5;
+        i = (i * 5 + perturb + 1) & (uint64_t)d->mask;
+    }
+}
+
+static int
+str_key(const KnDictLayout *lay)
+{
+    return lay->nkf == 1 && lay->kf[0].kind == KN_DF_STR && lay->kf[0].offset == 0;
+}
+
 int64_t
 kn_rt_dict_lookup(KnMemInfo *mi, const void *key, int64_t hash)
 {
     KnDict *d = table(mi);
+    hash = hash_of(key, hash);
+    if (str_key(&d->lay))
+        return lookup_str(d, key, hash);
     uint64_t perturb = (uint64_t)hash, i = perturb & (uint64_t)d->mask;
     for (;;) {
         int32_t ix = d->index[i];
@@ -247,7 +284,8 @@ kn_rt_dict_lookup(KnMemInfo *mi, const void *key, int64_t hash)
 static int64_t
 append(KnDict *d, const void *key, int64_t hash)
 {
-    if (d->nentries == d->capacity && rebuild(d, slots_for(d->used * 3 > 5 ? d->used * 3 : 5)) < 0)
+    /* CPython's growth: at least 3 x the live count of slots (2 x in entries) */
+    if (d->nentries == d->capacity && rebuild(d, slots_for(d->used * 2 > 5 ? d->used * 2 : 5)) < 0)
         return -1;
     int64_t ix = d->nentries++;
     char *e = entry(d, ix);
@@ -255,6 +293,8 @@ append(KnDict *d, const void *key, int64_t hash)
     memcpy(e + d->lay.koff, key, (size_t)d->lay.ksize);
     if (d->lay.vsize)
         memset(e + d->lay.voff, 0, (size_t)d->lay.vsize);
+    if (str_key(&d->lay)) /* the str key keeps its hash */
+        ((KnStr *)(e + d->lay.koff))->hash = hash;
     d->index[free_slot(d, hash)] = (int32_t)ix;
     d->used++;
     return ix;
@@ -270,23 +310,29 @@ int64_t
 kn_rt_dict_insert(KnMemInfo *mi, const void *key, int64_t hash, int32_t *added)
 {
     KnDict *d = table(mi);
+    hash = hash_of(key, hash);
     int64_t ix = kn_rt_dict_lookup(mi, key, hash);
     *added = ix < 0;
     return ix >= 0 ? ix : append(d, key, hash);
+}
+
+/* the strs among the fields f[0..n) at base borrowed from Python made owned copies: 0, or -1 */
+static int
+own_fields(const KnDictField *f, int n, char *base)
+{
+    for (int i = 0; i < n; i++)
+        if (f[i].kind == KN_DF_STR && kn_rt_str_own_in_place((KnStr *)(base + f[i].offset)) < 0)
+            return -1;
+    return 0;
 }
 
 int32_t
 kn_rt_dict_own_strs(KnMemInfo *mi, int64_t ix, int32_t part)
 {
     KnDict *d = table(mi);
-    const KnDictField *f = part == 1 ? d->lay.kf : d->lay.vf;
-    int n = part == 1 ? d->lay.nkf : d->lay.nvf;
-    char *base = entry(d, ix) + (part == 1 ? d->lay.koff : d->lay.voff);
-    for (int i = 0; i < n; i++) {
-        if (f[i].kind == KN_DF_STR && kn_rt_str_own_in_place((KnStr *)(base + f[i].offset)) < 0)
-            return -1;
-    }
-    return 0;
+    char *e = entry(d, ix);
+    return part == 1 ? own_fields(d->lay.kf, d->lay.nkf, e + d->lay.koff)
+                     : own_fields(d->lay.vf, d->lay.nvf, e + d->lay.voff);
 }
 
 void
@@ -371,6 +417,28 @@ kn_rt_dict_store(KnMemInfo *mi, const void *key, int64_t hash, const void *value
         memcpy(t + d->lay.voff, value, (size_t)d->lay.vsize);
     take_refs(d, t, d->lay.key_refs, d->lay.nrefs);
     return ix;
+}
+
+int64_t
+kn_rt_dict_set(KnMemInfo *mi, const void *key, int64_t hash, const void *value)
+{
+    KnDict *d = table(mi);
+    hash = hash_of(key, hash);
+    int64_t ix = str_key(&d->lay) ? lookup_str(d, key, hash) : kn_rt_dict_lookup(mi, key, hash);
+    int added = ix < 0;
+    if (added && (ix = append(d, key, hash)) < 0)
+        return -1;
+    char *e = entry(d, ix);
+    if (added) {
+        take_refs(d, e, 0, d->lay.key_refs);
+        if (own_fields(d->lay.kf, d->lay.nkf, e + d->lay.koff) < 0)
+            return -1;
+    } else {
+        release_refs(d, e, d->lay.key_refs, d->lay.nrefs);
+    }
+    memcpy(e + d->lay.voff, value, (size_t)d->lay.vsize);
+    take_refs(d, e, d->lay.key_refs, d->lay.nrefs);
+    return own_fields(d->lay.vf, d->lay.nvf, e + d->lay.voff) < 0 ? -1 : ix;
 }
 
 void

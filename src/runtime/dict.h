@@ -63,7 +63,8 @@ enum {
 
 /* a new empty table (refcount 1) with room for `hint` entries; NULL when out of memory */
 KnMemInfo *kn_rt_dict_new(const KnDictLayout *lay, int64_t hint);
-/* the entry number of key (hash: CPython's hash of it), or -1 */
+/* the entry number of key (hash: CPython's hash of it, or -1 for a str key: hashed here), or
+ * -1. The same hash rule holds for insert, store and set. */
 int64_t kn_rt_dict_lookup(KnMemInfo *mi, const void *key, int64_t hash);
 /* the entry of key, made when missing (key copied, hash stored, value zeroed; *added = 1);
  * -1 when out of memory. The caller takes references for a new key and stores the value. */
@@ -74,6 +75,9 @@ int64_t kn_rt_dict_add_new(KnMemInfo *mi, const void *key, int64_t hash);
  * value's references released, value's bytes copied in and references taken for them; -1
  * when out of memory. Strs are left as given (kn_rt_dict_own_strs). */
 int64_t kn_rt_dict_store(KnMemInfo *mi, const void *key, int64_t hash, const void *value);
+/* d[key] = value as compiled code does it in one call: kn_rt_dict_store, then the strs of a
+ * new key and of the value owned (kn_rt_dict_own_strs); the entry, or -1 out of memory */
+int64_t kn_rt_dict_set(KnMemInfo *mi, const void *key, int64_t hash, const void *value);
 /* a new reference to each counted pointer of entry ix's key (part 1) or value (part 2), as a
  * copy read out of the table needs */
 void kn_rt_dict_take_refs(KnMemInfo *mi, int64_t ix, int32_t part);
