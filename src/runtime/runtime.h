@@ -116,7 +116,7 @@ enum {
     KN_EXC_RANDRANGE_STEP,  /* random.randrange(0, 1, 0) */
     KN_EXC_CHOICE_EMPTY,    /* random.choice([]) */
     KN_EXC_GETRANDBITS,     /* random.getrandbits(-1), or of more than 64 bits */
-    KN_EXC_OPTIONAL_NONE, /* an optional value used as a value while it is None (TypeError) */
+    KN_EXC_OPTIONAL_NONE,   /* an optional value used as a value while it is None (TypeError) */
     KN_EXC__FIXED
 };
 
