@@ -132,6 +132,10 @@ def test_optional_in_a_signature_takes_none_and_the_value():
     assert len(cf.signatures) == 1
 
 
+@pytest.mark.parametrize("text", [
+    "f8(Array(f8, 1, 'X'))", "f8(Array(f8, x, 'C'))", "f8(Array(f8, 1, 'C', mutable=True))",
+    "f8(Array(f8, 1, 'C', aligned=False))", "f8(ListType())", "f8(DictType(int64))", "f8('C)",
+])
 def test_bad_signature_strings(text):
     with pytest.raises(TypeError, match="invalid signature"):
         kt.parse_signature(text)

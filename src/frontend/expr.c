@@ -412,6 +412,8 @@ call(FE *fe, PyObject *node)
     Val callee = kn_fe_expr(fe, fnode);
     if (!callee)
         return NULL;
+    if (kn_fe_refuse_double_star(fe, node) < 0) /* f(**m): functions.c */
+        return NULL;
     if (kn_fe_has_starred(node))
         return kn_fe_star_call(fe, node, callee); /* f(*t): functions.c */
     int iter_handled;

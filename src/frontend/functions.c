@@ -54,14 +54,24 @@ star_set(PyObject *node, Val callee, PyObject *pargs)
     return set;
 }
 
+/* -1, an UnsupportedError at it, when one of the call's keywords is `**m`; else 0 */
+int
+kn_fe_refuse_double_star(FE *fe, PyObject *node)
+{
+    PyObject *kws = A(node, "keywords");
+    for (Py_ssize_t k = 0; kws && k < PyList_GET_SIZE(kws); k++)
+        if (!A(PyList_GET_ITEM(kws, k), "arg")) {
+            UNSUPPORTED(fe, PyList_GET_ITEM(kws, k), "**kwargs in calls is not supported");
+            return -1;
+        }
+    return 0;
+}
+
 Val
 kn_fe_star_call(FE *fe, PyObject *node, Val callee)
 {
     PyObject *pargs = A(node, "args"), *kws = A(node, "keywords");
     int npos = (int)PyList_GET_SIZE(pargs), nkw = kws ? (int)PyList_GET_SIZE(kws) : 0;
-    for (int k = 0; k < nkw; k++)
-        if (!A(PyList_GET_ITEM(kws, k), "arg"))
-            return UNSUPPORTED(fe, PyList_GET_ITEM(kws, k), "**kwargs in calls is not supported");
     PyObject *set = star_set(node, callee, pargs);
     if (!set) {
         PyErr_Clear();

@@ -157,6 +157,7 @@ Val kn_fe_listcomp(FE *fe, PyObject *node);
 Val kn_fe_lambda(FE *fe, PyObject *node); /* a lambda as a value: a jitted function */
 /* functions.c: a call with starred arguments f(*t) (callee already emitted) */
 int kn_fe_has_starred(PyObject *node);
+int kn_fe_refuse_double_star(FE *fe, PyObject *node); /* f(**m): -1, an error at it */
 Val kn_fe_star_call(FE *fe, PyObject *node, Val callee);
 /* functions.c: the code object has a *args parameter; the tuple of a call's positional
  * arguments from index `from` on (the callee's *args), or NULL with a diagnostic */

@@ -6,7 +6,8 @@
  * 0.60+ rates int64 -> float64 safe, so that float64 is preferred), int8, int16 and uint8 to
  * float32, a float to a complex at least as wide are safe; every other real-to-real conversion
  * is unsafe (float to int truncates, ints wrap, int32 -> float32); a complex never becomes a
- * real. A tuple converts item by item (the worst item); other values convert as
+ * real. None promotes to an optional, a value converts to it as to its type (at best safe).
+ * A tuple converts item by item (the worst item); other values convert as
  * kn_type_can_convert_safely allows (an array to layout 'A', to read-only), rated safe. */
 #include "types.h"
 
@@ -44,6 +45,13 @@ kn_type_conversion(KnType *from, KnType *to)
         return KN_CONV_EXACT;
     if (kn_type_is_number(from) && kn_type_is_number(to))
         return number_conversion(from, to);
+    if (to->kind == KN_TY_OPTIONAL) { /* None promotes; a value converts as to its type, at best
+                                        safe (Numba's rule for Optional) */
+        if (from->kind == KN_TY_NONE)
+            return KN_CONV_PROMOTE;
+        KnConversion k = kn_type_conversion(from, to->dtype);
+        return k < KN_CONV_SAFE ? KN_CONV_SAFE : k;
+    }
     if (from->kind == KN_TY_TUPLE && to->kind == KN_TY_TUPLE) {
         if (from->n != to->n)
             return KN_CONV_NONE;

@@ -702,6 +702,12 @@ test_conversion(void)
     KnType *ti = tup2(I64, I64), *tf = tup2(&kn_type_float64, &kn_type_float64);
     CHECK_EQ_INT((int)kn_type_conversion(ti, tf), (int)KN_CONV_SAFE);
     CHECK_EQ_INT((int)kn_type_conversion(tf, ti), (int)KN_CONV_UNSAFE);
+    /* an optional: None promotes, a value converts as to its type, at best safe */
+    KnType *of = kn_type_optional(&T, &kn_type_float64);
+    CHECK_EQ_INT((int)kn_type_conversion(&kn_type_none, of), (int)KN_CONV_PROMOTE);
+    CHECK_EQ_INT((int)kn_type_conversion(&kn_type_float64, of), (int)KN_CONV_SAFE);
+    CHECK_EQ_INT((int)kn_type_conversion(&kn_type_int64, of), (int)KN_CONV_SAFE);
+    CHECK_EQ_INT((int)kn_type_conversion(&kn_type_complex128, of), (int)KN_CONV_NONE);
 }
 
 /* The kinds table (types/kinds.def): every kind has a name and the value and number flags
