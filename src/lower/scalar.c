@@ -118,9 +118,12 @@ static LLVMValueRef
 floordiv_by_positive(L *l, LLVMValueRef a, LLVMValueRef c, int mod)
 {
     LLVMTypeRef ty = LLVMTypeOf(a);
-    LLVMValueRef m =
-        LLVMBuildAShr(l->b, a, LLVMConstInt(ty, LLVMGetIntTypeWidth(ty) - 1, 0), "sign");
-    LLVMValueRef y = LLVMBuildXor(l->b, a, m, "");
+    unsigned width = LLVMGetIntTypeWidth(ty);
+    LLVMValueRef m = LLVMBuildAShr(l->b, a, LLVMConstInt(ty, width - 1, 0), "sign");
+    /* the mask changes nothing, but tells LLVM that y's top bit is clear, which makes the
+     * expansion of the division by most constants shorter (no 65-bit multiplier fix-up) */
+    LLVMValueRef y = LLVMBuildAnd(l->b, LLVMBuildXor(l->b, a, m, ""),
+                                  LLVMConstInt(ty, ~0ULL >> (65 - width), 0), "");
     if (!mod)
         return LLVMBuildXor(l->b, LLVMBuildUDiv(l->b, y, c, ""), m, "");
     LLVMValueRef r = LLVMBuildXor(l->b, LLVMBuildURem(l->b, y, c, ""), m, "");
