@@ -41,7 +41,7 @@ loop_tail(FE *fe, PyObject *node, KnBlock *orelse_blk, KnBlock *exit)
 /* ---- counted while loops: no Ctrl-C poll (LLVM can then count and vectorize them) ---- */
 
 typedef struct {
-    PyObject *name; /* the counter */
+    PyObject *name;  /* the counter */
     PyObject *bound; /* a Name bound, or NULL */
     int counter_stores, bound_stores, conts, defs;
 } LoopScan;

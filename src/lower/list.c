@@ -689,7 +689,8 @@ sort_list(L *l, KnInstr *in, LLVMValueRef mi, const KnType *item)
     if (kt->kind == KN_TY_INT) { /* NumPy's sorts (runtime/list.c) */
         int k = kt->bits == 8 ? 0 : kt->bits == 16 ? 1 : kt->bits == 32 ? 2 : 3;
         ps[3] = l->i32;
-        LLVMValueRef dt = LLVMConstInt(l->i32, (unsigned)((kt->is_signed ? KN_DT_I8 : KN_DT_U8) + k), 0);
+        LLVMValueRef dt =
+            LLVMConstInt(l->i32, (unsigned)((kt->is_signed ? KN_DT_I8 : KN_DT_U8) + k), 0);
         LLVMValueRef args[5] = {mi, keys, keysize, dt, r};
         rc = call(l, "kn_rt_list_sort_ints", l->i32, ps, 5, args);
     } else {

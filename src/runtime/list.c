@@ -402,8 +402,7 @@ kn_rt_list_sort(KnMemInfo *mi, const char *keys, int64_t keysize,
  * by a stable argsort, negated bitwise (~k, which reverses the order of signed and unsigned
  * ints alike) for reverse, so that equal keys keep their order as in Python's sort. */
 int32_t
-kn_rt_list_sort_ints(KnMemInfo *mi, const char *keys, int64_t keysize, int32_t dt,
-                     int32_t reverse)
+kn_rt_list_sort_ints(KnMemInfo *mi, const char *keys, int64_t keysize, int32_t dt, int32_t reverse)
 {
     KnList *l = kn_rt_list_of(mi);
     int64_t n = l->len, size = l->itemsize;
