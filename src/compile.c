@@ -109,6 +109,7 @@ pass_raises(KnCompilation *c)
     /* 0 for a function in a recursion cycle means the coded ABI (lower/internal.h): it can
      * still raise RecursionError, through a code returned with its value */
     KnRaises *r = kn_ctx_need(c, KN_SIDE_RAISES, sizeof(KnRaises));
+    kn_pass_drop_counted_polls(c->fn);
     r->can_raise = c->force_status || getenv("KILN_STATUS_ALWAYS") ? 1 : kn_pass_can_raise(c);
     return 0;
 }

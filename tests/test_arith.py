@@ -541,3 +541,57 @@ def test_arith_with_tuple_is_a_typing_error():
     disp, err = _typing_error(sub, (1, 2), 1)
     assert "int64" in err.msg and "tuple" in err.msg.lower()
     assert disp(1, 2) == -1
+
+
+# x // c and x % c for a constant c > 0 are lowered with unsigned operations (lower/scalar.c,
+# floordiv_by_positive): CPython's floor rounding, every sign and the int64 extremes.
+CONST_DIVISOR_XS = [INT64_MIN, INT64_MIN + 1, -2**40 - 3, -1000, -8, -7, -6, -1, 0, 1, 6, 7, 8,
+                    999, 2**40 + 5, INT64_MAX - 1, INT64_MAX]
+
+
+def mod_7(x):
+    return x % 7, x // 7
+
+
+def mod_1(x):
+    return x % 1, x // 1
+
+
+def mod_2(x):
+    return x % 2, x // 2
+
+
+def mod_big(x):
+    return x % 4611686018427387904, x // 4611686018427387903
+
+
+def mod_max(x):
+    return x % 9223372036854775807, x // 9223372036854775807
+
+
+@pytest.mark.parametrize("f", [mod_7, mod_1, mod_2, mod_big, mod_max])
+def test_int_floordiv_mod_by_positive_constant(f):
+    d = kiln.njit(f)
+    for x in CONST_DIVISOR_XS:
+        assert d(x) == f(x), (f.__name__, x)
+
+
+def mod_in_loop(n):
+    s = 0
+    for i in range(-n, n):
+        s += i * i % 7 + i // 3 - i % 3
+    return s
+
+
+def arrays_mod_const(a):
+    return a % 7, a // 7, a % 1, a // 100
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.int64])
+def test_int_floordiv_mod_by_positive_constant_arrays(dtype):
+    assert kiln.njit(mod_in_loop)(1000) == mod_in_loop(1000)
+    info = np.iinfo(dtype)
+    a = np.random.default_rng(0).integers(info.min, info.max, 1000, dtype=dtype, endpoint=True)
+    a = np.concatenate([a, np.array([info.min, info.max, -1, 0, 1], dtype)])
+    for got, want in zip(kiln.njit(arrays_mod_const)(a), arrays_mod_const(a)):
+        assert got.dtype == want.dtype and np.array_equal(got, want)

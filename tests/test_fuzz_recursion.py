@@ -310,6 +310,30 @@ def test_sigint_interrupts_compiled_while_loop(opts):
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_sigint_interrupts_while_that_only_looks_counted():
+    # `x -= 1` towards the bound, but x is a float: 1e300 - 1 is 1e300, so the loop never ends
+    # and must still poll (counted loops, which do not, need signed ints: test_loop_polls.py)
+    out, err, seconds = run_and_interrupt("""
+    import kiln
+
+    @kiln.njit
+    def spin(x):
+        while x > 0:
+            x -= 1
+        return x
+
+    spin(-1.0)
+    print("ready", flush=True)
+    try:
+        spin(1e300)
+    except KeyboardInterrupt:
+        print("interrupted")
+    """)
+    assert out.strip() == "interrupted", out + err
+    assert seconds < 5.0
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_sigint_passes_up_through_compiled_callers_and_recursion():
     # the loop runs in a recursive function with a status code, called from another one
     out, err, seconds = run_and_interrupt("""

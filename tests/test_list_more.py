@@ -230,3 +230,42 @@ def test_reflected_tuples_of_strs_stored_in_typed_list():
     junk = [("zz" * 9 + str(i), i) for i in range(200)]
     assert list(tl[0]) == want and junk
 
+
+
+# Lists of ints and int keys sort with NumPy's sorts (runtime/list.c, kn_rt_list_sort_ints):
+# Python's order, and with key= the stability of Python's sort, reverse=True included.
+INT_LISTS = [
+    [2, 1], [7], [3, -1, 3, 0, -(2**63), 2**63 - 1, -5, 3, 0],
+    [(i * 7919) % 1009 - 500 for i in range(3000)],  # duplicates, both signs, past 16 items
+]
+
+
+def sorts_of_ints(xs):
+    ys = list(xs)
+    ys.sort(reverse=True)
+    zs = list(xs)
+    zs.sort()
+    return (sorted(xs), sorted(xs, reverse=True), ys, zs,
+            sorted(xs, key=lambda x: x % 10), sorted(xs, key=lambda x: x % 10, reverse=True),
+            sorted(xs, key=lambda x: -(x // 7), reverse=True))
+
+
+@pytest.mark.parametrize("xs", INT_LISTS, ids=lambda xs: f"n{len(xs)}")
+def test_sort_ints_and_int_keys(xs):
+    check(sorts_of_ints, xs)
+
+
+def sort_narrow_ints(a):
+    xs = [a[i] for i in range(len(a))]
+    ys = sorted(xs, reverse=True)
+    xs.sort(key=lambda x: x % 3)
+    return ys, xs
+
+
+def test_sort_narrow_int_items():
+    import numpy as np
+    for dt in (np.int8, np.int32, np.uint8, np.uint16, np.uint64):
+        a = (np.arange(200) * 37 % 251).astype(dt)
+        got = kiln.njit(sort_narrow_ints)(a)
+        want = sort_narrow_ints(a)
+        assert [list(map(int, g)) for g in got] == [list(map(int, w)) for w in want], dt

@@ -38,6 +38,125 @@ loop_tail(FE *fe, PyObject *node, KnBlock *orelse_blk, KnBlock *exit)
     return 0;
 }
 
+/* ---- counted while loops: no Ctrl-C poll (LLVM can then count and vectorize them) ---- */
+
+typedef struct {
+    PyObject *name;  /* the counter */
+    PyObject *bound; /* a Name bound, or NULL */
+    int counter_stores, bound_stores, conts, defs;
+} LoopScan;
+
+static void scan_node(LoopScan *s, PyObject *node, int own_loop);
+
+static void
+scan_field(LoopScan *s, PyObject *v, int own_loop)
+{
+    if (PyList_Check(v)) {
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(v); i++)
+            scan_field(s, PyList_GET_ITEM(v, i), own_loop);
+    } else if (PyObject_HasAttrString(v, "_fields")) {
+        scan_node(s, v, own_loop);
+    }
+}
+
+/* Counts, anywhere in a loop body, the bindings of the counter and of a Name bound, the
+ * continues of this loop (not those of nested loops' bodies: their else clauses are ours),
+ * and nested defs, classes and nonlocal/global statements (which could bind either). */
+static void
+scan_node(LoopScan *s, PyObject *node, int own_loop)
+{
+    if (is(node, "FunctionDef") || is(node, "AsyncFunctionDef") || is(node, "ClassDef") ||
+        is(node, "Nonlocal") || is(node, "Global")) {
+        s->defs++;
+        return;
+    }
+    if (is(node, "Continue") && own_loop)
+        s->conts++;
+    if (is(node, "Name") && !is(A(node, "ctx"), "Load")) {
+        PyObject *id = A(node, "id");
+        if (PyUnicode_Compare(id, s->name) == 0)
+            s->counter_stores++;
+        if (s->bound && PyUnicode_Compare(id, s->bound) == 0)
+            s->bound_stores++;
+    }
+    int loop = is(node, "For") || is(node, "AsyncFor") || is(node, "While");
+    PyObject *fields = PyObject_GetAttrString((PyObject *)Py_TYPE(node), "_fields");
+    for (Py_ssize_t i = 0; fields && i < PyTuple_Size(fields); i++) {
+        PyObject *f = PyTuple_GET_ITEM(fields, i);
+        PyObject *v = A(node, PyUnicode_AsUTF8(f));
+        if (v)
+            scan_field(s, v, loop && !PyUnicode_CompareWithASCIIString(f, "body") ? 0 : own_loop);
+    }
+    Py_XDECREF(fields);
+    PyErr_Clear();
+}
+
+/* An int constant (or its negation) that fits int64. */
+static int
+is_int_const(PyObject *e)
+{
+    if (is(e, "UnaryOp") && is(A(e, "op"), "USub"))
+        e = A(e, "operand");
+    PyObject *k = is(e, "Constant") ? A(e, "value") : NULL;
+    int overflow = 0;
+    if (!k || !PyLong_CheckExact(k))
+        return 0;
+    PyLong_AsLongLongAndOverflow(k, &overflow);
+    PyErr_Clear();
+    return !overflow;
+}
+
+/* The step of `name += k` / `name -= k` (k a nonzero int constant), or 0. */
+static long long
+step_of(PyObject *stmt, PyObject *name)
+{
+    PyObject *t = A(stmt, "target"), *k = A(stmt, "value");
+    if (!is(stmt, "AugAssign") || !is(t, "Name") || PyUnicode_Compare(A(t, "id"), name) ||
+        !is(k, "Constant") || !PyLong_CheckExact(A(k, "value")))
+        return 0;
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(A(k, "value"), &overflow);
+    PyErr_Clear();
+    if (overflow || v == LLONG_MIN)
+        return 0;
+    return is(A(stmt, "op"), "Add") ? v : is(A(stmt, "op"), "Sub") ? -v : 0;
+}
+
+/* `while n > e:` (or >=, <, <=, either side) whose body steps n by a constant towards e in one
+ * statement of its own level, binds neither n elsewhere nor a Name e, and has no continue of
+ * its own: when typing makes both sides signed ints, the loop ends (LLVM can count it), so it
+ * needs no Ctrl-C poll. Returns whether it is one. */
+static int
+counted_while(PyObject *node)
+{
+    PyObject *test = A(node, "test"), *body = A(node, "body");
+    if (!is(test, "Compare") || PyList_GET_SIZE(A(test, "ops")) != 1)
+        return 0;
+    PyObject *l = A(test, "left"), *r = PyList_GET_ITEM(A(test, "comparators"), 0);
+    PyObject *op = PyList_GET_ITEM(A(test, "ops"), 0);
+    int down = is(op, "Gt") || is(op, "GtE"), up = is(op, "Lt") || is(op, "LtE");
+    if (!is(l, "Name")) { /* e < n is n > e */
+        PyObject *t = l;
+        l = r;
+        r = t;
+        int d = down;
+        down = up;
+        up = d;
+    }
+    if (!(down || up) || !is(l, "Name") || !(is_int_const(r) || is(r, "Name")))
+        return 0;
+    LoopScan s = {A(l, "id"), is(r, "Name") ? A(r, "id") : NULL, 0, 0, 0, 0};
+    if (s.bound && PyUnicode_Compare(s.bound, s.name) == 0)
+        return 0;
+    int steps = 0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(body); i++) {
+        long long k = step_of(PyList_GET_ITEM(body, i), s.name);
+        steps += down ? k < 0 : k > 0;
+    }
+    scan_field(&s, body, 1);
+    return steps == 1 && s.counter_stores == 1 && !s.bound_stores && !s.conts && !s.defs;
+}
+
 int
 kn_fe_while_stmt(FE *fe, PyObject *node)
 {
@@ -48,6 +167,10 @@ kn_fe_while_stmt(FE *fe, PyObject *node)
     kn_kir_set_block(&fe->b, head);
     head->polls = 1; /* a loop kiln cannot count: Ctrl-C must be able to stop it */
     KN_TRY(kn_fe_branch(fe, A(node, "test"), sp, body, orelse));
+    KnInstr *last = head->instrs.len ? head->instrs.items[head->instrs.len - 1] : NULL;
+    if (last && last->op == KN_OP_CBR && last->args[0]->op == KN_OP_TRUTH &&
+        last->args[0]->args[0]->op == KN_OP_CMP && counted_while(node))
+        head->counted = last->args[0]->args[0]; /* passes/raises.c decides, once typed */
     kn_kir_set_block(&fe->b, body);
     KN_TRY(push_loop(fe, node, exit, head));
     int rc = kn_fe_stmts(fe, A(node, "body"));

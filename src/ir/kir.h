@@ -99,6 +99,8 @@ struct KnBlock {
     int id;
     int reachable;            /* set by typing: only reachable blocks are typed and lowered */
     int polls;                /* frontend: a `while` head, where lowering polls for Ctrl-C */
+    KnInstr *counted;         /* frontend: the CMP of a counted `while` head (loops.c); no
+                                 poll when typing makes both sides signed ints (raises.c) */
     KnBlock *unwind;          /* exception edge: where control goes, with the exception pending,
                                  when an instruction of this block raises (NULL: out of the
                                  function). Set by the frontend inside `try` (frontend/try.c). */

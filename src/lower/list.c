@@ -685,8 +685,18 @@ sort_list(L *l, KnInstr *in, LLVMValueRef mi, const KnType *item)
         keysize = isize(l, kt);
     }
     LLVMTypeRef ps[5] = {l->ptr, l->ptr, l->i64, l->ptr, l->i32};
-    LLVMValueRef args[5] = {mi, keys, keysize, lt_function(l, kt), r};
-    LLVMValueRef rc = call(l, "kn_rt_list_sort", l->i32, ps, 5, args);
+    LLVMValueRef rc;
+    if (kt->kind == KN_TY_INT) { /* NumPy's sorts (runtime/list.c) */
+        int k = kt->bits == 8 ? 0 : kt->bits == 16 ? 1 : kt->bits == 32 ? 2 : 3;
+        ps[3] = l->i32;
+        LLVMValueRef dt =
+            LLVMConstInt(l->i32, (unsigned)((kt->is_signed ? KN_DT_I8 : KN_DT_U8) + k), 0);
+        LLVMValueRef args[5] = {mi, keys, keysize, dt, r};
+        rc = call(l, "kn_rt_list_sort_ints", l->i32, ps, 5, args);
+    } else {
+        LLVMValueRef args[5] = {mi, keys, keysize, lt_function(l, kt), r};
+        rc = call(l, "kn_rt_list_sort", l->i32, ps, 5, args);
+    }
     kn_lower_raise_if(l, LLVMBuildICmp(l->b, LLVMIntNE, rc, LLVMConstInt(l->i32, 0, 0), ""),
                       KN_EXC_NO_MEMORY);
 }

@@ -109,6 +109,27 @@ int_floordiv(L *l, LLVMValueRef a, LLVMValueRef b, const KnType *t, int mod)
     return int_floordiv_nz(l, a, b, t, mod);
 }
 
+/* a // c or a % c for a constant c > 0, rounding toward -inf with unsigned operations: with
+ * m = a >> (width - 1) (all ones when a < 0), a ^ m is a, or -a - 1, both >= 0, and
+ * a // c = (a ^ m) /u c ^ m, a % c = ((a ^ m) %u c ^ m) + (c & m). LLVM expands the unsigned
+ * division by a constant without the sign corrections of sdiv/srem and of Python's rounding:
+ * `i * i % 7` in a loop, 1.7x Numba's time with srem (Numba's `mul nsw` lets LLVM use urem). */
+static LLVMValueRef
+floordiv_by_positive(L *l, LLVMValueRef a, LLVMValueRef c, int mod)
+{
+    LLVMTypeRef ty = LLVMTypeOf(a);
+    unsigned width = LLVMGetIntTypeWidth(ty);
+    LLVMValueRef m = LLVMBuildAShr(l->b, a, LLVMConstInt(ty, width - 1, 0), "sign");
+    /* the mask changes nothing, but tells LLVM that y's top bit is clear, which makes the
+     * expansion of the division by most constants shorter (no 65-bit multiplier fix-up) */
+    LLVMValueRef y = LLVMBuildAnd(l->b, LLVMBuildXor(l->b, a, m, ""),
+                                  LLVMConstInt(ty, ~0ULL >> (65 - width), 0), "");
+    if (!mod)
+        return LLVMBuildXor(l->b, LLVMBuildUDiv(l->b, y, c, ""), m, "");
+    LLVMValueRef r = LLVMBuildXor(l->b, LLVMBuildURem(l->b, y, c, ""), m, "");
+    return LLVMBuildAdd(l->b, r, LLVMBuildAnd(l->b, c, m, ""), "");
+}
+
 /* a // b or a % b with b known to be nonzero */
 static LLVMValueRef
 int_floordiv_nz(L *l, LLVMValueRef a, LLVMValueRef b, const KnType *t, int mod)
@@ -117,6 +138,8 @@ int_floordiv_nz(L *l, LLVMValueRef a, LLVMValueRef b, const KnType *t, int mod)
     LLVMValueRef zero = LLVMConstNull(ty);
     if (!t->is_signed)
         return mod ? LLVMBuildURem(l->b, a, b, "") : LLVMBuildUDiv(l->b, a, b, "");
+    if (LLVMIsAConstantInt(b) && LLVMConstIntGetSExtValue(b) > 0)
+        return floordiv_by_positive(l, a, b, mod);
     /* INT64_MIN // -1 overflows sdiv: divide by 1 instead and negate (wrapping) */
     LLVMValueRef minus1 = LLVMConstAllOnes(ty);
     LLVMValueRef is_m1 = LLVMBuildICmp(l->b, LLVMIntEQ, b, minus1, "");

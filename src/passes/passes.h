@@ -36,6 +36,9 @@ typedef struct KnNonzero {
  * array per operator (as Numba's array-expression rewrite). */
 int kn_pass_fuse(KnCompilation *c);
 
+/* Counted `while` heads whose compare is of two signed ints poll for Ctrl-C no more (raises.c);
+ * before kn_pass_can_raise. */
+void kn_pass_drop_counted_polls(KnFunction *fn);
 /* Can the function raise (see raises.c)? 1 when unsure. */
 int kn_pass_can_raise(KnCompilation *c);
 /* Can this scalar BINOP raise (a division by zero, an integer power's exponent, a shift)? */

@@ -115,6 +115,23 @@ kn_pass_instr_raises(const KnCompilation *c, const KnInstr *in)
     }
 }
 
+/* A counted `while` (frontend/loops.c) whose compare typing made of two signed ints ends, so
+ * its head polls for Ctrl-C no more: the volatile load kept LLVM from counting, folding and
+ * vectorizing the loop (bench/generators.py's hand while: ~8x Numba's time). */
+void
+kn_pass_drop_counted_polls(KnFunction *fn)
+{
+    for (int b = 0; b < fn->blocks.len; b++) {
+        KnBlock *blk = fn->blocks.items[b];
+        KnInstr *cmp = blk->counted;
+        if (!blk->polls || !cmp)
+            continue;
+        KnType *l = cmp->args[0]->type, *r = cmp->args[1]->type;
+        if (l && r && kn_type_is_int(l) && l->is_signed && kn_type_is_int(r) && r->is_signed)
+            blk->polls = 0;
+    }
+}
+
 int
 kn_pass_can_raise(KnCompilation *c)
 {

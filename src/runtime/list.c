@@ -396,6 +396,49 @@ kn_rt_list_sort(KnMemInfo *mi, const char *keys, int64_t keysize,
     return 0;
 }
 
+/* Items or keys of ints: NumPy's sorts (runtime/sort.c) instead of the merge sort's indirect
+ * compares, about 2x faster on 10^5 random int64 (bench/README.md). Equal ints are
+ * indistinguishable, so the items themselves sort unstably and reverse afterwards; keys sort
+ * by a stable argsort, negated bitwise (~k, which reverses the order of signed and unsigned
+ * ints alike) for reverse, so that equal keys keep their order as in Python's sort. */
+int32_t
+kn_rt_list_sort_ints(KnMemInfo *mi, const char *keys, int64_t keysize, int32_t dt, int32_t reverse)
+{
+    KnList *l = kn_rt_list_of(mi);
+    int64_t n = l->len, size = l->itemsize;
+    if (n < 2)
+        return 0;
+    l->dirty = 1;
+    if (!keys) {
+        kn_rt_sort(l->items, n, 1, dt);
+        if (reverse)
+            kn_rt_list_reverse(mi);
+        return 0;
+    }
+    int64_t *p = malloc((size_t)n * sizeof *p);
+    char *out = malloc((size_t)(n * size));
+    char *neg = reverse ? malloc((size_t)(n * keysize)) : NULL;
+    if (!p || !out || (reverse && !neg)) {
+        free(p);
+        free(out);
+        free(neg);
+        return -1;
+    }
+    if (neg) {
+        for (int64_t i = 0; i < n * keysize; i++)
+            neg[i] = (char)~keys[i];
+        keys = neg;
+    }
+    kn_rt_argsort(keys, n, 1, dt, p);
+    for (int64_t i = 0; i < n; i++)
+        memcpy(out + i * size, l->items + p[i] * size, (size_t)size);
+    memcpy(l->items, out, (size_t)(n * size));
+    free(neg);
+    free(out);
+    free(p);
+    return 0;
+}
+
 KnMemInfo *(*kn_rt_array_hold_hook)(void *parent);
 
 KnMemInfo *

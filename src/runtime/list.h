@@ -76,6 +76,9 @@ void kn_rt_list_clear(KnMemInfo *mi);
  * Python's sort. -1 when out of memory. */
 int32_t kn_rt_list_sort(KnMemInfo *mi, const char *keys, int64_t keysize,
                         int32_t (*lt)(const void *a, const void *b), int32_t reverse);
+/* The same for int items or keys of dtype dt (KN_DT_*, not bool): NumPy's sorts. */
+int32_t kn_rt_list_sort_ints(KnMemInfo *mi, const char *keys, int64_t keysize, int32_t dt,
+                             int32_t reverse);
 /* Increments the references item holds (a reference of its own for a reader). */
 void kn_rt_list_item_incref(const KnList *l, const char *item);
 void kn_rt_list_item_decref(const KnList *l, const char *item);
