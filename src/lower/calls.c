@@ -303,8 +303,9 @@ flatten_print(L *l, LLVMValueRef v, const KnType *t, LLVMValueRef *vals, int *ki
     if (t->kind == KN_TY_OPTIONAL) { /* None or the value: its kind chosen at run time */
         LLVMValueRef present = kn_lower_optional_present(l, v, &v); /* model_optional.c */
         flatten_print(l, v, t->dtype, vals, kinds, n, rkinds);
-        rkinds[*n - 1] = LLVMBuildSelect(l->b, present, LLVMConstInt(l->i32, (unsigned)kinds[*n - 1], 0),
-                                         LLVMConstInt(l->i32, KN_PRINT_NONE, 0), "");
+        rkinds[*n - 1] =
+            LLVMBuildSelect(l->b, present, LLVMConstInt(l->i32, (unsigned)kinds[*n - 1], 0),
+                            LLVMConstInt(l->i32, KN_PRINT_NONE, 0), "");
         return;
     }
     if (t->kind == KN_TY_TUPLE) {

@@ -1,0 +1,136 @@
+"""Issue 10 gaps closed after the merges: print() and isinstance() of optional values,
+isinstance() of enum members and namedtuples, numba.literal_unroll / numba.literally when the
+user has imported numba, `mod.literal_unroll(t)` as a loop's iterable.
+
+CPython is the oracle: each compiled function is compared with the interpreted one (print's
+output through capsys).
+"""
+
+import collections
+import enum
+import sys
+
+import pytest
+
+import kiln
+from harness import assert_diagnostic, check
+
+
+def maybe(n):
+    x = None
+    if n > 0:
+        x = n
+    return x
+
+
+def print_optional(n):
+    x = None
+    if n > 0:
+        x = n
+    y = None
+    if n > 1:
+        y = "s" + str(n)
+    print(x, y, (x, 1.5))
+    return 0
+
+
+@pytest.mark.parametrize("n", [-1, 1, 3])
+def test_print_of_an_optional_is_none_or_the_value(capsys, n):
+    print_optional(n)
+    want = capsys.readouterr().out
+    kiln.njit(print_optional)(n)
+    assert capsys.readouterr().out == want
+
+
+NoneType = type(None)
+
+
+def isinstance_optional(n):
+    x = None
+    if n > 0:
+        x = n
+    return (isinstance(x, int), isinstance(x, float), isinstance(x, NoneType),
+            isinstance(x, (int, NoneType)))
+
+
+@pytest.mark.parametrize("n", [-1, 0, 4])
+def test_isinstance_of_an_optional(n):
+    check(isinstance_optional, n)
+
+
+def test_print_of_an_optional_tuple_inside_a_tuple_is_an_error():
+    def f(n):
+        t = None
+        if n > 0:
+            t = (n, n)
+        print((t, 1))
+
+    with pytest.raises(kiln.errors.TypingError) as ei:
+        kiln.njit(f)(1)
+    assert_diagnostic(ei.value, kiln.errors.TypingError, f, "print((t, 1))", contains=("print",))
+
+
+class Color(enum.Enum):
+    RED = 1
+    GREEN = 2
+
+
+class Shape(enum.Enum):
+    CIRCLE = 1
+
+
+class Level(enum.IntEnum):
+    LOW = 1
+    HIGH = 5
+
+
+Point = collections.namedtuple("Point", "x y")
+Other = collections.namedtuple("Other", "x y")
+
+
+def isinstance_members(c, l, p):
+    return (isinstance(c, Color), isinstance(c, Shape), isinstance(c, int), isinstance(l, Level),
+            isinstance(l, int), isinstance(l, Color), isinstance(p, Point), isinstance(p, Other),
+            isinstance(p, tuple), isinstance(Color.GREEN, Color), isinstance((1, 2), Point))
+
+
+@pytest.mark.parametrize("c", [Color.RED, Color.GREEN])
+def test_isinstance_of_enum_members_and_namedtuples(c):
+    check(isinstance_members, c, Level.HIGH, Point(1, 2.5))
+
+
+numba = pytest.importorskip("numba")
+
+
+def nb_unroll(n):
+    s = 0.0
+    for v in numba.literal_unroll((1, 2.5, True)):
+        s += v * n
+    return s
+
+
+def nb_unroll_name(n):
+    s = 0.0
+    for v in numba.literal_unroll((1, 2.5)):
+        s += v
+    return s + numba.literally(n)
+
+
+def kiln_unroll_attr(n):
+    s = 0
+    for v in kiln.literal_unroll((n, 2.5, "ab")):
+        s += len(str(v))
+    return s
+
+
+@pytest.mark.parametrize("f", [nb_unroll, nb_unroll_name, kiln_unroll_attr])
+def test_numba_literal_unroll_and_literally(f):
+    assert "numba" in sys.modules
+    check(f, 3)
+
+
+def test_literally_is_the_value():
+    def f(s):
+        return kiln.literally(s) + "!"
+
+    check(f, "ab")
