@@ -99,6 +99,42 @@ def test_isinstance_of_enum_members_and_namedtuples(c):
     check(isinstance_members, c, Level.HIGH, Point(1, 2.5))
 
 
+def enum_call(n):
+    return Color(n)
+
+
+def enum_call_int(n):
+    m = Level(n)
+    return m == Level.HIGH, m + 1, m.name
+
+
+def enum_call_caught(n):
+    try:
+        return Color(n).value
+    except ValueError:
+        return -1
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, True])
+def test_calling_an_enum_class_with_a_value(n):
+    check(enum_call, n)  # n = 5: ValueError('5 is not a valid Color'), as CPython
+    check(enum_call_caught, n)
+
+
+@pytest.mark.parametrize("n", [1, 5, 3])
+def test_calling_an_intenum_class_with_a_value(n):
+    check(enum_call_int, n)
+
+
+def test_calling_an_enum_class_with_two_arguments_is_an_error():
+    def f(n):
+        return Color(n, 2)
+
+    with pytest.raises(kiln.errors.UnsupportedError) as ei:
+        kiln.njit(f)(1)
+    assert_diagnostic(ei.value, kiln.errors.UnsupportedError, f, "Color(n, 2)", contains=("enum",))
+
+
 numba = pytest.importorskip("numba")
 
 
