@@ -170,3 +170,43 @@ def test_literally_is_the_value():
         return kiln.literally(s) + "!"
 
     check(f, "ab")
+
+
+def test_enum_keyed_typed_dict_from_the_interpreter():
+    from kiln import typed
+
+    d = typed.Dict()
+    d[Color.RED] = 1
+    d[(Color.GREEN)] = 2
+
+    @kiln.njit
+    def read_and_add(d, c):
+        d[Color.GREEN] = d[Color.GREEN] + 10
+        d[c] = 7
+        return d[Color.RED]
+
+    pd = {Color.RED: 1, Color.GREEN: 2}
+    assert read_and_add(d, Color.RED) == read_and_add.py_func(pd, Color.RED)
+    assert dict(d.items()) == pd and Color.GREEN in d and d[Color.GREEN] == pd[Color.GREEN]
+
+
+def gen_pairs(n):
+    for i in range(n):
+        yield i * 2
+
+
+gen_pairs_jit = kiln.njit(gen_pairs)
+
+
+def consume_in_zip_and_enumerate(n):
+    s = 0
+    for a, b in zip(gen_pairs_jit(n), range(10, 20)):
+        s += a * b
+    for i, v in enumerate(gen_pairs_jit(n), 1):
+        s += i * v
+    return s
+
+
+@pytest.mark.parametrize("n", [0, 4])
+def test_generator_values_in_zip_and_enumerate(n):
+    assert kiln.njit(consume_in_zip_and_enumerate)(n) == consume_in_zip_and_enumerate(n)

@@ -127,7 +127,8 @@ kn_fe_frozen_enum(FE *fe, PyObject *node, PyObject *o, const char *what)
 Val
 kn_fe_enum_call(FE *fe, PyObject *node, Val callee)
 {
-    PyObject *cls = (PyObject *)callee->imm.ptr, *args = A(node, "args"), *kws = A(node, "keywords");
+    PyObject *cls = (PyObject *)callee->imm.ptr, *args = A(node, "args"),
+             *kws = A(node, "keywords");
     if (PyList_GET_SIZE(args) != 1 || (kws && PyList_GET_SIZE(kws)))
         return UNSUPPORTED(fe, node, "calling an enum class takes one argument, a member's value");
     KnType *t = kn_fe_enum_class_type(fe->c->types, cls);
