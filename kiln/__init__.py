@@ -42,6 +42,12 @@ def literal_unroll(container):
     return container
 
 
+def literally(value):
+    """``numba.literally``: the value itself. kiln specialises on argument types, not on literal
+    values, so compiled code treats it as ``value`` too."""
+    return value
+
+
 def typeof(value, purpose=None):
     """The kiln type of ``value`` as a compiled function's argument (ValueError if it has none)."""
     from . import _core
@@ -50,6 +56,6 @@ def typeof(value, purpose=None):
 
 
 __all__ = [
-    "njit", "jit", "generated_jit", "prange", "literal_unroll", "typeof", "types", "errors", "runtime", "config",
+    "njit", "jit", "generated_jit", "prange", "literal_unroll", "literally", "typeof", "types", "errors", "runtime", "config",
     "__version__",
 ] + types.scalar_names

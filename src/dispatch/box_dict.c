@@ -224,7 +224,7 @@ set_unbox(KnType *t, PyObject *o, char *dst)
     int rc = it ? 0 : -1;
     while (!rc && (x = PyIter_Next(it))) {
         memset(key, 0, (size_t)lay.ksize);
-        Py_hash_t h = kn_box_unbox(t->items[0], x, key) < 0 ? -1 : PyObject_Hash(x);
+        Py_hash_t h = kn_box_unbox(t->items[0], x, key) < 0 ? -1 : kn_box_key_hash(t->items[0], x);
         int32_t added;
         if (h == -1 || kn_rt_dict_insert(mi, key, (int64_t)h, &added) < 0)
             rc = -1;

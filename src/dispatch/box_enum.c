@@ -5,6 +5,36 @@
 #include "dispatch/box_model.h"
 #include "frontend/frontend.h"
 
+/* o as compiled code hashes it: an enum member as its value, also inside tuples (CPython
+ * hashes a member by its name); a new reference */
+static PyObject *
+hash_form(const KnType *t, PyObject *o)
+{
+    if (t->kind == KN_TY_ENUM)
+        return PyObject_GetAttrString(o, "value");
+    if (t->kind != KN_TY_TUPLE || !PyTuple_Check(o) || PyTuple_GET_SIZE(o) != t->n)
+        return Py_NewRef(o);
+    PyObject *r = PyTuple_New(t->n);
+    for (int i = 0; r && i < t->n; i++) {
+        PyObject *x = hash_form(t->items[i], PyTuple_GET_ITEM(o, i));
+        if (!x)
+            Py_CLEAR(r);
+        else
+            PyTuple_SET_ITEM(r, i, x);
+    }
+    return r;
+}
+
+/* the hash of key o of type t equal to the one compiled code computes (typed_dict.c, sets) */
+Py_hash_t
+kn_box_key_hash(const KnType *t, PyObject *o)
+{
+    PyObject *k = hash_form(t, o);
+    Py_hash_t h = k ? PyObject_Hash(k) : -1;
+    Py_XDECREF(k);
+    return h;
+}
+
 KnType *
 kn_box_typeof_enum(KnState *s, PyObject *o)
 {

@@ -58,6 +58,7 @@ KnType *kn_box_namedtuple_from_key(KnState *s, PyObject *key);
 /* box_enum.c: typeof of an enum member, NULL (no error) when o is none, (KnType *)-1 with an
  * error set */
 KnType *kn_box_typeof_enum(KnState *s, PyObject *o);
+Py_hash_t kn_box_key_hash(const KnType *t, PyObject *o); /* box_enum.c */
 /* box_number.c: typeof of a Python int (int64, or uint64 past int64's range) */
 KnType *kn_box_typeof_int(KnState *s, PyObject *o);
 

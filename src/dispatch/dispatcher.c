@@ -329,6 +329,7 @@ var_info(KnCompilation *c)
 }
 
 static int builtins_setup(KnState *s);
+static void numba_aliases(KnState *s);
 
 /* A compilation failed: overloads that call its symbol can never link; they fail with its
  * error (the exception being raised). */
@@ -388,6 +389,7 @@ run_compile(Dispatcher *d, KnType **args, int n, KnType *declared_ret, Overload 
     PyErr_Clear();
     c->symbol = kn_arena_printf(&c->arena, "kn_%s_%ld", base, ++s->counter);
     c->wrapper = kn_arena_printf(&c->arena, "%s_wrap", c->symbol);
+    numba_aliases(s);
     PyObject *keep = PyList_New(0);
     KnFrontendEnv env = {(PyObject *)&KnDispatcher_Type,
                          s->builtin_ids,
@@ -774,6 +776,31 @@ builtins_setup(KnState *s)
     if (!s->overloads || !s->resolve)
         return -1;
     return 0;
+}
+
+/* numba.literal_unroll and numba.literally as kiln's, when the user has imported numba (found
+ * in sys.modules: kiln never imports it), so Numba code compiles unchanged */
+static void
+numba_aliases(KnState *s)
+{
+    static int done;
+    PyObject *nb = done ? NULL : PyDict_GetItemString(PyImport_GetModuleDict(), "numba");
+    if (!nb)
+        return;
+    done = 1;
+    static const struct {
+        const char *attr;
+        int id;
+    } names[] = {{"literal_unroll", KN_BI_LITERAL_UNROLL}, {"literally", KN_BI_LITERALLY}};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        PyObject *obj = PyObject_GetAttrString(nb, names[i].attr);
+        PyObject *key = PyLong_FromLong(names[i].id);
+        if (obj && key)
+            PyDict_SetItem(s->builtin_ids, obj, key);
+        Py_XDECREF(obj);
+        Py_XDECREF(key);
+    }
+    PyErr_Clear();
 }
 
 /* ---- calling ---- */

@@ -137,7 +137,7 @@ key_of(TypedDict *self, PyObject *o, char *buf, int64_t *hash)
     memset(buf, 0, (size_t)d->lay.ksize);
     if (unbox_one(self->t->items[0], o, buf) < 0)
         return -1;
-    Py_hash_t h = PyObject_Hash(o);
+    Py_hash_t h = kn_box_key_hash(self->t->items[0], o); /* enum members: box_enum.c */
     if (h == -1)
         return -1;
     *hash = (int64_t)h;

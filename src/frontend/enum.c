@@ -120,3 +120,57 @@ kn_fe_frozen_enum(FE *fe, PyObject *node, PyObject *o, const char *what)
     PyErr_Clear();
     return in;
 }
+
+/* Color(v): the member whose value equals v, else ValueError("v is not a valid Color"), as
+ * CPython (its message is the value's repr: right for ints and bools, the arguments typed). A
+ * chain of tests against the members' values, each storing its member in a temporary. */
+Val
+kn_fe_enum_call(FE *fe, PyObject *node, Val callee)
+{
+    PyObject *cls = (PyObject *)callee->imm.ptr, *args = A(node, "args"),
+             *kws = A(node, "keywords");
+    if (PyList_GET_SIZE(args) != 1 || (kws && PyList_GET_SIZE(kws)))
+        return UNSUPPORTED(fe, node, "calling an enum class takes one argument, a member's value");
+    KnType *t = kn_fe_enum_class_type(fe->c->types, cls);
+    if (t == (KnType *)-1) {
+        PyErr_Clear();
+        return TYPING(fe, node, "kiln supports enum classes whose values are ints (int64), not %s",
+                      ((PyTypeObject *)cls)->tp_name);
+    }
+    KnSpan sp = span_of(fe, node);
+    Val v = kn_fe_expr(fe, PyList_GET_ITEM(args, 0));
+    int var = v ? kn_fe_temp_var(fe, "enum", sp) : -1;
+    if (var < 0)
+        return NULL;
+    KnBlock *done = kn_kir_block_new(&fe->b);
+    for (int i = 0; i < t->nvalues; i++) {
+        Val eq = kn_kir_emit2(&fe->b, KN_OP_CMP, sp, v,
+                              kn_fe_const_int(fe, sp, t->values[i], &kn_type_int64));
+        eq->aux = KN_CMP_EQ;
+        KnBlock *hit = kn_kir_block_new(&fe->b), *next = kn_kir_block_new(&fe->b);
+        kn_kir_cbr(&fe->b, sp, kn_kir_emit1(&fe->b, KN_OP_TRUTH, sp, eq), hit, next);
+        kn_kir_set_block(&fe->b, hit);
+        Val m = kn_kir_emit(&fe->b, KN_OP_CONST, sp, 0, NULL);
+        m->type = t;
+        m->imm.i = t->values[i];
+        kn_fe_store(fe, sp, var, m);
+        kn_kir_br(&fe->b, sp, done);
+        kn_kir_set_block(&fe->b, next);
+    }
+    PyObject *qn = PyObject_GetAttrString(cls, "__qualname__");
+    PyObject *tail = qn ? PyUnicode_FromFormat(" is not a valid %S", qn) : NULL;
+    Py_XDECREF(qn);
+    Val str = kn_fe_frozen(fe, node, (PyObject *)&PyUnicode_Type, "str");
+    Val s = tail ? kn_fe_frozen(fe, node, tail, "str") : NULL;
+    Py_XDECREF(tail);
+    if (!str || !s)
+        return NULL;
+    KnInstr *cargs[2] = {str, v};
+    Val text = kn_kir_emit(&fe->b, KN_OP_CALL, sp, 2, cargs);
+    Val msg = kn_kir_emit2(&fe->b, KN_OP_BINOP, sp, text, s);
+    msg->aux = KN_BIN_ADD;
+    if (kn_fe_raise_text(fe, node, PyExc_ValueError, msg) < 0) /* try.c */
+        return NULL;
+    kn_kir_set_block(&fe->b, done);
+    return kn_fe_load(fe, sp, var);
+}

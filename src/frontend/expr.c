@@ -423,6 +423,9 @@ call(FE *fe, PyObject *node)
     if (callee->op == KN_OP_GLOBAL && callee->type->kind == KN_TY_CLASS &&
         callee->type->id == KN_CLASS_NAMEDTUPLE)
         return kn_fe_namedtuple_new(fe, node, callee); /* Point(1, y=2): namedtuple.c */
+    if (callee->op == KN_OP_GLOBAL && callee->type->kind == KN_TY_CLASS &&
+        callee->type->id == KN_CLASS_ENUM)
+        return kn_fe_enum_call(fe, node, callee); /* Color(1): enum.c */
     KnInstr **args = NULL;
     int n = 0;
     PyObject *kws = A(node, "keywords");

@@ -135,6 +135,8 @@ Val kn_fe_namedtuple_new(FE *fe, PyObject *node, Val callee);
  * is none, or with a diagnostic) */
 int kn_fe_is_enum_class(PyObject *o);
 Val kn_fe_frozen_enum(FE *fe, PyObject *node, PyObject *o, const char *what);
+Val kn_fe_enum_call(FE *fe, PyObject *node, Val callee);
+int kn_fe_raise_text(FE *fe, PyObject *node, PyObject *cls, Val msg);
 PyObject *kn_fe_lookup_global(FE *fe, PyObject *name);
 Val kn_fe_name_load(FE *fe, PyObject *node);
 int kn_fe_collect_locals(FE *fe, PyObject *body);
@@ -223,5 +225,6 @@ Val kn_fe_yield_value(FE *fe, PyObject *node);
 int kn_fe_for_over(FE *fe, PyObject *node, Val seqv);
 /* unroll.c: for x in literal_unroll(t): the body once per item of the tuple t */
 int kn_fe_literal_unroll(FE *fe, PyObject *node);
+int kn_fe_is_unroll_attr(FE *fe, PyObject *iter);
 
 #endif

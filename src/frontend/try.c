@@ -101,6 +101,26 @@ kn_fe_raise_with(FE *fe, PyObject *node, PyObject *cls, PyObject *args)
     return 0;
 }
 
+/* raise cls(msg), msg a run-time str (Color(v)'s ValueError: enum.c) */
+int
+kn_fe_raise_text(FE *fe, PyObject *node, PyObject *cls, Val msg)
+{
+    PyObject *args = PyTuple_Pack(1, Py_None), *pos = Py_BuildValue("(i)", 0);
+    PyObject *extra = pos ? PyTuple_Pack(2, pos, Py_Ellipsis) : NULL;
+    PyObject *entry = args && extra ? PyTuple_Pack(3, cls, args, extra) : NULL;
+    int idx = entry ? table_index(fe, node, entry) : -1;
+    Py_XDECREF(args);
+    Py_XDECREF(pos);
+    Py_XDECREF(extra);
+    Py_XDECREF(entry);
+    if (idx < 0)
+        return -1;
+    Val rt[1] = {msg};
+    Val r = emit(fe, KN_OP_RAISE, node, 1, rt);
+    r->aux = idx;
+    return 0;
+}
+
 /* ---- classes named in raise and except ---- */
 
 /* The exception class a Name or module.Attribute names (borrowed), or NULL. */

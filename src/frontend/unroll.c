@@ -64,6 +64,27 @@ body_copy(FE *fe, PyObject *node, int seq, int k, KnBlock *next, KnBlock *exit)
     return 0;
 }
 
+/* whether the for loop's iterable is `mod.literal_unroll(...)`, mod a global module (numba,
+ * kiln): the Name form is found by loops.c as the other builtins are */
+int
+kn_fe_is_unroll_attr(FE *fe, PyObject *iter)
+{
+    if (!is(iter, "Call") || !is(A(iter, "func"), "Attribute"))
+        return 0;
+    PyObject *func = A(iter, "func"), *base = A(func, "value");
+    if (!is(base, "Name") || PySet_Contains(fe->locals, A(base, "id")) != 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    PyObject *mod = kn_fe_lookup_global(fe, A(base, "id"));
+    PyObject *o = mod && PyModule_Check(mod) ? PyObject_GetAttr(mod, A(func, "attr")) : NULL;
+    PyObject *id = o ? PyDict_GetItemWithError(fe->env->builtin_ids, o) : NULL;
+    int r = id && PyLong_AsLong(id) == KN_BI_LITERAL_UNROLL;
+    Py_XDECREF(o);
+    PyErr_Clear();
+    return r;
+}
+
 int
 kn_fe_literal_unroll(FE *fe, PyObject *node)
 {

@@ -295,16 +295,25 @@ print_kind(const KnType *t)
 }
 
 static void
-flatten_print(L *l, LLVMValueRef v, const KnType *t, LLVMValueRef *vals, int *kinds, int *n)
+flatten_print(L *l, LLVMValueRef v, const KnType *t, LLVMValueRef *vals, int *kinds, int *n,
+              LLVMValueRef *rkinds)
 {
     if (*n >= 60)
         return;
+    if (t->kind == KN_TY_OPTIONAL) { /* None or the value: its kind chosen at run time */
+        LLVMValueRef present = kn_lower_optional_present(l, v, &v); /* model_optional.c */
+        flatten_print(l, v, t->dtype, vals, kinds, n, rkinds);
+        rkinds[*n - 1] =
+            LLVMBuildSelect(l->b, present, LLVMConstInt(l->i32, (unsigned)kinds[*n - 1], 0),
+                            LLVMConstInt(l->i32, KN_PRINT_NONE, 0), "");
+        return;
+    }
     if (t->kind == KN_TY_TUPLE) {
         kinds[*n] = KN_PRINT_TUPLE_BEGIN;
         vals[(*n)++] = NULL;
         for (int i = 0; i < t->n; i++)
             flatten_print(l, LLVMBuildExtractValue(l->b, v, (unsigned)i, ""), t->items[i], vals,
-                          kinds, n);
+                          kinds, n, rkinds);
         kinds[*n] = KN_PRINT_TUPLE_END;
         vals[(*n)++] = NULL;
         return;
@@ -329,17 +338,17 @@ flatten_print(L *l, LLVMValueRef v, const KnType *t, LLVMValueRef *vals, int *ki
 static LLVMValueRef
 lower_print(L *l, KnInstr *in)
 {
-    LLVMValueRef vals[64];
+    LLVMValueRef vals[64], rkinds[64] = {0};
     int kinds[64], n = 0;
     for (int i = 0; i < in->nargs - 1; i++)
-        flatten_print(l, arg(l, in, i), argt(in, i), vals, kinds, &n);
+        flatten_print(l, arg(l, in, i), argt(in, i), vals, kinds, &n, rkinds);
     LLVMTypeRef karr = LLVMArrayType2(l->i32, (uint64_t)(n ? n : 1));
     LLVMTypeRef parr = LLVMArrayType2(l->ptr, (uint64_t)(n ? n : 1));
     LLVMValueRef kmem = kn_lower_entry_alloca(l, karr, "pkinds");
     LLVMValueRef pmem = kn_lower_entry_alloca(l, parr, "pvals");
     for (int i = 0; i < n; i++) {
         LLVMValueRef ix[2] = {LLVMConstInt(l->i64, 0, 0), LLVMConstInt(l->i64, (unsigned)i, 0)};
-        LLVMBuildStore(l->b, LLVMConstInt(l->i32, (unsigned)kinds[i], 0),
+        LLVMBuildStore(l->b, rkinds[i] ? rkinds[i] : LLVMConstInt(l->i32, (unsigned)kinds[i], 0),
                        LLVMBuildInBoundsGEP2(l->b, karr, kmem, ix, 2, ""));
         LLVMValueRef slot = LLVMConstNull(l->ptr);
         if (vals[i]) {

@@ -97,6 +97,8 @@ void kn_lower_visit_refs(L *l, LLVMValueRef v, const KnType *t, KnRefVisitor fn,
 LLVMTypeRef kn_lower_type(L *l, const KnType *t);
 /* model_optional.c: a value or None (`from`) as the optional `to`; UNWRAP */
 LLVMValueRef kn_lower_optional_wrap(L *l, LLVMValueRef v, const KnType *from, const KnType *to);
+/* model_optional.c: the optional v's present flag, its value in *value (print) */
+LLVMValueRef kn_lower_optional_present(L *l, LLVMValueRef v, LLVMValueRef *value);
 LLVMValueRef kn_lower_unwrap(L *l, KnInstr *in);
 /* frozen.c: a GLOBAL of an array type (a global or closure array frozen by the frontend) */
 LLVMValueRef kn_lower_frozen_array(L *l, KnInstr *in);

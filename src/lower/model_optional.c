@@ -116,6 +116,14 @@ kn_lower_unwrap(L *l, KnInstr *in)
     return value_of(l, v);
 }
 
+/* the optional v's flag (1: a value), its value in *value (print(x): lower/calls.c) */
+LLVMValueRef
+kn_lower_optional_present(L *l, LLVMValueRef v, LLVMValueRef *value)
+{
+    *value = value_of(l, v);
+    return present(l, v);
+}
+
 /* the registry rule `optional` (lib/optional.def): `x is None` / `x is not None` (also `==`,
  * `!=` against None) of an optional, on either side; truth */
 LLVMValueRef
@@ -127,6 +135,8 @@ kn_lower_rule_optional(L *l, KnInstr *in, int bid)
     if (in->op == KN_OP_TRUTH)
         return optional_truth(l, v, x->type);
     LLVMValueRef p = present(l, v);
+    if (bid == KN_BI_OPTIONAL_PRESENT) /* isinstance(x, K): K takes the value (1) or None (0) */
+        return ((const KnCallImpl *)in->impl)->value ? p : LLVMBuildNot(l->b, p, "");
     if (bid == KN_BI_OPTIONAL_EQ) { /* x == v: present and equal; x != v: missing or unequal */
         const KnCallImpl *impl = in->impl;
         int left = x == in->args[0];

@@ -112,13 +112,14 @@ matches_class(const KnType *t, const KnType *k)
                 return 1;
         return 0;
     }
-    if (k->kind == KN_TY_CLASS)
-        return k->id == 2 && t->kind == KN_TY_NONE;
+    if (k->kind == KN_TY_CLASS) /* NoneType; enum and namedtuple classes: iter_builtins.c */
+        return k->id == 2 ? t->kind == KN_TY_NONE : kn_typing_isinstance_class(t, k);
     if (k->kind != KN_TY_FUNC || k->id < 0)
         return -1;
     switch (k->id) {
-    case KN_BI_INT:
-        return t->kind == KN_TY_INT || t->kind == KN_TY_BOOL;
+    case KN_BI_INT: /* an IntEnum member is an int */
+        return t->kind == KN_TY_INT || t->kind == KN_TY_BOOL ||
+               (t->kind == KN_TY_ENUM && t->id == KN_ENUM_INT);
     case KN_BI_FLOAT:
         return t->kind == KN_TY_FLOAT;
     case KN_BI_COMPLEX:
@@ -376,6 +377,10 @@ kn_type_rule_builtin(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
                                  "isinstance() needs a value and a type (or a tuple of types) "
                                  "known to kiln, got (%s)",
                                  kn_typing_arg_list(c, a, n));
+        if (a[0]->kind == KN_TY_OPTIONAL) /* typing/optional.c */
+            return kn_typing_optional_isinstance(c, in, matches_class(a[0]->dtype, a[1]) > 0,
+                                                 matches_class(&kn_type_none, a[1]) > 0),
+                   0;
         KnCallImpl *k = kn_typing_impl_kind(c, in, KN_CALL_CONST);
         k->value = matches_class(a[0], a[1]) > 0;
         in->type = &kn_type_bool;
@@ -383,7 +388,7 @@ kn_type_rule_builtin(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
     }
     case KN_BI_PRINT:
         for (int i = 0; i < n; i++)
-            if (!kn_type_is_value(a[i]))
+            if (!kn_type_is_value(a[i]) || !kn_typing_print_optional_ok(a[i]))
                 return kn_typing_err(c, in->span, "cannot print %s", a[i]->name);
         in->type = &kn_type_none;
         return 0;

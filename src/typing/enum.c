@@ -22,6 +22,9 @@ kn_typing_intenum_as_int(const KnInstr *in, int k)
         return 0;
     if (in->op == KN_OP_GETATTR)
         return 0; /* .value, .name */
+    if (in->op == KN_OP_CALL && k == 1 && in->args[0]->type &&
+        in->args[0]->type->kind == KN_TY_FUNC && in->args[0]->type->id == KN_BI_ISINSTANCE)
+        return 0; /* isinstance(member, Level): the member (typing/iter_builtins.c) */
     if (in->op == KN_OP_CMP && (in->aux == KN_CMP_EQ || in->aux == KN_CMP_NE) &&
         in->args[1 - k]->type == t)
         return 0; /* members of one class: ENUM_EQ */

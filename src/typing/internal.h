@@ -12,6 +12,7 @@ int kn_typing_exc(KnCompilation *c, KnInstr *in);
  * set, np.ndarray, ...): 1 or 0 for a value of type t, -1 when C is not a class it knows. A
  * new kind answers by one case there. */
 int kn_typing_isinstance_of(const KnType *t, int id);
+int kn_typing_isinstance_class(const KnType *t, const KnType *k);
 /* rules.c: the floor */
 int kn_typing_err(KnCompilation *c, KnSpan span, const char *fmt, ...)
     __attribute__((format(printf, 3, 4))); /* a typing error at span; returns -1 */
@@ -64,6 +65,8 @@ int kn_typing_dunder_builtin(KnCompilation *c, KnInstr *in, int id, KnType **a, 
  * operands (returns how many, already typed); UNWRAP; `x is None` of an optional (1 when in is
  * one) */
 int kn_typing_unwrap_operands(KnCompilation *c, KnBlock *blk, int i);
+int kn_typing_print_optional_ok(const KnType *t);
+void kn_typing_optional_isinstance(KnCompilation *c, KnInstr *in, int value, int none);
 int kn_typing_unwrap(KnCompilation *c, KnInstr *in);
 int kn_typing_optional_cmp(KnCompilation *c, KnInstr *in);
 /* reach.c: the fixpoint's reached blocks: a CBR's condition folded to a constant by typing (0,

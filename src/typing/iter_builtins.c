@@ -82,6 +82,18 @@ kn_type_rule_iter(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
     return 0;
 }
 
+/* isinstance(x, C) with C an enum class (x one of its members) or a namedtuple class (x an
+ * instance of it); 0 for other classes (C is frozen: its members are of C itself) */
+int
+kn_typing_isinstance_class(const KnType *t, const KnType *k)
+{
+    if (k->id == KN_CLASS_ENUM)
+        return t->kind == KN_TY_ENUM && t->ref == k->ref;
+    if (k->id == KN_CLASS_NAMEDTUPLE)
+        return t->kind == KN_TY_TUPLE && t->id == KN_TUPLE_NAMED && t->ref == k->ref;
+    return 0;
+}
+
 /* isinstance's answer for the classes that are registry entries of containers and arrays;
  * -1: not a class known here (typing/calls.c's matches_class asks after its own cases). VALS
  * and others add their kinds as cases. */

@@ -32,6 +32,38 @@ optional_number_eq(const KnInstr *in)
     return kn_type_is_number(o->dtype) && kn_type_is_number(v);
 }
 
+/* an optional print() shows as CPython does (None or the value): a number, bool or str */
+static int
+simple_value(const KnType *t)
+{
+    return t && (kn_type_is_number(t) || t->kind == KN_TY_BOOL || t->kind == KN_TY_STR);
+}
+
+/* whether print() takes t as it is: optionals of simple values, also inside tuples (lowered by
+ * lower/calls.c's flatten_print); 0 for an optional of anything else inside a tuple */
+int
+kn_typing_print_optional_ok(const KnType *t)
+{
+    if (t->kind == KN_TY_OPTIONAL)
+        return simple_value(t->dtype);
+    for (int i = 0; t->kind == KN_TY_TUPLE && i < t->n; i++)
+        if (!kn_typing_print_optional_ok(t->items[i]))
+            return 0;
+    return 1;
+}
+
+/* a call that takes operand k as an optional: isinstance's value, print's simple optionals */
+static int
+call_takes_optional(const KnInstr *in, int k)
+{
+    const KnType *f = in->args[0]->type;
+    if (!f || f->kind != KN_TY_FUNC)
+        return 0;
+    if (f->id == KN_BI_ISINSTANCE)
+        return k == 1;
+    return f->id == KN_BI_PRINT && simple_value(in->args[k]->type->dtype);
+}
+
 /* whether operand k of in is used as a plain value (an optional there is unwrapped) */
 static int
 needs_value(const KnInstr *in, int k)
@@ -59,7 +91,8 @@ needs_value(const KnInstr *in, int k)
     }
     case KN_OP_CALL: {
         const KnType *f = in->args[0]->type;
-        return k > 0 && !(f && f->kind == KN_TY_FUNC && f->id == KN_FUNC_JITTED);
+        return k > 0 && !(f && f->kind == KN_TY_FUNC && f->id == KN_FUNC_JITTED) &&
+               !(is_optional(in->args[k]->type) && call_takes_optional(in, k));
     }
     default:
         return 0;
@@ -135,6 +168,18 @@ kn_typing_optional_cmp(KnCompilation *c, KnInstr *in)
     KnCallImpl *impl = kn_typing_impl_kind(c, in, KN_CALL_OPERATOR);
     impl->builtin = KN_BI_OPTIONAL_IS_NONE;
     return 1;
+}
+
+/* isinstance(x, K) of an optional x: a constant when K takes both the value and None or
+ * neither (matches: K's answer for the value, then for None), else a test of the flag */
+void
+kn_typing_optional_isinstance(KnCompilation *c, KnInstr *in, int value, int none)
+{
+    KnCallImpl *k = kn_typing_impl_kind(c, in, value == none ? KN_CALL_CONST : KN_CALL_BUILTIN);
+    k->value = value;
+    if (value != none)
+        k->builtin = KN_BI_OPTIONAL_PRESENT;
+    in->type = &kn_type_bool;
 }
 
 /* the registry rule `optional`: both entries give a bool */
