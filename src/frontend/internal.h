@@ -124,6 +124,7 @@ int kn_fe_temp_var(FE *fe, const char *what, KnSpan sp);
 int kn_fe_local_var(FE *fe, const char *name, KnSpan sp);
 Val kn_fe_load(FE *fe, KnSpan sp, int var);
 void kn_fe_store(FE *fe, KnSpan sp, int var, Val v);
+KnType *kn_fe_numpy_type_by_name(const char *name); /* names.c: "float64" -> float64 */
 Val kn_fe_frozen(FE *fe, PyObject *node, PyObject *o, const char *what);
 /* frozen.c: a NumPy array (exactly ndarray) frozen as a read-only copy (GLOBAL of an array type,
  * imm.ptr a KnFrozenArray); NULL when o is no ndarray, or with a diagnostic */
@@ -206,6 +207,7 @@ int kn_fe_global_stmt(FE *fe, PyObject *node);             /* global / nonlocal 
 int kn_fe_while_stmt(FE *fe, PyObject *node);
 int kn_fe_for_stmt(FE *fe, PyObject *node);
 Val kn_fe_iter_of(FE *fe, PyObject *node); /* the iterator over x, zip(...), enumerate(...) */
+int kn_fe_push_loop(FE *fe, PyObject *node, KnBlock *brk, KnBlock *cont); /* break, continue */
 
 /* expr.c: a jitted call's arguments bound to the callee's parameters (keywords, defaults) */
 int kn_fe_bind_call_args(FE *fe, PyObject *call, PyObject *callee, KnInstr ***out, int *n);

@@ -479,8 +479,10 @@ find_in(KnMemInfo *b, KnDict *a, const char *e)
     return kn_rt_dict_lookup(b, e + a->lay.koff, h);
 }
 
-int32_t
-kn_rt_dict_equal(KnMemInfo *a, KnMemInfo *b)
+/* a == b for two dicts of one layout: the same keys, each value equal by eq (1, 0 or a
+ * negative status it returned), or bytewise by field when eq is NULL */
+static int32_t
+dict_equal(KnMemInfo *a, KnMemInfo *b, int32_t (*eq)(const void *, const void *))
 {
     KnDict *x = table(a), *y = table(b);
     if (x->used != y->used)
@@ -492,31 +494,24 @@ kn_rt_dict_equal(KnMemInfo *a, KnMemInfo *b)
         int64_t j = find_in(b, x, e);
         if (j < 0)
             return 0;
-        if (x->lay.vsize &&
-            !fields_equal(x->lay.vf, x->lay.nvf, e + x->lay.voff, entry(y, j) + y->lay.voff))
-            return 0;
+        const char *v = e + x->lay.voff, *w = entry(y, j) + y->lay.voff;
+        int32_t r = eq ? eq(v, w) : !x->lay.vsize || fields_equal(x->lay.vf, x->lay.nvf, v, w);
+        if (r <= 0)
+            return r;
     }
     return 1;
 }
 
 int32_t
+kn_rt_dict_equal(KnMemInfo *a, KnMemInfo *b)
+{
+    return dict_equal(a, b, NULL);
+}
+
+int32_t
 kn_rt_dict_equal_by(KnMemInfo *a, KnMemInfo *b, int32_t (*eq)(const void *, const void *))
 {
-    KnDict *x = table(a), *y = table(b);
-    if (x->used != y->used)
-        return 0;
-    for (int64_t ix = x->first; ix < x->nentries; ix++) {
-        if (entry_hash(x, ix) == -1)
-            continue;
-        const char *e = entry(x, ix);
-        int64_t j = find_in(b, x, e);
-        if (j < 0)
-            return 0;
-        int32_t r = eq(e + x->lay.voff, entry(y, j) + y->lay.voff);
-        if (r <= 0)
-            return r;
-    }
-    return 1;
+    return dict_equal(a, b, eq);
 }
 
 int32_t
