@@ -75,8 +75,9 @@ kn_lower_pair_function(L *l, const char *name, const KnType *t, KnLowerPairBody 
 static LLVMValueRef
 eq_body(L *l, LLVMValueRef a, LLVMValueRef b, const KnType *t)
 {
-    return t->kind == KN_TY_ARRAY ? kn_lower_array_value_eq(l, a, b, t, t)
-                                  : LLVMBuildZExt(l->b, kn_lower_value_eq(l, a, b, t, t), l->i32, "");
+    return t->kind == KN_TY_ARRAY
+               ? kn_lower_array_value_eq(l, a, b, t, t)
+               : LLVMBuildZExt(l->b, kn_lower_value_eq(l, a, b, t, t), l->i32, "");
 }
 
 /* i32 eq(ptr a, ptr b) over two values of t in C layout (1 equal, 0 not, or a KN_EQ_* status),

@@ -159,7 +159,8 @@ LLVMValueRef kn_lower_str_item(L *l, LLVMValueRef s, LLVMValueRef k);
 LLVMValueRef kn_lower_dict_len(L *l, LLVMValueRef mi);
 LLVMValueRef kn_lower_dict_iter_item(L *l, KnInstr *it, LLVMValueRef k);
 /* item k of dict/set src as a for loop reads it, outside a GETITER (in: id and span) */
-LLVMValueRef kn_lower_dict_seq_item(L *l, KnInstr *in, KnInstr *src, const KnType *item, LLVMValueRef k);
+LLVMValueRef kn_lower_dict_seq_item(L *l, KnInstr *in, KnInstr *src, const KnType *item,
+                                    LLVMValueRef k);
 void kn_lower_dict_iter_guard(L *l, KnInstr *it, LLVMValueRef len);
 LLVMValueRef kn_lower_build_dict(L *l, KnInstr *in); /* BUILD_DICT, BUILD_SET */
 
