@@ -108,6 +108,9 @@ emit(FE *fe, KnOp op, PyObject *node, int n, KnInstr **args)
 }
 
 #define UNSUPPORTED(fe, node, ...) kn_fe_fail(fe, node, KN_DIAG_UNSUPPORTED, __VA_ARGS__)
+/* frontend.c: the text of the pending Python exception copied into buf (NULL when it has none),
+ * the exception cleared */
+const char *kn_fe_take_error_text(char *buf, size_t n);
 #define TYPING(fe, node, ...) kn_fe_fail(fe, node, KN_DIAG_TYPING, __VA_ARGS__)
 
 /* frontend.c */
