@@ -54,5 +54,13 @@ kn_type_conversion(KnType *from, KnType *to)
         }
         return worst;
     }
+    if (to->kind == KN_TY_OPTIONAL && from->kind != KN_TY_OPTIONAL) {
+        /* as Numba's Optional.can_convert_from: None promotes, a value converts as to the
+         * optional's type, at best safely */
+        if (from->kind == KN_TY_NONE)
+            return KN_CONV_PROMOTE;
+        KnConversion k = kn_type_conversion(from, to->dtype);
+        return k < KN_CONV_SAFE ? KN_CONV_SAFE : k;
+    }
     return kn_type_can_convert_safely(from, to) ? KN_CONV_SAFE : KN_CONV_NONE;
 }
