@@ -14,12 +14,11 @@ the load of a shared machine falls on all three alike. Reports only: nothing her
 """
 
 import argparse
-import json
 import os
-import statistics
-import subprocess
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import turns  # noqa: E402
 
 N = 100_000
 
@@ -104,41 +103,12 @@ for line in sys.stdin:  # one case per line: run it once, print the seconds
 '''
 
 
-def start(engine, path, n):
-    return subprocess.Popen([sys.executable, "-P", path, engine, str(n)], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, text=True)
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
     a = ap.parse_args()
     rounds = 5 if a.quick else 21
-    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
-        f.write(STEADY)
-    engines = ("kiln", "numba", "cpython")
-    try:
-        procs = {e: start(e, f.name, N) for e in engines}
-        cases = {e: json.loads(procs[e].stdout.readline()) for e in engines}
-        res = {e: {c: [] for c in cases[e]} for e in engines}
-        for _ in range(rounds):  # rounds taken in turn: kiln, Numba, CPython, kiln, ...
-            for case in cases["kiln"]:
-                for e in engines:
-                    procs[e].stdin.write(case + "\n")
-                    procs[e].stdin.flush()
-                    res[e][case].append(float(procs[e].stdout.readline()))
-        for p in procs.values():
-            p.stdin.close()
-            p.wait()
-    finally:
-        os.unlink(f.name)
-    print(f"N = {N}, median of {rounds} rounds, ms")
-    print(f"{'case':18s} {'kiln':>9s} {'numba':>9s} {'cpython':>9s} {'vs numba':>9s} {'vs cpy':>8s}")
-    for case in res["kiln"]:
-        med = {e: statistics.median(res[e][case]) * 1e3 if case in res[e] else float("nan")
-               for e in res}
-        print(f"{case:18s} {med['kiln']:9.3f} {med['numba']:9.3f} {med['cpython']:9.3f} "
-              f"{med['numba'] / med['kiln']:8.1f}x {med['cpython'] / med['kiln']:7.1f}x")
+    turns.print_table(turns.run_rounds(STEADY, N, rounds), N, rounds, 18)
 
 
 if __name__ == "__main__":

@@ -396,8 +396,8 @@ def rewrite_call(node, name, serial, env):
     rw = _Rewriter(serial, env)
     name = name.rsplit(".", 1)[-1]
     args = node.args
-    if any(isinstance(a, ast.Starred) for a in args):
-        return None
+    if any(isinstance(a, ast.Starred) for a in args) or any(k.arg is None for k in node.keywords):
+        return None  # f(*t) and f(**d): the call's own path (**d is refused at its position)
     if name == "sum":
         r = rw.reduce_sum(node)
     elif name in ("any", "all"):

@@ -132,6 +132,20 @@ def test_optional_in_a_signature_takes_none_and_the_value():
     assert len(cf.signatures) == 1
 
 
+
+def test_optional_in_a_signature_converts_a_value_as_its_type():
+    # Numba's Optional.can_convert_from: None promotes, a value converts as to the optional's
+    # type (an int to float64 here), at best safely
+    def f(x):
+        if x is None:
+            return -1.0
+        return x * 2.0
+
+    cf = kiln.njit("float64(optional(float64))")(f)
+    assert cf(3) == f(3.0) and cf(None) == f(None)
+    assert len(cf.signatures) == 1
+
+
 @pytest.mark.parametrize("text", [
     "f8(Array(f8, 1, 'X'))", "f8(Array(f8, x, 'C'))", "f8(Array(f8, 1, 'C', mutable=True))",
     "f8(Array(f8, 1, 'C', aligned=False))", "f8(ListType())", "f8(DictType(int64))", "f8('C)",

@@ -164,3 +164,16 @@ def test_star_parameter_with_list_item_releases_it():
         return len(args[0])
 
     check(f, [1, 2, 3])
+
+
+def kwargs_call_consumer(x):
+    d = {"start": x}
+    return sum((1, 2), **d) + any((x,), **d)
+
+
+def test_kwargs_to_a_rewritten_consumer_is_unsupported_at_its_position():
+    # sum/any/min/max/... are rewritten into loops (kiln/_iter.py); a `**d` at such a call is
+    # left to the call's own path, which refuses it at the `**d`
+    with pytest.raises(UnsupportedError) as e:
+        kiln.njit(kwargs_call_consumer)(1)
+    assert_diagnostic(e.value, UnsupportedError, kwargs_call_consumer, "**d", contains=["**kwargs"])

@@ -40,16 +40,9 @@ kn_fe_listcomp(FE *fe, PyObject *node)
     PyObject *r =
         PyObject_CallMethod(fe->env->support, "listcomp_loop", "Osi", node, result, serial);
     if (!r) {
-        PyObject *type, *value, *tb;
-        PyErr_Fetch(&type, &value, &tb);
-        PyObject *s = value ? PyObject_Str(value) : NULL;
-        const char *msg = s ? PyUnicode_AsUTF8(s) : NULL;
+        char buf[1024];
+        const char *msg = kn_fe_take_error_text(buf, sizeof buf);
         UNSUPPORTED(fe, node, "%s", msg ? msg : "this list comprehension is not supported");
-        Py_XDECREF(s);
-        Py_XDECREF(type);
-        Py_XDECREF(value);
-        Py_XDECREF(tb);
-        PyErr_Clear();
         return NULL;
     }
     PyObject *loop = PyTuple_GET_ITEM(r, 0), *names = PyTuple_GET_ITEM(r, 1);

@@ -482,6 +482,24 @@ call(FE *fe, PyObject *node)
     return emit(fe, KN_OP_CALL, node, n + 1, all);
 }
 
+/* v.attr for v a module or an enum class: the attribute read now and frozen, as Numba freezes
+ * globals; `kind` names v in the error when there is none (q: the quote around its name) */
+static Val
+frozen_attribute(FE *fe, PyObject *node, Val v, PyObject *attr, const char *kind, const char *q)
+{
+    PyObject *o = PyObject_GetAttr((PyObject *)v->imm.ptr, attr);
+    if (!o) {
+        PyErr_Clear();
+        return TYPING(fe, node, "%s %s%s%s has no attribute '%s'", kind, q, v->type->name, q,
+                      kn_fe_str_of(fe, attr));
+    }
+    char what[300];
+    snprintf(what, sizeof what, "'%s.%s'", v->type->name, kn_fe_str_of(fe, attr));
+    Val r = kn_fe_frozen(fe, node, o, what);
+    Py_DECREF(o);
+    return r;
+}
+
 static Val
 attribute(FE *fe, PyObject *node)
 {
@@ -489,33 +507,10 @@ attribute(FE *fe, PyObject *node)
     Val v = kn_fe_expr(fe, base);
     if (!v)
         return NULL;
-    if (v->op == KN_OP_GLOBAL && v->type->kind == KN_TY_CLASS && v->type->id == KN_CLASS_ENUM) {
-        PyObject *o = PyObject_GetAttr((PyObject *)v->imm.ptr, attr); /* Color.RED (enum.c) */
-        if (!o) {
-            PyErr_Clear();
-            return TYPING(fe, node, "enum class %s has no attribute '%s'", v->type->name,
-                          kn_fe_str_of(fe, attr));
-        }
-        char what[300];
-        snprintf(what, sizeof what, "'%s.%s'", v->type->name, kn_fe_str_of(fe, attr));
-        Val r = kn_fe_frozen(fe, node, o, what);
-        Py_DECREF(o);
-        return r;
-    }
-    if (v->op == KN_OP_GLOBAL && v->type->kind == KN_TY_MODULE) {
-        /* module.attr is resolved now, as Numba freezes globals */
-        PyObject *o = PyObject_GetAttr((PyObject *)v->imm.ptr, attr);
-        if (!o) {
-            PyErr_Clear();
-            return TYPING(fe, node, "module '%s' has no attribute '%s'", v->type->name,
-                          kn_fe_str_of(fe, attr));
-        }
-        char what[300];
-        snprintf(what, sizeof what, "'%s.%s'", v->type->name, kn_fe_str_of(fe, attr));
-        Val r = kn_fe_frozen(fe, node, o, what);
-        Py_DECREF(o);
-        return r;
-    }
+    if (v->op == KN_OP_GLOBAL && v->type->kind == KN_TY_CLASS && v->type->id == KN_CLASS_ENUM)
+        return frozen_attribute(fe, node, v, attr, "enum class", ""); /* Color.RED (enum.c) */
+    if (v->op == KN_OP_GLOBAL && v->type->kind == KN_TY_MODULE)
+        return frozen_attribute(fe, node, v, attr, "module", "'"); /* module.attr resolved now */
     Val in = kn_kir_emit1(&fe->b, KN_OP_GETATTR, span_of(fe, node), v);
     in->imm.str = kn_fe_str_of(fe, attr);
     return in;

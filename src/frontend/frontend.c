@@ -33,6 +33,23 @@ kn_fe_fail(FE *fe, PyObject *node, KnDiagKind k, const char *fmt, ...)
     return NULL;
 }
 
+const char *
+kn_fe_take_error_text(char *buf, size_t n)
+{
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyObject *s = value ? PyObject_Str(value) : NULL;
+    const char *msg = s ? PyUnicode_AsUTF8(s) : NULL;
+    if (msg)
+        snprintf(buf, n, "%s", msg);
+    Py_XDECREF(s);
+    Py_XDECREF(type);
+    Py_XDECREF(value);
+    Py_XDECREF(tb);
+    PyErr_Clear();
+    return msg ? buf : NULL;
+}
+
 Val
 kn_fe_const_int(FE *fe, KnSpan sp, int64_t v, KnType *t)
 {

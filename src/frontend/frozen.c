@@ -8,33 +8,6 @@
  * `shape`, `strides`, `__array_interface__`), so the frontend needs no NumPy C API. */
 #include "frontend/internal.h"
 
-static KnType *
-dtype_by_name(const char *name)
-{
-    static const struct {
-        const char *name;
-        KnType *t;
-    } map[] = {
-        {"float64", &kn_type_float64},
-        {"float32", &kn_type_float32},
-        {"int64", &kn_type_int64},
-        {"int32", &kn_type_int32},
-        {"int16", &kn_type_int16},
-        {"int8", &kn_type_int8},
-        {"uint64", &kn_type_uint64},
-        {"uint32", &kn_type_uint32},
-        {"uint16", &kn_type_uint16},
-        {"uint8", &kn_type_uint8},
-        {"complex128", &kn_type_complex128},
-        {"complex64", &kn_type_complex64},
-        {"bool", &kn_type_bool},
-    };
-    for (int i = 0; i < KN_ARRAY_LEN(map); i++)
-        if (!strcmp(name, map[i].name))
-            return map[i].t;
-    return NULL;
-}
-
 static int
 attr_i64(PyObject *o, const char *name, int64_t *out)
 {
@@ -70,7 +43,7 @@ dtype_of(PyObject *a)
     PyObject *name = dt ? PyObject_GetAttrString(dt, "name") : NULL;
     PyObject *native = dt ? PyObject_GetAttrString(dt, "isnative") : NULL;
     const char *nm = name && PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : NULL;
-    KnType *t = nm && native == Py_True ? dtype_by_name(nm) : NULL;
+    KnType *t = nm && native == Py_True ? kn_fe_numpy_type_by_name(nm) : NULL;
     Py_XDECREF(dt);
     Py_XDECREF(name);
     Py_XDECREF(native);

@@ -146,17 +146,10 @@ kn_fe_function_value(FE *fe, PyObject *node, const char *name)
                       : NULL;
     Py_XDECREF(mod);
     if (!r || !PyTuple_Check(r) || PyTuple_GET_SIZE(r) != 2) {
-        PyObject *type, *value, *tb;
-        PyErr_Fetch(&type, &value, &tb);
-        PyObject *s = value ? PyObject_Str(value) : NULL;
-        const char *msg = s ? PyUnicode_AsUTF8(s) : NULL;
+        char buf[1024];
+        const char *msg = kn_fe_take_error_text(buf, sizeof buf);
         UNSUPPORTED(fe, node, "this inner function is not supported (%s)", msg ? msg : "?");
-        Py_XDECREF(s);
-        Py_XDECREF(type);
-        Py_XDECREF(value);
-        Py_XDECREF(tb);
         Py_XDECREF(r);
-        PyErr_Clear();
         return NULL;
     }
     PyObject *disp = PyTuple_GET_ITEM(r, 0), *captured = PyTuple_GET_ITEM(r, 1);

@@ -442,26 +442,13 @@ emit_gen(FE *fe, PyObject *node, GenSink *sink)
 
 /* ---- consumers: for loops ---- */
 
-static int
-push_loop(FE *fe, PyObject *node, KnBlock *brk, KnBlock *cont)
-{
-    if (fe->nloops == KN_ARRAY_LEN(fe->loops)) {
-        UNSUPPORTED(fe, node, "loops nested more than 64 deep are not supported");
-        return -1;
-    }
-    fe->loops[fe->nloops].brk = brk;
-    fe->loops[fe->nloops].cont = cont;
-    fe->nloops++;
-    return 0;
-}
-
 /* the for loop's body for one item: continue resumes the generator, break leaves it */
 static int
 take_for(FE *fe, GenSink *s, Val v)
 {
     KnBlock *resume = kn_kir_block_new(&fe->b);
     KN_TRY(kn_fe_assign_to(fe, s->target, v));
-    KN_TRY(push_loop(fe, s->where, s->exit, resume));
+    KN_TRY(kn_fe_push_loop(fe, s->where, s->exit, resume));
     int rc = kn_fe_stmts(fe, s->body);
     fe->nloops--;
     KN_TRY(rc);

@@ -108,6 +108,9 @@ emit(FE *fe, KnOp op, PyObject *node, int n, KnInstr **args)
 }
 
 #define UNSUPPORTED(fe, node, ...) kn_fe_fail(fe, node, KN_DIAG_UNSUPPORTED, __VA_ARGS__)
+/* frontend.c: the text of the pending Python exception copied into buf (NULL when it has none),
+ * the exception cleared */
+const char *kn_fe_take_error_text(char *buf, size_t n);
 #define TYPING(fe, node, ...) kn_fe_fail(fe, node, KN_DIAG_TYPING, __VA_ARGS__)
 
 /* frontend.c */
@@ -124,6 +127,7 @@ int kn_fe_temp_var(FE *fe, const char *what, KnSpan sp);
 int kn_fe_local_var(FE *fe, const char *name, KnSpan sp);
 Val kn_fe_load(FE *fe, KnSpan sp, int var);
 void kn_fe_store(FE *fe, KnSpan sp, int var, Val v);
+KnType *kn_fe_numpy_type_by_name(const char *name); /* names.c: "float64" -> float64 */
 Val kn_fe_frozen(FE *fe, PyObject *node, PyObject *o, const char *what);
 /* frozen.c: a NumPy array (exactly ndarray) frozen as a read-only copy (GLOBAL of an array type,
  * imm.ptr a KnFrozenArray); NULL when o is no ndarray, or with a diagnostic */
@@ -209,6 +213,7 @@ int kn_fe_global_stmt(FE *fe, PyObject *node);             /* global / nonlocal 
 int kn_fe_while_stmt(FE *fe, PyObject *node);
 int kn_fe_for_stmt(FE *fe, PyObject *node);
 Val kn_fe_iter_of(FE *fe, PyObject *node); /* the iterator over x, zip(...), enumerate(...) */
+int kn_fe_push_loop(FE *fe, PyObject *node, KnBlock *brk, KnBlock *cont); /* break, continue */
 
 /* expr.c: a jitted call's arguments bound to the callee's parameters (keywords, defaults) */
 int kn_fe_bind_call_args(FE *fe, PyObject *call, PyObject *callee, KnInstr ***out, int *n);

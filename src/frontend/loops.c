@@ -12,8 +12,10 @@
  * around each body. */
 #include "frontend/internal.h"
 
-static int
-push_loop(FE *fe, PyObject *node, KnBlock *brk, KnBlock *cont)
+/* Pushes a loop on the FE's loop stack: break goes to brk, continue to cont (the caller pops
+ * it with fe->nloops--). Also for generator-driven for loops (generators.c). */
+int
+kn_fe_push_loop(FE *fe, PyObject *node, KnBlock *brk, KnBlock *cont)
 {
     if (fe->nloops == KN_ARRAY_LEN(fe->loops)) {
         UNSUPPORTED(fe, node, "loops nested more than 64 deep are not supported");
@@ -172,7 +174,7 @@ kn_fe_while_stmt(FE *fe, PyObject *node)
         last->args[0]->args[0]->op == KN_OP_CMP && counted_while(node))
         head->counted = last->args[0]->args[0]; /* passes/raises.c decides, once typed */
     kn_kir_set_block(&fe->b, body);
-    KN_TRY(push_loop(fe, node, exit, head));
+    KN_TRY(kn_fe_push_loop(fe, node, exit, head));
     int rc = kn_fe_stmts(fe, A(node, "body"));
     fe->nloops--;
     KN_TRY(rc);
@@ -264,7 +266,7 @@ iter_loop(FE *fe, PyObject *node, Val it)
     Val item = kn_kir_iternext(&fe->b, sp, it, body, orelse);
     kn_kir_set_block(&fe->b, body);
     KN_TRY(kn_fe_assign_to(fe, A(node, "target"), item));
-    KN_TRY(push_loop(fe, node, exit, head));
+    KN_TRY(kn_fe_push_loop(fe, node, exit, head));
     int rc = kn_fe_stmts(fe, A(node, "body"));
     fe->nloops--;
     KN_TRY(rc);

@@ -90,8 +90,10 @@ global_value(FE *fe, KnSpan sp, KnType *t, PyObject *o)
     return in;
 }
 
-static KnType *
-numpy_scalar_type(PyObject *o)
+/* The kiln type of a NumPy scalar type or dtype named `name` ("float64", "bool", ...); NULL
+ * for any other name. Shared by NumPy scalars here and frozen arrays' dtypes (frozen.c). */
+KnType *
+kn_fe_numpy_type_by_name(const char *name)
 {
     static const struct {
         const char *name;
@@ -112,14 +114,20 @@ numpy_scalar_type(PyObject *o)
         {"bool", &kn_type_bool},
         {"bool_", &kn_type_bool},
     };
+    for (int i = 0; i < KN_ARRAY_LEN(map); i++)
+        if (!strcmp(name, map[i].name))
+            return map[i].t;
+    return NULL;
+}
+
+static KnType *
+numpy_scalar_type(PyObject *o)
+{
     PyTypeObject *tp = Py_TYPE(o);
     const char *mod_end = strrchr(tp->tp_name, '.');
     if (!mod_end || strncmp(tp->tp_name, "numpy.", 6))
         return NULL;
-    for (int i = 0; i < KN_ARRAY_LEN(map); i++)
-        if (!strcmp(mod_end + 1, map[i].name))
-            return map[i].t;
-    return NULL;
+    return kn_fe_numpy_type_by_name(mod_end + 1);
 }
 
 static Val

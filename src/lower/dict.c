@@ -868,6 +868,24 @@ kn_lower_dict_iter_item(L *l, KnInstr *it, LLVMValueRef k)
     return incref_ret(l, item, it_t);
 }
 
+/* Item k of dict or set src (its keys, values or items in insertion order, of type item), read
+ * as a for loop reads it: a reference of its own. For code that walks a dict or set outside a
+ * GETITER of its own (list(d), dict(s) pairs); in gives the id and span. */
+LLVMValueRef
+kn_lower_dict_seq_item(L *l, KnInstr *in, KnInstr *src, const KnType *item, LLVMValueRef k)
+{
+    KnType itt = {.kind = KN_TY_ITER, .dtype = (KnType *)item};
+    KnInstr *args[1] = {src};
+    KnInstr it = {.op = KN_OP_GETITER,
+                  .id = in->id,
+                  .aux = KN_ITER_SEQ,
+                  .nargs = 1,
+                  .args = args,
+                  .type = &itt,
+                  .span = in->span};
+    return kn_lower_dict_iter_item(l, &it, k);
+}
+
 /* ---- the entries of lib/dict.def and lib/set.def ---- */
 
 static LLVMValueRef
@@ -1124,16 +1142,7 @@ dict_from_pairs(L *l, KnInstr *in, KnInstr *src)
     if (st->kind == KN_TY_LIST) {
         put_pair(l, in, mi, &lay, kn_lower_list_item(l, sv, k, pt), pt);
     } else { /* a set's keys, read as a for loop reads them (a reference of their own) */
-        KnType itt = {.kind = KN_TY_ITER, .dtype = (KnType *)pt};
-        KnInstr *args[1] = {src};
-        KnInstr it = {.op = KN_OP_GETITER,
-                      .id = in->id,
-                      .aux = KN_ITER_SEQ,
-                      .nargs = 1,
-                      .args = args,
-                      .type = &itt,
-                      .span = in->span};
-        LLVMValueRef p = kn_lower_dict_iter_item(l, &it, k);
+        LLVMValueRef p = kn_lower_dict_seq_item(l, in, src, pt, k);
         put_pair(l, in, mi, &lay, p, pt);
         kn_lower_decref(l, p, pt);
     }

@@ -93,11 +93,10 @@ kn_lower_cplx(L *l, const KnType *t, LLVMValueRef re, LLVMValueRef im)
     return LLVMBuildInsertValue(l->b, v, im, 1, "");
 }
 
-LLVMValueRef
-kn_lower_entry_alloca(L *l, LLVMTypeRef t, const char *name)
+/* A new builder at the start of the current function's entry block (the caller disposes of it). */
+LLVMBuilderRef
+kn_lower_entry_builder(L *l)
 {
-    if (l->gen) /* a generator's: in its frame (generators.c) */
-        return kn_lower_gen_slot(l, t, name);
     LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(l->fn);
     LLVMBuilderRef b = LLVMCreateBuilderInContext(l->ctx);
     LLVMValueRef first = LLVMGetFirstInstruction(entry);
@@ -105,6 +104,15 @@ kn_lower_entry_alloca(L *l, LLVMTypeRef t, const char *name)
         LLVMPositionBuilderBefore(b, first);
     else
         LLVMPositionBuilderAtEnd(b, entry);
+    return b;
+}
+
+LLVMValueRef
+kn_lower_entry_alloca(L *l, LLVMTypeRef t, const char *name)
+{
+    if (l->gen) /* a generator's: in its frame (generators.c) */
+        return kn_lower_gen_slot(l, t, name);
+    LLVMBuilderRef b = kn_lower_entry_builder(l);
     LLVMValueRef a = LLVMBuildAlloca(b, t, name);
     LLVMDisposeBuilder(b);
     return a;

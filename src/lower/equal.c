@@ -50,14 +50,15 @@ kn_lower_raise_eq_status(L *l, LLVMValueRef status)
                       KN_EXC_ARRAY_TRUTH);
 }
 
-/* i32 eq(ptr a, ptr b) over two values of t in C layout (1 equal, 0 not, or a KN_EQ_* status),
- * a private function of the module */
+/* i32 name(ptr a, ptr b), a private function of the module over two values of t in C layout:
+ * it loads both and returns body(a, b) (an i32). For the comparison callbacks the runtime's
+ * containers call (value.eq here, list.lt in list.c). */
 LLVMValueRef
-kn_lower_eq_function(L *l, const KnType *t)
+kn_lower_pair_function(L *l, const char *name, const KnType *t, KnLowerPairBody body)
 {
     LLVMTypeRef ps[2] = {l->ptr, l->ptr};
     LLVMTypeRef ft = LLVMFunctionType(l->i32, ps, 2, 0);
-    LLVMValueRef f = LLVMAddFunction(l->mod, "value.eq", ft);
+    LLVMValueRef f = LLVMAddFunction(l->mod, name, ft);
     LLVMSetLinkage(f, LLVMPrivateLinkage);
     LLVMBasicBlockRef saved_bb = LLVMGetInsertBlock(l->b);
     LLVMValueRef saved_fn = l->fn;
@@ -65,11 +66,24 @@ kn_lower_eq_function(L *l, const KnType *t)
     LLVMPositionBuilderAtEnd(l->b, LLVMAppendBasicBlockInContext(l->ctx, f, "entry"));
     LLVMValueRef a = kn_lower_load_c(l, t, LLVMGetParam(f, 0));
     LLVMValueRef b = kn_lower_load_c(l, t, LLVMGetParam(f, 1));
-    LLVMValueRef r = t->kind == KN_TY_ARRAY
-                         ? kn_lower_array_value_eq(l, a, b, t, t)
-                         : LLVMBuildZExt(l->b, kn_lower_value_eq(l, a, b, t, t), l->i32, "");
-    LLVMBuildRet(l->b, r);
+    LLVMBuildRet(l->b, body(l, a, b, t));
     l->fn = saved_fn;
     LLVMPositionBuilderAtEnd(l->b, saved_bb);
     return f;
+}
+
+static LLVMValueRef
+eq_body(L *l, LLVMValueRef a, LLVMValueRef b, const KnType *t)
+{
+    return t->kind == KN_TY_ARRAY
+               ? kn_lower_array_value_eq(l, a, b, t, t)
+               : LLVMBuildZExt(l->b, kn_lower_value_eq(l, a, b, t, t), l->i32, "");
+}
+
+/* i32 eq(ptr a, ptr b) over two values of t in C layout (1 equal, 0 not, or a KN_EQ_* status),
+ * a private function of the module */
+LLVMValueRef
+kn_lower_eq_function(L *l, const KnType *t)
+{
+    return kn_lower_pair_function(l, "value.eq", t, eq_body);
 }

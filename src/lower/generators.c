@@ -73,13 +73,7 @@ kn_lower_gen_slot(L *l, LLVMTypeRef t, const char *name)
     g->size = (g->size + align - 1) / align * align;
     size_t off = g->size;
     g->size += size ? size : 1;
-    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(l->fn);
-    LLVMBuilderRef b = LLVMCreateBuilderInContext(l->ctx);
-    LLVMValueRef first = LLVMGetFirstInstruction(entry);
-    if (first)
-        LLVMPositionBuilderBefore(b, first);
-    else
-        LLVMPositionBuilderAtEnd(b, entry);
+    LLVMBuilderRef b = kn_lower_entry_builder(l);
     LLVMValueRef p = frame_at(l, b, g->frame, off);
     LLVMSetValueName2(p, name, strlen(name));
     LLVMDisposeBuilder(b);

@@ -160,6 +160,9 @@ LLVMValueRef kn_lower_str_item(L *l, LLVMValueRef s, LLVMValueRef k);
  * table `it` iterates over, and the check that the table kept its size (RuntimeError) */
 LLVMValueRef kn_lower_dict_len(L *l, LLVMValueRef mi);
 LLVMValueRef kn_lower_dict_iter_item(L *l, KnInstr *it, LLVMValueRef k);
+/* item k of dict/set src as a for loop reads it, outside a GETITER (in: id and span) */
+LLVMValueRef kn_lower_dict_seq_item(L *l, KnInstr *in, KnInstr *src, const KnType *item,
+                                    LLVMValueRef k);
 void kn_lower_dict_iter_guard(L *l, KnInstr *it, LLVMValueRef len);
 LLVMValueRef kn_lower_build_dict(L *l, KnInstr *in); /* BUILD_DICT, BUILD_SET */
 
@@ -225,6 +228,7 @@ LLVMValueRef kn_lower_extern(L *l, const char *name, LLVMTypeRef ret, LLVMTypeRe
  * result's. */
 LLVMValueRef kn_lower_math(L *l, const char *name, LLVMValueRef *args, int nargs);
 LLVMValueRef kn_lower_const_f(L *l, const KnType *t, double v);
+LLVMBuilderRef kn_lower_entry_builder(L *l); /* at the start of the entry block; dispose it */
 LLVMValueRef kn_lower_entry_alloca(L *l, LLVMTypeRef t, const char *name);
 /* Runaway recursion and Ctrl-C (emit.c). A function in a recursion cycle that cannot raise
  * otherwise ("coded": l->direct with l->limit) returns {value, i8 code} instead of taking a

@@ -614,24 +614,17 @@ key_lt(L *l, LLVMValueRef a, LLVMValueRef b, const KnType *t)
     return LLVMBuildLoad2(l->b, l->i1, r, "");
 }
 
+static LLVMValueRef
+lt_body(L *l, LLVMValueRef a, LLVMValueRef b, const KnType *t)
+{
+    return LLVMBuildZExt(l->b, key_lt(l, a, b, t), l->i32, "");
+}
+
 /* i32 lt(ptr a, ptr b) over values of t in C layout, a private function of the module */
 static LLVMValueRef
 lt_function(L *l, const KnType *t)
 {
-    LLVMTypeRef ps[2] = {l->ptr, l->ptr};
-    LLVMTypeRef ft = LLVMFunctionType(l->i32, ps, 2, 0);
-    LLVMValueRef f = LLVMAddFunction(l->mod, "list.lt", ft);
-    LLVMSetLinkage(f, LLVMPrivateLinkage);
-    LLVMBasicBlockRef saved_bb = LLVMGetInsertBlock(l->b);
-    LLVMValueRef saved_fn = l->fn;
-    l->fn = f;
-    LLVMPositionBuilderAtEnd(l->b, LLVMAppendBasicBlockInContext(l->ctx, f, "entry"));
-    LLVMValueRef a = kn_lower_load_c(l, t, LLVMGetParam(f, 0));
-    LLVMValueRef b = kn_lower_load_c(l, t, LLVMGetParam(f, 1));
-    LLVMBuildRet(l->b, LLVMBuildZExt(l->b, key_lt(l, a, b, t), l->i32, ""));
-    l->fn = saved_fn;
-    LLVMPositionBuilderAtEnd(l->b, saved_bb);
-    return f;
+    return kn_lower_pair_function(l, "list.lt", t, lt_body);
 }
 
 /* key(item) through the jitted callee typing resolved (impl->callee), as a call instruction
@@ -743,18 +736,9 @@ extend_from(L *l, KnInstr *in, LLVMValueRef mi, const KnType *item, KnInstr *src
     }
     case KN_TY_DICT: /* the keys, values or items in insertion order, as a for loop reads them */
     case KN_TY_SET: {
-        KnType itt = {.kind = KN_TY_ITER, .dtype = (KnType *)item};
-        KnInstr *args[1] = {srci};
-        KnInstr it = {.op = KN_OP_GETITER,
-                      .id = in->id,
-                      .aux = KN_ITER_SEQ,
-                      .nargs = 1,
-                      .args = args,
-                      .type = &itt,
-                      .span = in->span};
         Lp lp;
         loop_begin(l, &lp, LLVMConstInt(l->i64, 0, 0), kn_lower_dict_len(l, src));
-        LLVMValueRef v = kn_lower_dict_iter_item(l, &it, lp.k);
+        LLVMValueRef v = kn_lower_dict_seq_item(l, in, srci, item, lp.k);
         append(l, mi, v, item, item);
         kn_lower_decref(l, v, item);
         loop_end(l, &lp);

@@ -37,6 +37,9 @@ LLVMValueRef kn_lower_array_value_eq(L *l, LLVMValueRef a, LLVMValueRef b, const
                                      const KnType *tb); /* i32: 1, 0 or a KN_EQ_* status */
 void kn_lower_raise_eq_status(L *l, LLVMValueRef status);
 LLVMValueRef kn_lower_eq_function(L *l, const KnType *t); /* i32 eq(ptr, ptr) over t's values */
+/* i32 name(ptr a, ptr b) over t's values in C layout, returning body(a, b) (equal.c) */
+typedef LLVMValueRef (*KnLowerPairBody)(L *l, LLVMValueRef a, LLVMValueRef b, const KnType *t);
+LLVMValueRef kn_lower_pair_function(L *l, const char *name, const KnType *t, KnLowerPairBody body);
 /* an array stored into a container: its new reference, a held ndarray when borrowed */
 LLVMValueRef kn_lower_array_stored(L *l, LLVMValueRef v, const KnType *t);
 

@@ -229,9 +229,11 @@ hash_of(const void *key, int64_t hash)
     return hash != -1 ? hash : kn_rt_str_hash((const KnStr *)key);
 }
 
-/* kn_rt_dict_lookup for a table whose key is one str: the entry's str compared directly */
-static int64_t
-lookup_str(KnDict *d, const void *key, int64_t hash)
+/* The probe sequence of kn_rt_dict_lookup: the entry whose key equals key, or -1. With one_str
+ * (a table whose key is one str) the entry's str is compared directly; always inlined, so that
+ * each caller gets the probe loop specialised for its constant one_str. */
+static inline __attribute__((always_inline)) int64_t
+probe(KnDict *d, const void *key, int64_t hash, int one_str)
 {
     uint64_t perturb = (uint64_t)hash, i = perturb & (uint64_t)d->mask;
     for (;;) {
@@ -242,7 +244,8 @@ lookup_str(KnDict *d, const void *key, int64_t hash)
             const char *e = entry(d, ix);
             int64_t h;
             memcpy(&h, e, 8);
-            if (h == hash && str_equal(e + d->lay.koff, key))
+            if (h == hash && (one_str ? str_equal(e + d->lay.koff, key)
+                                      : key_equal(&d->lay, e + d->lay.koff, key)))
                 return ix;
         }
         perturb >>= 5;
@@ -256,28 +259,18 @@ str_key(const KnDictLayout *lay)
     return lay->nkf == 1 && lay->kf[0].kind == KN_DF_STR && lay->kf[0].offset == 0;
 }
 
+/* the entry of d whose key equals key (hash its hash), or -1 */
+static int64_t
+find(KnDict *d, const void *key, int64_t hash)
+{
+    return str_key(&d->lay) ? probe(d, key, hash, 1) : probe(d, key, hash, 0);
+}
+
 int64_t
 kn_rt_dict_lookup(KnMemInfo *mi, const void *key, int64_t hash)
 {
     KnDict *d = table(mi);
-    hash = hash_of(key, hash);
-    if (str_key(&d->lay))
-        return lookup_str(d, key, hash);
-    uint64_t perturb = (uint64_t)hash, i = perturb & (uint64_t)d->mask;
-    for (;;) {
-        int32_t ix = d->index[i];
-        if (ix == EMPTY)
-            return -1;
-        if (ix >= 0) {
-            char *e = entry(d, ix);
-            int64_t h;
-            memcpy(&h, e, 8);
-            if (h == hash && key_equal(&d->lay, e + d->lay.koff, key))
-                return ix;
-        }
-        perturb >>= 5;
-        i = (i * 5 + perturb + 1) & (uint64_t)d->mask;
-    }
+    return find(d, key, hash_of(key, hash));
 }
 
 /* a new entry for an absent key: its number, or -1 out of memory */
@@ -424,7 +417,7 @@ kn_rt_dict_set(KnMemInfo *mi, const void *key, int64_t hash, const void *value)
 {
     KnDict *d = table(mi);
     hash = hash_of(key, hash);
-    int64_t ix = str_key(&d->lay) ? lookup_str(d, key, hash) : kn_rt_dict_lookup(mi, key, hash);
+    int64_t ix = find(d, key, hash);
     int added = ix < 0;
     if (added && (ix = append(d, key, hash)) < 0)
         return -1;
@@ -479,8 +472,10 @@ find_in(KnMemInfo *b, KnDict *a, const char *e)
     return kn_rt_dict_lookup(b, e + a->lay.koff, h);
 }
 
-int32_t
-kn_rt_dict_equal(KnMemInfo *a, KnMemInfo *b)
+/* a == b for two dicts of one layout: the same keys, each value equal by eq (1, 0 or a
+ * negative status it returned), or bytewise by field when eq is NULL */
+static int32_t
+dict_equal(KnMemInfo *a, KnMemInfo *b, int32_t (*eq)(const void *, const void *))
 {
     KnDict *x = table(a), *y = table(b);
     if (x->used != y->used)
@@ -492,31 +487,24 @@ kn_rt_dict_equal(KnMemInfo *a, KnMemInfo *b)
         int64_t j = find_in(b, x, e);
         if (j < 0)
             return 0;
-        if (x->lay.vsize &&
-            !fields_equal(x->lay.vf, x->lay.nvf, e + x->lay.voff, entry(y, j) + y->lay.voff))
-            return 0;
+        const char *v = e + x->lay.voff, *w = entry(y, j) + y->lay.voff;
+        int32_t r = eq ? eq(v, w) : !x->lay.vsize || fields_equal(x->lay.vf, x->lay.nvf, v, w);
+        if (r <= 0)
+            return r;
     }
     return 1;
 }
 
 int32_t
+kn_rt_dict_equal(KnMemInfo *a, KnMemInfo *b)
+{
+    return dict_equal(a, b, NULL);
+}
+
+int32_t
 kn_rt_dict_equal_by(KnMemInfo *a, KnMemInfo *b, int32_t (*eq)(const void *, const void *))
 {
-    KnDict *x = table(a), *y = table(b);
-    if (x->used != y->used)
-        return 0;
-    for (int64_t ix = x->first; ix < x->nentries; ix++) {
-        if (entry_hash(x, ix) == -1)
-            continue;
-        const char *e = entry(x, ix);
-        int64_t j = find_in(b, x, e);
-        if (j < 0)
-            return 0;
-        int32_t r = eq(e + x->lay.voff, entry(y, j) + y->lay.voff);
-        if (r <= 0)
-            return r;
-    }
-    return 1;
+    return dict_equal(a, b, eq);
 }
 
 int32_t

@@ -45,8 +45,9 @@ kn_type_conversion(KnType *from, KnType *to)
         return KN_CONV_EXACT;
     if (kn_type_is_number(from) && kn_type_is_number(to))
         return number_conversion(from, to);
-    if (to->kind == KN_TY_OPTIONAL) { /* None promotes; a value converts as to its type, at best
-                                        safe (Numba's rule for Optional) */
+    if (to->kind == KN_TY_OPTIONAL && from->kind != KN_TY_OPTIONAL) {
+        /* Numba's Optional.can_convert_from: None promotes, a value converts as to the
+         * optional's type, at best safely */
         if (from->kind == KN_TY_NONE)
             return KN_CONV_PROMOTE;
         KnConversion k = kn_type_conversion(from, to->dtype);

@@ -407,19 +407,25 @@ def test_verifier_wants_a_bool_branch_condition_after_typing():
     assert "ret %0" in _core._run_pass(NOT_DOMINATED.replace("ret %2", "ret %0"), "verify", ("bool",))
 
 
-UNWIND_SRC = """
+
+
+def unwind_src(divisor, handler):
+    """a // divisor in a protected block b1 whose exception edge goes to b2, the handler."""
+    return f"""
     function f(a)
       b0:
         %0 = arg 0
         store a %0
         br b1
       b1: unwind b2
-        %2 = const 1
+        %2 = const {divisor}
         %3 = binop // %0, %2
         ret %3
       b2:
-        ret %0
-"""
+{handler}"""
+
+
+UNWIND_SRC = unwind_src(1, "        ret %0\n")
 UNWIND = program(UNWIND_SRC)
 
 
@@ -523,17 +529,7 @@ def test_typing_types_build_dict_and_set():
     assert "DictType[int64,int64]" in out and "set(int64)" in out
 
 
-TRY_KIR = program("""
-    function f(a)
-      b0:
-        %0 = arg 0
-        store a %0
-        br b1
-      b1: unwind b2
-        %2 = const 0
-        %3 = binop // %0, %2
-        ret %3
-      b2:
+TRY_KIR = program(unwind_src(0, """\
         %5 = global ValueError
         %6 = global ZeroDivisionError
         %7 = exc_match try#1 %5, %6
@@ -545,7 +541,7 @@ TRY_KIR = program("""
         reraise try#1
       b5:
         raise exc#0 cause try#1
-""")
+"""))
 
 
 def test_typing_types_exc_match_and_reraise():
