@@ -568,11 +568,38 @@ def test_empty_dict_without_types():
                       contains=["empty dict", "Dict.empty"])
 
 
-def test_get_without_default():
-    with pytest.raises(kiln.errors.TypingError) as e:
-        compiled(get_without_default)()
-    assert_diagnostic(e.value, kiln.errors.TypingError, get_without_default, "d.get(1)",
-                      contains=["Optional", "default"])
+def get_or_none(keys, probe):
+    d = {}
+    for k in keys:
+        d[k] = k * 2
+    v = d.get(probe)
+    if v is None:
+        return -1
+    return v + 1
+
+
+def get_str_or_none(probe):
+    d = {"a": "x\u00e9", "b": "y\U0001f600"}
+    return d.get(probe), d.get(probe + "!")
+
+
+def get_list_or_none(n, probe):
+    d = {}
+    for i in range(n):
+        d[i] = [i, i + 1]
+    r = d.get(probe)
+    return r is None, r
+
+
+def test_get_without_default_is_an_optional():
+    # d.get(k) is the value or None (an optional of the value type), as CPython and Numba
+    check(get_without_default)
+    for probe in (0, 3, 9):
+        check(get_or_none, [1, 3, 5], probe)
+    for probe in ("a", "b", "zz"):
+        check(get_str_or_none, probe)
+    for probe in (-1, 0, 2):
+        check(get_list_or_none, 3, probe)
 
 
 # ---- str keys and values (UCS-1, UCS-2 and UCS-4 text), list values ----

@@ -938,13 +938,29 @@ lower_getitem(L *l, Op *o, const KnDictLayout *lay)
     return incref_ret(l, v, val_type(o->t));
 }
 
-/* d.get(k, default): the value, or the default converted (a new reference either way) */
+/* d.get(k, default): the value, or the default converted (a new reference either way); d.get(k):
+ * the value or None, an optional of the value type */
 static LLVMValueRef
-lower_get(L *l, Op *o, const KnDictLayout *lay)
+lower_get(L *l, Op *o, const KnDictLayout *lay, const KnType *rt)
 {
     const KnType *vt = val_type(o->t);
     Key k = make_key(l, o->args[0], key_type(o->t));
     LLVMValueRef ix = lookup_in(l, o->mi, &k, lay);
+    if (o->n < 2) {
+        LLVMValueRef none = kn_lower_optional_wrap(l, NULL, &kn_type_none, rt);
+        LLVMBasicBlockRef here = LLVMGetInsertBlock(l->b);
+        LLVMBasicBlockRef found = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "get.found");
+        LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "get.done");
+        LLVMBuildCondBr(l->b, is_missing(l, ix), done, found);
+        LLVMPositionBuilderAtEnd(l->b, found);
+        LLVMValueRef v = load_val(l, entry_at(l, o->mi, ix, lay), o->t, lay);
+        kn_lower_incref(l, v, vt);
+        LLVMValueRef some = kn_lower_optional_wrap(l, v, vt, rt);
+        LLVMBasicBlockRef found_end = LLVMGetInsertBlock(l->b);
+        LLVMBuildBr(l->b, done);
+        LLVMPositionBuilderAtEnd(l->b, done);
+        return phi2(l, kn_lower_type(l, rt), none, here, some, found_end);
+    }
     LLVMValueRef dflt = kn_lower_convert(l, l->vals[o->args[1]->id], o->args[1]->type, vt);
     LLVMBasicBlockRef here = LLVMGetInsertBlock(l->b);
     LLVMBasicBlockRef found = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "get.found");
@@ -1363,7 +1379,7 @@ kn_lower_rule_dict(L *l, KnInstr *in, int id)
     case KN_BI_SET_GT:
         return compare(l, in, &o, id);
     case KN_BI_DICT_GET:
-        return lower_get(l, &o, &lay);
+        return lower_get(l, &o, &lay, in->type);
     case KN_BI_DICT_SETDEFAULT:
         return lower_setdefault(l, &o, &lay);
     case KN_BI_DICT_POP:

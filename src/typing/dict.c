@@ -598,12 +598,11 @@ type_method(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
         in->type = &kn_type_none;
         return 0;
     case KN_BI_DICT_GET:
-        if (n == 1)
-            return kn_typing_err(c, in->span,
-                                 "d.get(key) may return None, and a value that may be None "
-                                 "(Optional[%s]) is not supported yet: pass a default, "
-                                 "d.get(key, default)",
-                                 val_of(t)->name);
+        if (n == 1) { /* d.get(k): the value or None, an optional (as Numba's) */
+            KN_TRY(converts(c, in->args[1], key_of(t), "key", t));
+            in->type = kn_type_optional(c->types, val_of(t));
+            return 0;
+        }
         /* fall through */
     case KN_BI_DICT_SETDEFAULT:
         KN_TRY(need_args(c, in, name, n, 2, 2));
