@@ -938,6 +938,29 @@ lower_getitem(L *l, Op *o, const KnDictLayout *lay)
     return incref_ret(l, v, val_type(o->t));
 }
 
+/* The two ways out of a lookup that may miss: found_begin branches on ix and leaves the builder
+ * in the found block (*from is the block the missing edge leaves, *done the join); found_join
+ * ends the found block and gives the phi of `missing` (from *from) and `found`. */
+static void
+found_begin(L *l, LLVMValueRef ix, LLVMBasicBlockRef *from, LLVMBasicBlockRef *done)
+{
+    *from = LLVMGetInsertBlock(l->b);
+    LLVMBasicBlockRef found = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "found");
+    *done = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "found.done");
+    LLVMBuildCondBr(l->b, is_missing(l, ix), *done, found);
+    LLVMPositionBuilderAtEnd(l->b, found);
+}
+
+static LLVMValueRef
+found_join(L *l, LLVMBasicBlockRef from, LLVMBasicBlockRef done, const KnType *t,
+           LLVMValueRef missing, LLVMValueRef found)
+{
+    LLVMBasicBlockRef found_end = LLVMGetInsertBlock(l->b);
+    LLVMBuildBr(l->b, done);
+    LLVMPositionBuilderAtEnd(l->b, done);
+    return phi2(l, kn_lower_type(l, t), missing, from, found, found_end);
+}
+
 /* d.get(k, default): the value, or the default converted (a new reference either way); d.get(k):
  * the value or None, an optional of the value type */
 static LLVMValueRef
@@ -946,32 +969,17 @@ lower_get(L *l, Op *o, const KnDictLayout *lay, const KnType *rt)
     const KnType *vt = val_type(o->t);
     Key k = make_key(l, o->args[0], key_type(o->t));
     LLVMValueRef ix = lookup_in(l, o->mi, &k, lay);
-    if (o->n < 2) {
-        LLVMValueRef none = kn_lower_optional_wrap(l, NULL, &kn_type_none, rt);
-        LLVMBasicBlockRef here = LLVMGetInsertBlock(l->b);
-        LLVMBasicBlockRef found = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "get.found");
-        LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "get.done");
-        LLVMBuildCondBr(l->b, is_missing(l, ix), done, found);
-        LLVMPositionBuilderAtEnd(l->b, found);
-        LLVMValueRef v = load_val(l, entry_at(l, o->mi, ix, lay), o->t, lay);
-        kn_lower_incref(l, v, vt);
-        LLVMValueRef some = kn_lower_optional_wrap(l, v, vt, rt);
-        LLVMBasicBlockRef found_end = LLVMGetInsertBlock(l->b);
-        LLVMBuildBr(l->b, done);
-        LLVMPositionBuilderAtEnd(l->b, done);
-        return phi2(l, kn_lower_type(l, rt), none, here, some, found_end);
-    }
-    LLVMValueRef dflt = kn_lower_convert(l, l->vals[o->args[1]->id], o->args[1]->type, vt);
-    LLVMBasicBlockRef here = LLVMGetInsertBlock(l->b);
-    LLVMBasicBlockRef found = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "get.found");
-    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "get.done");
-    LLVMBuildCondBr(l->b, is_missing(l, ix), done, found);
-    LLVMPositionBuilderAtEnd(l->b, found);
+    LLVMValueRef missing = o->n < 2
+                               ? kn_lower_optional_wrap(l, NULL, &kn_type_none, rt)
+                               : kn_lower_convert(l, l->vals[o->args[1]->id], o->args[1]->type, vt);
+    LLVMBasicBlockRef from, done;
+    found_begin(l, ix, &from, &done);
     LLVMValueRef v = load_val(l, entry_at(l, o->mi, ix, lay), o->t, lay);
-    LLVMBasicBlockRef found_end = LLVMGetInsertBlock(l->b);
-    LLVMBuildBr(l->b, done);
-    LLVMPositionBuilderAtEnd(l->b, done);
-    return incref_ret(l, phi2(l, kn_lower_type(l, vt), dflt, here, v, found_end), vt);
+    if (o->n < 2) {
+        kn_lower_incref(l, v, vt);
+        return found_join(l, from, done, rt, missing, kn_lower_optional_wrap(l, v, vt, rt));
+    }
+    return incref_ret(l, found_join(l, from, done, vt, missing, v), vt);
 }
 
 static LLVMValueRef
@@ -988,18 +996,12 @@ lower_pop(L *l, Op *o, const KnDictLayout *lay)
     }
     LLVMValueRef dflt = kn_lower_convert(l, l->vals[o->args[1]->id], o->args[1]->type, vt);
     kn_lower_incref(l, dflt, vt);
-    LLVMBasicBlockRef here = LLVMGetInsertBlock(l->b);
-    LLVMBasicBlockRef found = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "pop.found");
-    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "pop.done");
-    LLVMBuildCondBr(l->b, is_missing(l, ix), done, found);
-    LLVMPositionBuilderAtEnd(l->b, found);
+    LLVMBasicBlockRef from, done;
+    found_begin(l, ix, &from, &done);
     LLVMValueRef v = load_val(l, entry_at(l, o->mi, ix, lay), o->t, lay);
     kn_lower_decref(l, dflt, vt);
     remove_entry(l, o->mi, ix, 0);
-    LLVMBasicBlockRef found_end = LLVMGetInsertBlock(l->b);
-    LLVMBuildBr(l->b, done);
-    LLVMPositionBuilderAtEnd(l->b, done);
-    return phi2(l, kn_lower_type(l, vt), dflt, here, v, found_end);
+    return found_join(l, from, done, vt, dflt, v);
 }
 
 /* d.popitem() (the last entry, as a tuple) or s.pop() (the first key) */

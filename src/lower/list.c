@@ -1087,16 +1087,6 @@ kn_lower_rule_list(L *l, KnInstr *in, int id)
     }
 }
 
-int
-kn_lower_all_numbers(const KnType *t)
-{
-    for (int i = 0; i < t->n; i++)
-        if (!(kn_type_is_number(t->items[i]) ||
-              (t->items[i]->kind == KN_TY_TUPLE && kn_lower_all_numbers(t->items[i]))))
-            return 0;
-    return 1;
-}
-
 LLVMValueRef
 kn_lower_value_compare(L *l, KnCmp op, LLVMValueRef a, LLVMValueRef b, const KnType *ta,
                        const KnType *tb)

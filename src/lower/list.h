@@ -28,7 +28,6 @@ LLVMValueRef kn_lower_value_eq(L *l, LLVMValueRef a, LLVMValueRef b, const KnTyp
 /* a op b of two tuples holding strs or lists (lower/list.c; scalar.c sends them) */
 LLVMValueRef kn_lower_value_compare(L *l, KnCmp op, LLVMValueRef a, LLVMValueRef b,
                                     const KnType *ta, const KnType *tb);
-int kn_lower_all_numbers(const KnType *t); /* a tuple of numbers (and tuples of them) */
 /* == of two dicts or sets of type t; raises the array statuses below (lower/dict.c) */
 LLVMValueRef kn_lower_dict_eq(L *l, LLVMValueRef a, LLVMValueRef b, const KnType *t);
 /* lower/equal.c: statuses of a deep == that met an array value, as Numba's truth of va == vb */

@@ -496,7 +496,7 @@ kn_lower_cmp(L *l, KnCmp op, LLVMValueRef a, LLVMValueRef b, const KnType *ta, c
         return op == KN_CMP_IN ? r : LLVMBuildNot(l->b, r, "");
     }
     if (ta->kind == KN_TY_TUPLE && tb->kind == KN_TY_TUPLE &&
-        !(kn_lower_all_numbers(ta) && kn_lower_all_numbers(tb)))
+        !(kn_type_all_numbers(ta) && kn_type_all_numbers(tb)))
         return kn_lower_value_compare(l, op, a, b, ta, tb); /* strs, lists: lower/list.c */
     if (ta->kind == KN_TY_TUPLE && op != KN_CMP_EQ && op != KN_CMP_NE)
         return tuple_order(l, op, a, b, ta, tb);

@@ -226,3 +226,13 @@ kn_type_can_convert_safely(const KnType *from, const KnType *to)
     const KnTypeModel *m = kn_type_model(from);
     return m->convert_safely ? m->convert_safely(from, to) : 0;
 }
+
+int
+kn_type_all_numbers(const KnType *t)
+{
+    for (int i = 0; i < t->n; i++)
+        if (!(kn_type_is_number(t->items[i]) ||
+              (t->items[i]->kind == KN_TY_TUPLE && kn_type_all_numbers(t->items[i]))))
+            return 0;
+    return 1;
+}

@@ -178,6 +178,8 @@ kn_type_is_number(const KnType *t)
 {
     return (kn_kind_flags(t->kind) & KN_KIND_NUMBER) != 0;
 }
+/* a tuple whose items are numbers or tuples of them (types.c) */
+int kn_type_all_numbers(const KnType *t);
 static inline int
 kn_type_is_value(const KnType *t)
 {

@@ -420,20 +420,10 @@ type_builtin(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
     return 0;
 }
 
-static int
-all_numbers(const KnType *t)
-{
-    for (int i = 0; i < t->n; i++)
-        if (!(kn_type_is_number(t->items[i]) ||
-              (t->items[i]->kind == KN_TY_TUPLE && all_numbers(t->items[i]))))
-            return 0;
-    return 1;
-}
-
 int
 kn_typing_tuple_compare(KnCompilation *c, KnInstr *in, const KnType *a, const KnType *b)
 {
-    if (all_numbers(a) && all_numbers(b))
+    if (kn_type_all_numbers(a) && kn_type_all_numbers(b))
         return -2; /* typing.c's own rule */
     int ordered = in->aux != KN_CMP_EQ && in->aux != KN_CMP_NE;
     if (ordered ? !order_comparable(a, b) : a->n == b->n && !comparable(a, b))
