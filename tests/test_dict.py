@@ -591,6 +591,18 @@ def get_list_or_none(n, probe):
     return r is None, r
 
 
+def get_bad_key():
+    d = {1: 2}
+    return d.get("x")
+
+
+def test_get_without_default_of_a_bad_key_type():
+    with pytest.raises(kiln.errors.TypingError) as e:
+        compiled(get_bad_key)()
+    assert_diagnostic(e.value, kiln.errors.TypingError, get_bad_key, '"x"',
+                      contains=["key", "str", "int64"])
+
+
 def test_get_without_default_is_an_optional():
     # d.get(k) is the value or None (an optional of the value type), as CPython and Numba
     check(get_without_default)
