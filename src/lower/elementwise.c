@@ -652,6 +652,8 @@ ufunc_kernel(L *l, KnInstr *in, LLVMValueRef *e)
 {
     KnCallImpl *impl = in->impl;
     int id = impl->builtin;
+    if (kn_typing_npmath_owns(id)) /* lower/npmath.c */
+        return kn_lower_npmath_kernel(l, in, e);
     const KnType *op = impl->operand, *t[3];
     LLVMValueRef x[3];
     int nin = kn_typing_ufunc_nin(id);

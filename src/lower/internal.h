@@ -207,6 +207,8 @@ void kn_lower_array_fill(L *l, LLVMValueRef a, const KnType *t, LLVMValueRef v, 
 void kn_lower_check_python_int(L *l, KnInstr *arg, const KnType *d, int below_ok, int above_ok);
 void kn_lower_check_int_value(L *l, LLVMValueRef v, const KnType *d, int below_ok, int above_ok,
                               LLVMValueRef when);
+/* npmath.c: the kernel of a one-result ufunc of rule npmath (elements e of in's arguments) */
+LLVMValueRef kn_lower_npmath_kernel(L *l, KnInstr *in, LLVMValueRef *e);
 LLVMValueRef kn_lower_ufunc_scalar(L *l, int id, LLVMValueRef x, const KnType *xt,
                                    const KnType *operand, const KnType *rt);
 

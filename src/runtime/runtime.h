@@ -139,6 +139,9 @@ enum {
 int64_t kn_rt_ipow(int64_t base, uint64_t exp);
 int64_t kn_rt_ipow_mod(int64_t base, int64_t exp, int64_t mod);
 int64_t kn_rt_gcd(int64_t a, int64_t b);
+/* npmath.c: np.i0 and the gcd of unsigned 64-bit integers (bits in int64_t) */
+double kn_rt_i0(double x);
+int64_t kn_rt_gcd_u64(int64_t a, int64_t b);
 int64_t kn_rt_isqrt(int64_t n, int32_t *err);
 double kn_rt_frexp(double x, int64_t *exp);
 double kn_rt_round_ndigits(double x, int64_t ndigits);

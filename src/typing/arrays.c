@@ -504,7 +504,7 @@ kn_typing_ufunc_nin(int id)
     case KN_BI_NP_CLIP:
         return 3;
     default:
-        return 1;
+        return kn_typing_npmath_nin(id); /* typing/npmath.c (1 for the others) */
     }
 }
 
@@ -513,6 +513,8 @@ static KnType *
 ufunc_elem(KnCompilation *c, KnInstr *in, int id, KnType **args, KnType **operand)
 {
     KnType *d = args[0]->kind == KN_TY_ARRAY ? args[0]->dtype : args[0];
+    if (kn_typing_npmath_owns(id))
+        return kn_typing_npmath_elem(id, args, operand);
     switch (id) {
     case KN_BI_NP_ISNAN:
     case KN_BI_NP_ISINF:
@@ -606,8 +608,8 @@ type_nonzero(KnCompilation *c, KnInstr *in, KnInstr *a, const char *name)
 }
 
 /* NumPy's math functions of scalars and arrays: unary, binary, where and clip; out= */
-static int
-type_ufunc(KnCompilation *c, KnInstr *in, int id)
+int
+kn_typing_ufunc(KnCompilation *c, KnInstr *in, int id)
 {
     static const char *const kw[] = {"out", NULL};
     int nin = kn_typing_ufunc_nin(id), npos = in->nargs - 1 - in->aux;
@@ -899,7 +901,7 @@ kn_type_rule_numpy(KnCompilation *c, KnInstr *in, int id, KnType **args, int n)
                                  in->args[1]->type->layout == 'F' ? 'F' : 'C', 0);
         return 0;
     default:
-        return type_ufunc(c, in, id);
+        return kn_typing_ufunc(c, in, id);
     }
 }
 

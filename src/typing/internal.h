@@ -129,6 +129,10 @@ int kn_typing_yield(KnCompilation *c, KnInstr *in, int *changed);
 
 /* arrays.c */
 KnType *kn_typing_elementwise_operand(KnType *a, KnType *b);
+/* a NumPy ufunc call of scalars and arrays (broadcast, out=): its rule's shared part */
+int kn_typing_ufunc(KnCompilation *c, KnInstr *in, int id);
+/* npmath.c: the result and operand dtypes of a call of npmath ufunc id with args */
+KnType *kn_typing_npmath_elem(int id, KnType **args, KnType **operand);
 int kn_typing_array_binop(KnCompilation *c, KnInstr *in, KnType *a, KnType *b);
 int kn_typing_array_cmp(KnCompilation *c, KnInstr *in, KnType *a, KnType *b);
 int kn_typing_array_unop(KnCompilation *c, KnInstr *in, KnType *a);

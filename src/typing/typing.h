@@ -21,6 +21,11 @@ KnInstr *kn_typing_arg(KnInstr *call, int i, const char *keyword);
 
 /* How many array operands a NumPy function of lib/numpy.def takes (np.where: 3). */
 int kn_typing_ufunc_nin(int builtin_id);
+/* npmath.c: the ufuncs of rule npmath: their number of inputs, whether id is one, its
+ * comparison (a KnCmp) or -1 */
+int kn_typing_npmath_nin(int id);
+int kn_typing_npmath_owns(int id);
+int kn_typing_npmath_cmp(int id);
 
 /* The result type of a binary operator, NULL if unsupported (shared with lowering). */
 KnType *kn_typing_binop_result(KnBinop op, KnType *a, KnType *b, KnType **operand);
