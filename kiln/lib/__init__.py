@@ -23,3 +23,5 @@ _lazy("kiln.lib.statistics", functions=[np.var, np.std],
 _lazy("kiln.lib.numeric", functions=[np.diff, np.convolve, np.bincount])
 _lazy("kiln.lib.linalg", functions=[np.dot, operator.matmul])
 
+_lazy("kiln.lib.mathfuncs", functions=[np.isclose, np.allclose, np.array_equal, np.array_equiv,
+                                       np.nan_to_num, np.real_if_close, np.unwrap])
