@@ -3,7 +3,7 @@
 - ``np.isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False)``: arrays and scalars of numbers,
   broadcast; NumPy 2's formula ``|a - b| <= atol + rtol * |b|`` where b is finite, or ``a == b``
   (infinities), NaNs equal only with ``equal_nan``; b is taken as float (NumPy's
-  ``result_type(b, 1.0)``), so integer differences do not wrap.
+  ``result_type(b, 1.0)``: integers as float64), so integer differences do not wrap.
 - ``np.allclose(...)``: ``bool(np.all(np.isclose(...)))``.
 - ``np.array_equal(a1, a2, equal_nan=False)``: same shape and equal elements (False for other
   shapes, never an error); ``np.array_equiv(a1, a2)``: broadcastable shapes and equal elements.
@@ -50,24 +50,36 @@ def _check_numeric(name, **args):
 
 
 @register_jitable
-def _isclose(a, b, rtol, atol, equal_nan):
-    y = b * 1.0
+def _isclose_float(a, y, rtol, atol, equal_nan):
     r = ((np.abs(a - y) <= atol + rtol * np.abs(y)) & np.isfinite(y)) | (a == y)
     if equal_nan:
         r = r | (np.isnan(a) & np.isnan(y))
     return r
 
 
-def _isclose_impl(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
-    return _isclose(a, b, rtol, atol, equal_nan)
+@register_jitable
+def _isclose_int(a, b, rtol, atol, equal_nan):
+    return _isclose_float(a, b * 1.0, rtol, atol, equal_nan)
 
 
-def _allclose_array(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
-    return bool(np.all(_isclose(a, b, rtol, atol, equal_nan)))
+@functools.lru_cache(maxsize=None)
+def _isclose_impls(int_b):
+    core = _isclose_int if int_b else _isclose_float
+
+    def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+        return core(a, b, rtol, atol, equal_nan)
+
+    def allclose_array(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+        return bool(np.all(core(a, b, rtol, atol, equal_nan)))
+
+    def allclose_scalar(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+        return bool(core(a, b, rtol, atol, equal_nan))
+
+    return isclose, allclose_array, allclose_scalar
 
 
-def _allclose_scalar(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
-    return bool(_isclose(a, b, rtol, atol, equal_nan))
+def _int_like(t):
+    return isinstance(_dtype(t), (types.Integer, types.Boolean))
 
 
 def _check_tolerances(name, rtol, atol, equal_nan):
@@ -82,16 +94,17 @@ def _check_tolerances(name, rtol, atol, equal_nan):
 def _ov_isclose(a, b, rtol=None, atol=None, equal_nan=None):
     _check_numeric("isclose", a=a, b=b)
     _check_tolerances("isclose", rtol, atol, equal_nan)
-    return _isclose_impl
+    return _isclose_impls(_int_like(b))[0]
 
 
 @overload(np.allclose, jit_options={"error_model": "numpy"})
 def _ov_allclose(a, b, rtol=None, atol=None, equal_nan=None):
     _check_numeric("allclose", a=a, b=b)
     _check_tolerances("allclose", rtol, atol, equal_nan)
+    impls = _isclose_impls(_int_like(b))
     if isinstance(a, types.Array) or isinstance(b, types.Array):
-        return _allclose_array
-    return _allclose_scalar
+        return impls[1]
+    return impls[2]
 
 
 # ---- np.array_equal / np.array_equiv ---------------------------------------------------------
