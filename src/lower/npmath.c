@@ -164,8 +164,7 @@ int_gcd(L *l, LLVMValueRef a, LLVMValueRef b, const KnType *t)
     const KnType *wide = u64 ? &kn_type_uint64 : &kn_type_int64;
     LLVMValueRef args[2] = {kn_lower_convert(l, a, t, wide), kn_lower_convert(l, b, t, wide)};
     LLVMTypeRef ps[2] = {l->i64, l->i64};
-    LLVMValueRef g =
-        kn_lower_extern(l, u64 ? "kn_rt_gcd_u64" : "kn_rt_gcd", l->i64, ps, 2, args);
+    LLVMValueRef g = kn_lower_extern(l, u64 ? "kn_rt_gcd_u64" : "kn_rt_gcd", l->i64, ps, 2, args);
     return kn_lower_convert(l, g, wide, t);
 }
 
@@ -177,8 +176,10 @@ int_lcm(L *l, LLVMValueRef a, LLVMValueRef b, const KnType *t)
     LLVMValueRef g0 = LLVMBuildICmp(l->b, LLVMIntEQ, g, iconst(g, 0), "");
     LLVMValueRef safe = sel(l, g0, iconst(g, 1), g);
     if (t->is_signed) {
-        a = sel(l, LLVMBuildICmp(l->b, LLVMIntSLT, a, iconst(a, 0), ""), LLVMBuildNeg(l->b, a, ""), a);
-        b = sel(l, LLVMBuildICmp(l->b, LLVMIntSLT, b, iconst(b, 0), ""), LLVMBuildNeg(l->b, b, ""), b);
+        a = sel(l, LLVMBuildICmp(l->b, LLVMIntSLT, a, iconst(a, 0), ""), LLVMBuildNeg(l->b, a, ""),
+                a);
+        b = sel(l, LLVMBuildICmp(l->b, LLVMIntSLT, b, iconst(b, 0), ""), LLVMBuildNeg(l->b, b, ""),
+                b);
     }
     LLVMValueRef q = LLVMBuildUDiv(l->b, a, safe, ""); /* |a| / gcd * |b|, wrapping as NumPy */
     LLVMValueRef r = LLVMBuildMul(l->b, q, b, "");
@@ -224,8 +225,8 @@ np_ldexp(L *l, LLVMValueRef x, LLVMValueRef n, const KnType *nt)
 static LLVMValueRef
 heaviside(L *l, LLVMValueRef x, LLVMValueRef h0, const KnType *t)
 {
-    LLVMValueRef r = sel(l, fcmp(l, LLVMRealOLT, x, fconst(l, t, 0.0)), fconst(l, t, 0.0),
-                         fconst(l, t, 1.0));
+    LLVMValueRef r =
+        sel(l, fcmp(l, LLVMRealOLT, x, fconst(l, t, 0.0)), fconst(l, t, 0.0), fconst(l, t, 1.0));
     r = sel(l, fcmp(l, LLVMRealOEQ, x, fconst(l, t, 0.0)), h0, r);
     return sel(l, fcmp(l, LLVMRealUNO, x, x), x, r);
 }
@@ -268,8 +269,8 @@ unary(L *l, int id, LLVMValueRef x, const KnType *t, const KnType *r)
             return int_reciprocal(l, x, t);
         if (t->kind == KN_TY_FLOAT)
             return fdiv(l, fconst(l, t, 1.0), x);
-        return ufunc_binop(l, KN_BIN_TRUEDIV, kn_lower_convert(l, i64c(l, 1), &kn_type_int64, t),
-                           x, t);
+        return ufunc_binop(l, KN_BIN_TRUEDIV, kn_lower_convert(l, i64c(l, 1), &kn_type_int64, t), x,
+                           t);
     case KN_BI_NP_CONJUGATE:
         return conjugate(l, x, t);
     case KN_BI_NP_POSITIVE:
@@ -436,10 +437,8 @@ one_input(L *l, KnInstr *in, KnInstr *a, KnInstr *out, Kernel kernel)
 
 /* ---- divmod, frexp, modf: two results ---- */
 
-static LLVMValueRef
-two_first(L *l, KnInstr *in, LLVMValueRef *e);
-static LLVMValueRef
-two_second(L *l, KnInstr *in, LLVMValueRef *e);
+static LLVMValueRef two_first(L *l, KnInstr *in, LLVMValueRef *e);
+static LLVMValueRef two_second(L *l, KnInstr *in, LLVMValueRef *e);
 
 /* result k (0 or 1) of divmod, frexp or modf of elements e */
 static LLVMValueRef
@@ -502,7 +501,8 @@ two_outputs(L *l, KnInstr *in)
     Kernel kernels[2] = {two_first, two_second};
     for (unsigned k = 0; k < 2; k++) {
         const KnType *at = rt->items[k];
-        LLVMValueRef a = kn_lower_elementwise_into(l, in, ops, nin, kernels[k], NULL, at, at->dtype);
+        LLVMValueRef a =
+            kn_lower_elementwise_into(l, in, ops, nin, kernels[k], NULL, at, at->dtype);
         r = LLVMBuildInsertValue(l->b, r, a, k, "");
     }
     kn_lower_incref(l, r, rt); /* the tuple holds its arrays, as a tuple display does */

@@ -246,11 +246,9 @@ check_args(KnCompilation *c, KnInstr *in, int id, int nin)
         if (id == KN_BI_NP_LDEXP && i == 1) /* the exponents: integers */
             ok = kn_typing_intlike(d) && d != &kn_type_uint64;
         if (!ok)
-            return kn_typing_err(c, a->span, "np.%s() takes %s, not %s",
-                                 kn_kir_builtin_attr(id),
-                                 id == KN_BI_NP_LDEXP && i == 1
-                                     ? "integer exponents"
-                                     : acc_names[acc],
+            return kn_typing_err(c, a->span, "np.%s() takes %s, not %s", kn_kir_builtin_attr(id),
+                                 id == KN_BI_NP_LDEXP && i == 1 ? "integer exponents"
+                                                                : acc_names[acc],
                                  a->type->name);
     }
     return 0;
@@ -288,16 +286,15 @@ type_round(KnCompilation *c, KnInstr *in, int id, KnInstr *self)
     impl->result = r;
     impl->inplace = out != NULL;
     if (out) {
-        if (a->type->kind != KN_TY_ARRAY || out->type->kind != KN_TY_ARRAY ||
-            out->type->readonly || out->type->ndim != a->type->ndim)
+        if (a->type->kind != KN_TY_ARRAY || out->type->kind != KN_TY_ARRAY || out->type->readonly ||
+            out->type->ndim != a->type->ndim)
             return kn_typing_err(c, out->span,
                                  "out= must be a writable array of the input's shape, not %s",
                                  out->type->name);
         in->type = out->type;
         return 0;
     }
-    in->type = a->type->kind == KN_TY_ARRAY ? kn_type_array(c->types, r, a->type->ndim, 'C', 0)
-                                            : r;
+    in->type = a->type->kind == KN_TY_ARRAY ? kn_type_array(c->types, r, a->type->ndim, 'C', 0) : r;
     return 0;
 }
 
