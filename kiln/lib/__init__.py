@@ -23,3 +23,7 @@ _lazy("kiln.lib.statistics", functions=[np.var, np.std],
 _lazy("kiln.lib.numeric", functions=[np.diff, np.convolve, np.bincount])
 _lazy("kiln.lib.linalg", functions=[np.dot, operator.matmul])
 
+_lazy("kiln.lib.indexing",
+      functions=[np.take, np.put, np.take_along_axis, np.flatnonzero, np.argwhere, np.extract,
+                 np.place, np.select, np.choose, np.ndindex, np.ndenumerate, np.nditer],
+      methods=[(types.Array, "take")], attributes=[(types.Array, "flat")])
