@@ -17,6 +17,7 @@ runtime/fancy.c).
 """
 
 import functools
+import linecache
 
 import numpy as np
 from numpy.exceptions import AxisError
@@ -370,8 +371,21 @@ def _np_dtype(t):
     return np.dtype(str(t)) if not isinstance(t, types.Boolean) else np.dtype(bool)
 
 
+_gen_counter = [0]
+
+
+def _generated(name, src, env):
+    """A function compiled from generated source (kiln reads its text through linecache)."""
+    _gen_counter[0] += 1
+    filename = f"<kiln.lib.indexing {name} {_gen_counter[0]}>"
+    linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
+    env = dict(env, np=np)
+    exec(compile(src, filename, "exec"), env)
+    return env[name]
+
+
 @functools.lru_cache(maxsize=None)
-def _select_impl(rt):
+def _select_loop(rt):
     def select(condlist, choicelist, default=0):
         n = len(condlist)
         if n != len(choicelist):
@@ -382,6 +396,23 @@ def _select_impl(rt):
         return out.astype(rt)
 
     return select
+
+
+@functools.lru_cache(maxsize=None)
+def _select_unrolled(rt, n, m):
+    """select over tuples of n conditions and m choices: one name per step (their types may
+    differ), constant tuple indices"""
+    lines = ["def select(condlist, choicelist, default=0):"]
+    if n != m:
+        lines.append("    raise ValueError('list of cases must be same length as list of "
+                     "conditions')")
+    else:
+        lines.append(f"    o{n - 1} = np.where(condlist[{n - 1}], choicelist[{n - 1}], "
+                     "rt(default))")
+        for k in range(n - 2, -1, -1):
+            lines.append(f"    o{k} = np.where(condlist[{k}], choicelist[{k}], o{k + 1})")
+        lines.append("    return o0.astype(rt)")
+    return _generated("select", "\n".join(lines) + "\n", {"rt": rt})
 
 
 @overload(np.select)
@@ -400,14 +431,17 @@ def _select_typer(condlist, choicelist, default=None):
     if _given(default):
         if not isinstance(default, (types.Number, types.Boolean)):
             raise TypingError(f"np.select(): default must be a number, not {default}")
-        parts.append(np.min_scalar_type(0) if isinstance(default, types.Integer)
-                     else _np_dtype(default))
+        # a Python scalar default is weak (NumPy 2): it does not widen the choices' dtype
+        if not choices or isinstance(default, types.Complex):
+            parts.append(_np_dtype(default))
     rt = np.result_type(*parts).type
-    return _select_impl(rt)
+    if isinstance(condlist, types.BaseTuple) and isinstance(choicelist, types.BaseTuple):
+        return _select_unrolled(rt, len(condlist), len(choicelist))
+    return _select_loop(rt)
 
 
 @functools.lru_cache(maxsize=None)
-def _choose_impl(rt):
+def _choose_loop(rt):
     def choose(a, choices, out=None, mode=None):
         n = len(choices)
         if (a < 0).any() or (a >= n).any():
@@ -420,6 +454,19 @@ def _choose_impl(rt):
     return choose
 
 
+@functools.lru_cache(maxsize=None)
+def _choose_unrolled(rt, n):
+    lines = ["def choose(a, choices, out=None, mode=None):",
+             f"    if (a < 0).any() or (a >= {n}).any():",
+             "        raise ValueError('invalid entry in choice array')",
+             f"    r{n - 1} = np.where(a == {n - 1}, choices[{n - 1}], choices[0])"]
+    for k in range(n - 2, 0, -1):
+        lines.append(f"    r{k} = np.where(a == {k}, choices[{k}], r{k + 1})")
+    last = "r1" if n > 2 else f"r{n - 1}"
+    lines.append(f"    return {last}.astype(rt)")
+    return _generated("choose", "\n".join(lines) + "\n", {"rt": rt})
+
+
 @overload(np.choose)
 def _choose_typer(a, choices, out=None, mode=None):
     if not _int_array(a):
@@ -427,12 +474,15 @@ def _choose_typer(a, choices, out=None, mode=None):
     if _given(out) or _given(mode):
         raise TypingError("np.choose(): out= and mode= are not supported in kiln yet")
     items = _seq_items(choices)
-    if isinstance(choices, types.Array) and choices.ndim >= 1:
-        items = [choices.dtype]
     if not items:
         raise TypingError("np.choose(): choices must be a non-empty list or tuple of arrays")
+    for c in items:
+        if not (_numeric_array(c) or isinstance(c, (types.Number, types.Boolean))):
+            raise TypingError(f"np.choose(): choices must be arrays or numbers, not {c}")
     rt = np.result_type(*[_np_dtype(_dtype_of(c)) for c in items]).type
-    return _choose_impl(rt)
+    if isinstance(choices, types.BaseTuple):
+        return _choose_unrolled(rt, len(choices))
+    return _choose_loop(rt)
 
 
 # ---- ndindex, ndenumerate, nditer ---------------------------------------------------------
@@ -549,35 +599,49 @@ def _ndenumerate_typer(a):
     return impl
 
 
-def _nditer1(op, flags=None, op_flags=None):
+def _nditer_gen1(op):
     for i in range(op.shape[0]):
         yield op[i, ...]
 
 
-def _nditer2(op, flags=None, op_flags=None):
+def _nditer_gen2(op):
     for i in range(op.shape[0]):
         for j in range(op.shape[1]):
             yield op[i, j, ...]
 
 
-def _nditer3(op, flags=None, op_flags=None):
+def _nditer_gen3(op):
     for i in range(op.shape[0]):
         for j in range(op.shape[1]):
             for k in range(op.shape[2]):
                 yield op[i, j, k, ...]
 
 
-def _nditer2f(op, flags=None, op_flags=None):
+def _nditer_gen2f(op):
     for j in range(op.shape[1]):
         for i in range(op.shape[0]):
             yield op[i, j, ...]
 
 
-def _nditer3f(op, flags=None, op_flags=None):
+def _nditer_gen3f(op):
     for k in range(op.shape[2]):
         for j in range(op.shape[1]):
             for i in range(op.shape[0]):
                 yield op[i, j, k, ...]
+
+def _nditer_wrapper(gen):
+    """the call with flags= and op_flags= (read as given: the views are writable) on a generator
+    of the array alone (a generator holding the flags' list crashed on a later call)"""
+    def nditer(op, flags=None, op_flags=None):
+        return gen(op)
+
+    return nditer
+
+
+_NDITER_C = {n: _nditer_wrapper(register_jitable(g)) for n, g in
+             ((1, _nditer_gen1), (2, _nditer_gen2), (3, _nditer_gen3))}
+_NDITER_F = {n: _nditer_wrapper(register_jitable(g)) for n, g in
+             ((2, _nditer_gen2f), (3, _nditer_gen3f))}
 
 
 @overload(np.nditer)
@@ -587,8 +651,8 @@ def _nditer_typer(op, flags=None, op_flags=None):
     if op.ndim == 0 or op.ndim > 3:
         raise TypingError("np.nditer(): arrays of 1 to 3 dimensions in kiln")
     if op.layout == "F" and op.ndim > 1:
-        return {2: _nditer2f, 3: _nditer3f}[op.ndim]
-    return {1: _nditer1, 2: _nditer2, 3: _nditer3}[op.ndim]
+        return _NDITER_F[op.ndim]
+    return _NDITER_C[op.ndim]
 
 
 # ---- a.flat ---------------------------------------------------------------------------------
