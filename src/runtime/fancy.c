@@ -64,6 +64,25 @@ read_index(const char *p, int dt)
     }
 }
 
+/* the bytes of an index item of dtype dt */
+static inline int64_t
+dt_size(int dt)
+{
+    switch (dt) {
+    case KN_DT_I16:
+    case KN_DT_U16:
+        return 2;
+    case KN_DT_I32:
+    case KN_DT_U32:
+        return 4;
+    case KN_DT_I64:
+    case KN_DT_U64:
+        return 8;
+    default:
+        return 1;
+    }
+}
+
 static inline void
 copy_item(char *d, const char *s, int64_t isz)
 {
@@ -650,6 +669,102 @@ copy_view(const View *v, int64_t isz, int64_t *bytes, int64_t *cstr)
     return buf;
 }
 
+/* a[idx] = v of one 1-d integer index and no free axes, the index not in the base's memory:
+ * the indices are checked in a first pass, then stored (vs: the value's step, 0 for one) */
+#define SCATTER_LOOP(T, IT)                                                                        \
+    for (int64_t b = 0; b < n; b++) {                                                              \
+        int64_t i = (int64_t)(*(const IT *)(ip + b * is));                                         \
+        i = i < 0 ? i + len : i;                                                                   \
+        memcpy(dst + i * bst, v + b * vs, sizeof(T));                                              \
+    }
+
+static int64_t
+scatter_simple(Plan *p, const char *v, int64_t vs, int64_t *err)
+{
+    Adv *a = &p->adv[0];
+    int64_t n = p->nb, len = p->base.shape[a->axis], bst = p->base.strides[a->axis];
+    int64_t is = a->v.nd ? a->v.strides[0] : 0;
+    const char *ip = a->v.data;
+    char *dst = p->base.data;
+    int bad = 0;
+    if (a->dt == KN_DT_I64 && is == 8) { /* branch-free, so that it vectorizes */
+        const int64_t *x = (const int64_t *)ip;
+        for (int64_t b = 0; b < n; b++)
+            bad |= (uint64_t)(x[b] < 0 ? x[b] + len : x[b]) >= (uint64_t)len;
+    } else {
+        bad = 1;
+    }
+    for (int64_t b = 0; bad && b < n; b++) {
+        int64_t orig = read_index(ip + b * is, a->dt), i = orig < 0 ? orig + len : orig;
+        if ((uint64_t)i >= (uint64_t)len)
+            return fail(err, KN_EXC_ARRAY_INDEX, orig, a->orig_axis, len);
+    }
+    if (a->dt == KN_DT_I64 && p->isz == 8) {
+        SCATTER_LOOP(int64_t, int64_t)
+    } else if (a->dt == KN_DT_I64 && p->isz == 4) {
+        SCATTER_LOOP(int32_t, int64_t)
+    } else {
+        for (int64_t b = 0; b < n; b++) {
+            int64_t i = read_index(ip + b * is, a->dt);
+            i = i < 0 ? i + len : i;
+            copy_item(dst + i * bst, v + b * vs, p->isz);
+        }
+    }
+    return -1;
+}
+
+/* a[mask] = v of one mask over every axis, both C-contiguous */
+#define MASK_SCATTER(T)                                                                            \
+    for (int64_t i = 0; i < n; i++)                                                                \
+        if (m[i]) {                                                                                \
+            memcpy(dst + i * (int64_t)sizeof(T), v, sizeof(T));                                    \
+            v += vs;                                                                               \
+        }
+
+static int
+mask_scatter_contig(Plan *p, const char *v, int64_t vs)
+{
+    Adv *a = &p->adv[0];
+    if (!c_contig(&a->v, a->v.strides, 1) || !c_contig(&p->base, p->base.strides, p->isz))
+        return 0;
+    int64_t n = 1;
+    for (int j = 0; j < a->k; j++)
+        n *= a->v.shape[j];
+    const unsigned char *m = (const unsigned char *)a->v.data;
+    char *dst = p->base.data;
+    if (vs == 0 && p->isz == 8) { /* one value: a blend, which vectorizes */
+        int64_t x, *d = (int64_t *)dst;
+        memcpy(&x, v, 8);
+        for (int64_t i = 0; i < n; i++) {
+            int64_t k = -(int64_t)(m[i] != 0); /* all ones where the mask is true */
+            d[i] = (x & k) | (d[i] & ~k);
+        }
+        return 1;
+    }
+    if (vs == 0 && p->isz == 4) {
+        int32_t x, *d = (int32_t *)dst;
+        memcpy(&x, v, 4);
+        for (int64_t i = 0; i < n; i++) {
+            int32_t k = -(int32_t)(m[i] != 0);
+            d[i] = (x & k) | (d[i] & ~k);
+        }
+        return 1;
+    }
+    switch (p->isz) {
+    case 8:
+        MASK_SCATTER(int64_t)
+        return 1;
+    case 4:
+        MASK_SCATTER(int32_t)
+        return 1;
+    case 1:
+        MASK_SCATTER(int8_t)
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 int64_t
 kn_rt_fancy_set(void *base, int32_t bnd, int64_t isz, const int64_t *advw, int32_t nadv,
                 int32_t place, const void *value, int32_t vnd, int64_t *err)
@@ -657,7 +772,9 @@ kn_rt_fancy_set(void *base, int32_t bnd, int64_t isz, const int64_t *advw, int32
     Plan p;
     int64_t e = plan_make(&p, base, bnd, isz, advw, nadv, place, err);
     int full_mask = e < 0 && is_full_mask(&p);
-    if (e < 0 && !full_mask)
+    /* one index that does not share the base's memory is read as it is (no offsets) */
+    int simple = e < 0 && is_simple(&p) && !overlaps(&p.adv[0].v, dt_size(p.adv[0].dt), &p.base, isz);
+    if (e < 0 && !full_mask && !simple)
         e = plan_offsets(&p, err);
     if (e >= 0) {
         plan_free(&p);
@@ -707,9 +824,17 @@ kn_rt_fancy_set(void *base, int32_t bnd, int64_t isz, const int64_t *advw, int32
             if (vst[rnd - vnd + j])
                 vst[rnd - vnd + j] = cstr[j];
     }
+    if (simple) {
+        e = scatter_simple(&p, v.data, vst[rnd - 1], err);
+        if (copy)
+            kn_rt_scratch_free(copy, (size_t)copy_bytes);
+        plan_free(&p);
+        return e;
+    }
     if (full_mask) {
         CopyCtx ctx = {NULL, v.data, vst[rnd - 1], isz};
-        mask_walk(&p.adv[0], &p.base, scatter_fn, &ctx);
+        if (!mask_scatter_contig(&p, v.data, vst[rnd - 1]))
+            mask_walk(&p.adv[0], &p.base, scatter_fn, &ctx);
         if (copy)
             kn_rt_scratch_free(copy, (size_t)copy_bytes);
         plan_free(&p);
