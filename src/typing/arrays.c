@@ -722,9 +722,7 @@ type_ufunc(KnCompilation *c, KnInstr *in, int id)
                                  r->name, kn_kir_builtin_name(id), o->name);
         in->type = o;
     } else if (id == KN_BI_NP_WHERE && !any_array) {
-        return kn_typing_err(c, in->span,
-                             "np.where() of three scalars is not supported (use 'x if c else "
-                             "y')");
+        in->type = kn_type_array(c->types, r, 0, 'C', 0); /* NumPy's 0-d array */
     } else {
         in->type = any_array ? kn_type_array(c->types, r, ndim, 'C', 0) : r;
     }
