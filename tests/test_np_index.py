@@ -424,6 +424,28 @@ def test_where_forms(layout):
     same(where3_scalars, a)
 
 
+def where_three_scalars(x):
+    return np.where(x > 0, 1.5, 2)
+
+
+def test_where_three_scalars_is_a_0d_array():
+    for x in (1.0, -1.0):
+        same(where_three_scalars, x)
+
+
+def bad_readonly_set(a):
+    a[np.array([0])] = 1.0
+
+
+def test_readonly_fancy_set_rejected():
+    a = np.arange(3.0)
+    a.flags.writeable = False
+    with pytest.raises(TypingError) as info:
+        compiled(bad_readonly_set)(a)
+    assert_diagnostic(info.value, TypingError, bad_readonly_set, "a[np.array([0])] = 1.0",
+                      contains=["read-only"])
+
+
 def extract(c, a):
     return np.extract(c, a)
 

@@ -98,8 +98,7 @@ view_of_parts(L *l, LLVMValueRef a, const KnType *t, IndexPart *parts, int np, c
     LLVMValueRef data = field(l, a, F_DATA), shape[64], strides[64];
     int k = 0, out = 0, consumed = 0;
     for (int i = 0; i < np; i++)
-        consumed += parts[i].kind == P_INT || parts[i].kind == P_SLICE ||
-                            parts[i].kind == P_ARRAY
+        consumed += parts[i].kind == P_INT || parts[i].kind == P_SLICE || parts[i].kind == P_ARRAY
                         ? 1
                     : parts[i].kind == P_MASK ? parts[i].t->ndim
                                               : 0;
@@ -273,8 +272,8 @@ fancy_check(L *l, LLVMValueRef status, LLVMValueRef err)
     LLVMValueRef args[3];
     for (int k = 0; k < 3; k++) {
         LLVMValueRef off = i64c(l, k);
-        args[k] = LLVMBuildLoad2(l->b, l->i64,
-                                 LLVMBuildInBoundsGEP2(l->b, l->i64, err, &off, 1, ""), "");
+        args[k] =
+            LLVMBuildLoad2(l->b, l->i64, LLVMBuildInBoundsGEP2(l->b, l->i64, err, &off, 1, ""), "");
     }
     kn_lower_raise_index_if(l, LLVMBuildICmp(l->b, LLVMIntNE, status, i64c(l, -1), ""), status,
                             args, 3);
@@ -315,15 +314,14 @@ fancy_set(L *l, KnInstr *in, LLVMValueRef a, const KnType *t, IndexPart *parts, 
         if (vt->dtype != d) {
             const KnType *ct = kn_type_array(l->c->types, (KnType *)d, vt->ndim, 'C', 0);
             Operand op = {v, vt, NULL, {0}};
-            v = kn_lower_elementwise_into(l, in, &op, 1, kn_lower_copy_kernel, NULL, ct,
-                                          vt->dtype);
+            v = kn_lower_elementwise_into(l, in, &op, 1, kn_lower_copy_kernel, NULL, ct, vt->dtype);
             vt = ct;
         }
         vp = spill_array(l, v, vt);
         vnd = vt->ndim;
     } else {
-        LLVMValueRef item = kn_lower_entry_alloca(
-            l, d->kind == KN_TY_BOOL ? l->i8 : kn_lower_type(l, d), "item");
+        LLVMValueRef item =
+            kn_lower_entry_alloca(l, d->kind == KN_TY_BOOL ? l->i8 : kn_lower_type(l, d), "item");
         store_elem(l, d, kn_lower_convert(l, v, vt, d), item);
         const KnType *zt = kn_type_array(l->c->types, (KnType *)d, 0, 'C', 0);
         LLVMValueRef z = LLVMConstNull(kn_lower_array_type(l, zt));

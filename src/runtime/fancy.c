@@ -307,8 +307,8 @@ plan_free(Plan *p)
 
 /* parse, check the masks, broadcast the indices, split the free axes at place */
 static int64_t
-plan_make(Plan *p, const void *base, int bnd, int64_t isz, const int64_t *advw, int nadv,
-          int place, int64_t *err)
+plan_make(Plan *p, const void *base, int bnd, int64_t isz, const int64_t *advw, int nadv, int place,
+          int64_t *err)
 {
     memset(p, 0, sizeof *p);
     p->base = view_of(base, bnd);
@@ -483,7 +483,11 @@ scatter_fn(void *ctx, char *elem)
     c->v += c->step;
 }
 
-#define MASK_GATHER(T)                                                                                 for (int64_t i = 0; i < n && c < count; i++) {                                                         memcpy(out + c * (int64_t)sizeof(T), src + i * (int64_t)sizeof(T), sizeof(T));                     c += m[i] != 0;                                                                                }
+#define MASK_GATHER(T)                                                                             \
+    for (int64_t i = 0; i < n && c < count; i++) {                                                 \
+        memcpy(out + c * (int64_t)sizeof(T), src + i * (int64_t)sizeof(T), sizeof(T));             \
+        c += m[i] != 0;                                                                            \
+    }
 
 static void
 mask_gather_full(Plan *p, char *out)
@@ -773,7 +777,8 @@ kn_rt_fancy_set(void *base, int32_t bnd, int64_t isz, const int64_t *advw, int32
     int64_t e = plan_make(&p, base, bnd, isz, advw, nadv, place, err);
     int full_mask = e < 0 && is_full_mask(&p);
     /* one index that does not share the base's memory is read as it is (no offsets) */
-    int simple = e < 0 && is_simple(&p) && !overlaps(&p.adv[0].v, dt_size(p.adv[0].dt), &p.base, isz);
+    int simple =
+        e < 0 && is_simple(&p) && !overlaps(&p.adv[0].v, dt_size(p.adv[0].dt), &p.base, isz);
     if (e < 0 && !full_mask && !simple)
         e = plan_offsets(&p, err);
     if (e >= 0) {

@@ -112,11 +112,11 @@ enum {
     KN_EXC_FMT_END_CONVERSION,
     KN_EXC_FMT_AFTER_CONVERSION,
     KN_EXC_FMT_RECURSION,
-    KN_EXC_RANDRANGE_EMPTY, /* random.randrange(0) (runtime/random.c) */
-    KN_EXC_RANDRANGE_STEP,  /* random.randrange(0, 1, 0) */
-    KN_EXC_CHOICE_EMPTY,    /* random.choice([]) */
-    KN_EXC_GETRANDBITS,     /* random.getrandbits(-1), or of more than 64 bits */
-    KN_EXC_OPTIONAL_NONE,   /* an optional value used as a value while it is None (TypeError) */
+    KN_EXC_RANDRANGE_EMPTY,   /* random.randrange(0) (runtime/random.c) */
+    KN_EXC_RANDRANGE_STEP,    /* random.randrange(0, 1, 0) */
+    KN_EXC_CHOICE_EMPTY,      /* random.choice([]) */
+    KN_EXC_GETRANDBITS,       /* random.getrandbits(-1), or of more than 64 bits */
+    KN_EXC_OPTIONAL_NONE,     /* an optional value used as a value while it is None (TypeError) */
     KN_EXC_FANCY_MASK_SHAPE,  /* a[mask] of another shape (runtime/fancy.c): NumPy's IndexError */
     KN_EXC_FANCY_BROADCAST,   /* a[i, j] of index arrays that do not broadcast together */
     KN_EXC_FANCY_VALUE_SHAPE, /* a[idx] = v of a value that does not broadcast to the result */
