@@ -186,7 +186,7 @@ def _set_for(func):
     return s
 
 
-def _lazy(module, functions=(), methods=()):
+def _lazy(module, functions=(), methods=(), attributes=()):
     """kiln.lib: ``module`` implements ``functions`` (callables) and ``methods`` ((type class,
     name) pairs); it is imported when one of them is first resolved, so that importing kiln.lib
     costs only these names (the frontend finds a callable in _registry before any import)."""
@@ -194,6 +194,8 @@ def _lazy(module, functions=(), methods=()):
         _set_for(func).pending.append(module)
     for type_class, name in methods:
         _owner_set(_methods, type_class, name).pending.append(module)
+    for type_class, name in attributes:
+        _owner_set(_attributes, type_class, name).pending.append(module)
 
 
 def overload(func, jit_options=None, strict=True, inline="never", prefer_literal=False,

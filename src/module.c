@@ -132,6 +132,17 @@ fixed_exceptions(PyObject *table)
                 {KN_EXC_BROADCAST, PyExc_ValueError, "operands could not be broadcast together"},
                 {KN_EXC_ARRAY_INDEX, PyExc_IndexError,
                  "index {} is out of bounds for axis {} with size {}"},
+                /* advanced indexing (runtime/fancy.c): NumPy's texts, less the shapes */
+                {KN_EXC_FANCY_MASK_SHAPE, PyExc_IndexError,
+                 "boolean index did not match indexed array along axis {}; size of axis is {} "
+                 "but size of corresponding boolean axis is {}"},
+                {KN_EXC_FANCY_BROADCAST, PyExc_IndexError,
+                 "shape mismatch: indexing arrays could not be broadcast together"},
+                {KN_EXC_FANCY_VALUE_SHAPE, PyExc_ValueError,
+                 "shape mismatch: value array could not be broadcast to indexing result"},
+                {KN_EXC_FANCY_MASK_VALUE, PyExc_ValueError,
+                 "NumPy boolean array indexing assignment cannot assign {} input values to the "
+                 "{} output values where the mask is true"},
                 {KN_EXC_UNPACK, PyExc_ValueError, "expected {} values to unpack, got {}"},
                 {KN_EXC_FLOAT_INT_RANGE, PyExc_OverflowError,
                  "float too large to convert to a 64-bit integer"},

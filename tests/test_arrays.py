@@ -2387,9 +2387,12 @@ def test_len_and_iteration_of_0d_array_are_typing_errors():
     assert isinstance(err, EITHER) and err.line == locate(iterate_0d, "for x in a")[0]
 
 
-def test_boolean_mask_index_is_a_kiln_error():
-    err = compile_error(bool_index, np.arange(3.0), np.array([True, False, True]))
-    assert isinstance(err, EITHER) and err.line == locate(bool_index, "a[m]")[0]
+def test_boolean_mask_index_matches_numpy():
+    # issue 11 made boolean masks an index (it was a compile error before): NumPy is the oracle
+    a, m = np.arange(3.0), np.array([True, False, True])
+    got = kiln.njit(bool_index)(a, m)
+    np.testing.assert_array_equal(got, bool_index(a, m))
+    assert got.dtype == a.dtype
 
 
 def test_assigning_an_array_attribute_is_a_kiln_error():

@@ -25,3 +25,7 @@ _lazy("kiln.lib.linalg", functions=[np.dot, operator.matmul])
 
 _lazy("kiln.lib.mathfuncs", functions=[np.isclose, np.allclose, np.array_equal, np.array_equiv,
                                        np.nan_to_num, np.real_if_close, np.unwrap])
+_lazy("kiln.lib.indexing",
+      functions=[np.take, np.put, np.take_along_axis, np.flatnonzero, np.argwhere, np.extract,
+                 np.place, np.select, np.choose, np.ndindex, np.ndenumerate, np.nditer],
+      methods=[(types.Array, "take")], attributes=[(types.Array, "flat")])

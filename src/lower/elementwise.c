@@ -765,7 +765,7 @@ kn_lower_array_ufunc(L *l, KnInstr *in)
         e[i] = ops[i].v;
         any_array |= ops[i].t->kind == KN_TY_ARRAY;
     }
-    if (!any_array && !impl->inplace)
+    if (!any_array && !impl->inplace && in->type->kind != KN_TY_ARRAY) /* np.where: 0-d */
         return kn_lower_convert(l, ufunc_kernel(l, in, e), impl->result, in->type);
     for (int i = 0; i < nin; i++) /* as check_python_ints, with or without out= */
         if (ops[i].t->kind != KN_TY_ARRAY && impl->builtin != KN_BI_NP_WHERE)

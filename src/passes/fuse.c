@@ -69,6 +69,20 @@ has_effects(const KnInstr *in)
            in->type->kind != KN_TY_FUNC;
 }
 
+/* an index with an array in it (advanced indexing: a copy, bounds always checked) */
+static int
+fancy_index(const KnType *idx)
+{
+    if (!idx)
+        return 0;
+    if (idx->kind == KN_TY_ARRAY)
+        return 1;
+    for (int i = 0; idx->kind == KN_TY_TUPLE && i < idx->n; i++)
+        if (idx->items[i]->kind == KN_TY_ARRAY)
+            return 1;
+    return 0;
+}
+
 /* May this instruction raise, other than as an elementwise node (whose errors, broadcasting
  * and int bounds, may be reordered among themselves)? Loads of arrays and views do not, except
  * a view taken with boundscheck (a[i] of a 2-D array). */
@@ -80,7 +94,7 @@ raise_barrier(const KnCompilation *c, const KnInstr *in)
     if (in->op == KN_OP_ARG || in->op == KN_OP_LOAD)
         return 0;
     if (in->op == KN_OP_GETITEM && in->type && in->type->kind == KN_TY_ARRAY)
-        return c->boundscheck;
+        return c->boundscheck || fancy_index(in->args[1]->type); /* a[idx] checks always */
     return kn_pass_instr_raises(c, in);
 }
 

@@ -112,11 +112,15 @@ enum {
     KN_EXC_FMT_END_CONVERSION,
     KN_EXC_FMT_AFTER_CONVERSION,
     KN_EXC_FMT_RECURSION,
-    KN_EXC_RANDRANGE_EMPTY, /* random.randrange(0) (runtime/random.c) */
-    KN_EXC_RANDRANGE_STEP,  /* random.randrange(0, 1, 0) */
-    KN_EXC_CHOICE_EMPTY,    /* random.choice([]) */
-    KN_EXC_GETRANDBITS,     /* random.getrandbits(-1), or of more than 64 bits */
-    KN_EXC_OPTIONAL_NONE,   /* an optional value used as a value while it is None (TypeError) */
+    KN_EXC_RANDRANGE_EMPTY,   /* random.randrange(0) (runtime/random.c) */
+    KN_EXC_RANDRANGE_STEP,    /* random.randrange(0, 1, 0) */
+    KN_EXC_CHOICE_EMPTY,      /* random.choice([]) */
+    KN_EXC_GETRANDBITS,       /* random.getrandbits(-1), or of more than 64 bits */
+    KN_EXC_OPTIONAL_NONE,     /* an optional value used as a value while it is None (TypeError) */
+    KN_EXC_FANCY_MASK_SHAPE,  /* a[mask] of another shape (runtime/fancy.c): NumPy's IndexError */
+    KN_EXC_FANCY_BROADCAST,   /* a[i, j] of index arrays that do not broadcast together */
+    KN_EXC_FANCY_VALUE_SHAPE, /* a[idx] = v of a value that does not broadcast to the result */
+    KN_EXC_FANCY_MASK_VALUE,  /* a[mask] = v of another number of values */
     KN_EXC__FIXED
 };
 
@@ -283,6 +287,17 @@ void kn_rt_histogram_edges(const double *a, int64_t n, const double *edges, int6
                            int64_t *hist);
 /* np.linspace(lo, hi, nbins + 1), bit for bit: edges[nbins + 1] */
 void kn_rt_linspace_edges(double lo, double hi, int64_t nbins, double *edges);
+
+/* fancy.c: advanced indexing (a[idx], a[mask], their assignments). base: the view of the
+ * basic part of the index, an array struct of bnd axes; advw: 4 words per advanced index (its
+ * array struct, ndim, KN_DT_* dtype, base axis | original axis << 16); place: where the
+ * broadcast part goes among the free axes. get fills *out (an array struct of ond axes, a new
+ * meminfo); set stores value (an array struct of vnd axes of the base's dtype). Both return -1,
+ * or the KN_EXC_* to raise with err[0..2] as its arguments. */
+int64_t kn_rt_fancy_get(const void *base, int32_t bnd, int64_t isz, const int64_t *advw,
+                        int32_t nadv, int32_t place, void *out, int32_t ond, int64_t *err);
+int64_t kn_rt_fancy_set(void *base, int32_t bnd, int64_t isz, const int64_t *advw, int32_t nadv,
+                        int32_t place, const void *value, int32_t vnd, int64_t *err);
 
 /* exc.c: the text of a str argument of an exception raised with run-time arguments (slot k) */
 void kn_rt_exc_text(int64_t k, const void *str);

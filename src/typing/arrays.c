@@ -267,12 +267,84 @@ elem_kind(const KnType *t)
     return t->kind == KN_TY_ARRAY ? t->dtype->kind : t->kind;
 }
 
+/* Advanced indexing (NumPy's rules): integer arrays broadcast together to a shape B that
+ * replaces the axes they index (where they are adjacent, ints between them counting as
+ * indices), or goes first; a boolean array of k dimensions covers k axes and counts as the 1-d
+ * array of its true positions. The result is a new C array: the axes the basic parts keep with
+ * B among them. Lowering: lower/index.c and runtime/fancy.c. */
+static KnType *
+fancy_index_result(KnCompilation *c, KnSpan span, KnType *a, KnType *idx)
+{
+    int n = idx->kind == KN_TY_TUPLE ? idx->n : 1, covered = 0, nones = 0, bnd = 0, ell = 0;
+    int slices = 0;
+    for (int i = 0; i < n; i++) {
+        KnType *it = idx->kind == KN_TY_TUPLE ? idx->items[i] : idx;
+        if (it->kind == KN_TY_ARRAY) {
+            if (it->dtype->kind == KN_TY_BOOL) {
+                if (it->ndim == 0) {
+                    kn_typing_err(c, span, "a 0-d boolean array index is not supported");
+                    return NULL;
+                }
+                covered += it->ndim;
+                bnd = bnd > 1 ? bnd : 1;
+            } else if (it->dtype->kind == KN_TY_INT) {
+                covered++;
+                bnd = bnd > it->ndim ? bnd : it->ndim;
+            } else {
+                kn_typing_err(c, span,
+                              "arrays used as indices must be of integer or boolean type, not %s",
+                              it->name);
+                return NULL;
+            }
+        } else if (kn_typing_intlike(it) || it->kind == KN_TY_SLICE) {
+            covered++;
+            slices += it->kind == KN_TY_SLICE;
+        } else if (it->kind == KN_TY_NONE) {
+            nones++;
+        } else if (it == &kn_type_ellipsis) {
+            if (ell++) {
+                kn_typing_err(c, span, "an index can only have a single ellipsis ('...')");
+                return NULL;
+            }
+        } else {
+            kn_typing_err(c, span,
+                          "arrays are indexed by integers, slices, None, '...' and integer or "
+                          "boolean arrays, not %s",
+                          it->name);
+            return NULL;
+        }
+    }
+    if (covered > a->ndim) {
+        kn_typing_err(c, span, "too many indices for %s: %d", a->name, covered);
+        return NULL;
+    }
+    /* the axes no index takes, the slices' and the new ones, and B */
+    int kept = a->ndim - covered + slices;
+    return kn_type_array(c->types, a->dtype, kept + nones + bnd, 'C', 0);
+}
+
+/* is any part of the index an array (advanced indexing) */
+int
+kn_typing_index_is_fancy(const KnType *idx)
+{
+    if (idx->kind == KN_TY_ARRAY)
+        return 1;
+    if (idx->kind != KN_TY_TUPLE)
+        return 0;
+    for (int i = 0; i < idx->n; i++)
+        if (idx->items[i]->kind == KN_TY_ARRAY)
+            return 1;
+    return 0;
+}
+
 /* What an index selects from an array of type a: the result type (an element, or a view). The
  * components are ints (take one position of an axis), slices (keep the axis, strided), None
  * (a new axis of length 1) and at most one Ellipsis (as many full slices as needed). */
 KnType *
 kn_typing_index_result(KnCompilation *c, KnSpan span, KnType *a, KnType *idx)
 {
+    if (kn_typing_index_is_fancy(idx))
+        return fancy_index_result(c, span, a, idx);
     int n = idx->kind == KN_TY_TUPLE ? idx->n : 1, ints = 0, slices = 0, nones = 0, ell = 0;
     int only_leading_ints = 1;
     for (int i = 0; i < n; i++) {
@@ -292,8 +364,8 @@ kn_typing_index_result(KnCompilation *c, KnSpan span, KnType *a, KnType *idx)
             }
         } else {
             kn_typing_err(c, span,
-                          "arrays are indexed by integers, slices, None and '...', not %s "
-                          "(fancy indexing with arrays comes later)",
+                          "arrays are indexed by integers, slices, None, '...' and integer or "
+                          "boolean arrays, not %s",
                           it->name);
             return NULL;
         }
@@ -652,9 +724,7 @@ kn_typing_ufunc(KnCompilation *c, KnInstr *in, int id)
                                  r->name, kn_kir_builtin_name(id), o->name);
         in->type = o;
     } else if (id == KN_BI_NP_WHERE && !any_array) {
-        return kn_typing_err(c, in->span,
-                             "np.where() of three scalars is not supported (use 'x if c else "
-                             "y')");
+        in->type = kn_type_array(c->types, r, 0, 'C', 0); /* NumPy's 0-d array */
     } else {
         in->type = any_array ? kn_type_array(c->types, r, ndim, 'C', 0) : r;
     }

@@ -139,6 +139,7 @@ int kn_typing_array_unop(KnCompilation *c, KnInstr *in, KnType *a);
 int kn_typing_array_getattr(KnCompilation *c, KnInstr *in, KnType *t);
 int kn_typing_array_getitem(KnCompilation *c, KnInstr *in, KnType *a, KnType *idx);
 KnType *kn_typing_index_result(KnCompilation *c, KnSpan span, KnType *a, KnType *idx);
+int kn_typing_index_is_fancy(const KnType *idx); /* an array in the index (arrays.c) */
 int kn_typing_setitem(KnCompilation *c, KnInstr *in);
 int kn_typing_reduction(KnCompilation *c, KnInstr *in, const char *name, KnType *a);
 int kn_typing_reduction_axis(KnCompilation *c, KnInstr *in, const char *name, KnType *a,
