@@ -52,7 +52,23 @@ static const struct {
     {KN_BI_NPR_LOGSERIES, KN_NPR_LOGSERIES},
     {KN_BI_NPR_NEGATIVE_BINOMIAL, KN_NPR_NEGATIVE_BINOMIAL},
     {KN_BI_NPR_ZIPF, KN_NPR_ZIPF},
+    {KN_BI_NPG_RANDOM, KN_NPG_RANDOM},
+    {KN_BI_NPG_STANDARD_NORMAL, KN_NPG_STD_NORMAL},
+    {KN_BI_NPG_STANDARD_EXPONENTIAL, KN_NPG_STD_EXP},
+    {KN_BI_NPG_NORMAL, KN_NPG_NORMAL},
+    {KN_BI_NPG_UNIFORM, KN_NPG_UNIFORM},
+    {KN_BI_NPG_EXPONENTIAL, KN_NPG_EXPONENTIAL},
+    {KN_BI_NPG_INTEGERS, KN_NPG_INTEGERS},
 };
+
+/* a Generator's method: its bitgen_t pointer (the bound method's self); NULL for np.random.* */
+static LLVMValueRef
+generator(L *l, KnInstr *in, int id)
+{
+    if (!(kn_lib_flags(id) & KN_CF_METHOD))
+        return NULL;
+    return l->vals[in->args[0]->args[0]->id];
+}
 
 static int
 kind_of(int id)
@@ -112,11 +128,14 @@ new_result(L *l, KnInstr *in, KnInstr *size, int first_dim, LLVMValueRef extra)
 }
 
 static LLVMValueRef
-fill(L *l, int kind, LLVMValueRef dp, LLVMValueRef ip, LLVMValueRef out, LLVMValueRef n)
+fill(L *l, LLVMValueRef g, int kind, LLVMValueRef dp, LLVMValueRef ip, LLVMValueRef out,
+     LLVMValueRef n)
 {
-    LLVMTypeRef ps[5] = {l->i32, l->ptr, l->ptr, l->ptr, l->i64};
-    LLVMValueRef as[5] = {LLVMConstInt(l->i32, (unsigned long long)kind, 0), dp, ip, out, n};
-    return kn_lower_extern(l, "kn_rt_npr_fill", l->i32, ps, 5, as);
+    LLVMTypeRef ps[6] = {l->ptr, l->i32, l->ptr, l->ptr, l->ptr, l->i64};
+    LLVMValueRef as[6] = {g, LLVMConstInt(l->i32, (unsigned long long)kind, 0), dp, ip, out, n};
+    if (g)
+        return kn_lower_extern(l, "kn_rt_npg_fill", l->i32, ps, 6, as);
+    return kn_lower_extern(l, "kn_rt_npr_fill", l->i32, ps + 1, 5, as + 1);
 }
 
 static LLVMValueRef
@@ -137,7 +156,9 @@ distribution(L *l, KnInstr *in, int id, const KnNprSpec *sp, int kind)
             LLVMBuildStore(l->b, kn_lower_convert(l, l->vals[a->id], a->type, &kn_type_int64), islot);
         }
     }
-    if (id == KN_BI_NPR_RANDINT) { /* randint(high): low 0; ip[2] says so for the message */
+    LLVMValueRef g = generator(l, in, id);
+    if (id == KN_BI_NPR_RANDINT || id == KN_BI_NPG_INTEGERS) {
+        /* randint(high): low 0; ip[2] says so for the message; ip[3] integers' endpoint */
         LLVMValueRef k0 = i64c(l, 0), k1 = i64c(l, 1), k2 = i64c(l, 2);
         LLVMValueRef s0 = LLVMBuildInBoundsGEP2(l->b, l->i64, ip, &k0, 1, "");
         LLVMValueRef s1 = LLVMBuildInBoundsGEP2(l->b, l->i64, ip, &k1, 1, "");
@@ -148,18 +169,24 @@ distribution(L *l, KnInstr *in, int id, const KnNprSpec *sp, int kind)
             LLVMBuildStore(l->b, i64c(l, 0), s0);
         }
         LLVMBuildStore(l->b, i64c(l, one), s2);
+        KnInstr *ep = kn_typing_arg(in, 4, "endpoint");
+        LLVMValueRef k3 = i64c(l, 3);
+        LLVMBuildStore(l->b,
+                       ep ? kn_lower_convert(l, l->vals[ep->id], ep->type, &kn_type_int64)
+                          : i64c(l, 0),
+                       LLVMBuildInBoundsGEP2(l->b, l->i64, ip, &k3, 1, ""));
     }
     KnInstr *size = kn_typing_arg(in, sp->nparams, "size");
     if (!given(size)) {
-        if (kind == KN_NPR_RANDOM)
+        if (kind == KN_NPR_RANDOM && !g)
             return kn_lower_extern(l, "kn_rt_npr_random", l->f64, NULL, 0, NULL);
         LLVMTypeRef rt = sp->result == 'f' ? l->f64 : l->i64;
         LLVMValueRef out = kn_lower_entry_alloca(l, rt, "draw");
-        check_status(l, fill(l, kind, dp, ip, out, i64c(l, 1)));
+        check_status(l, fill(l, g, kind, dp, ip, out, i64c(l, 1)));
         return LLVMBuildLoad2(l->b, rt, out, "");
     }
     LLVMValueRef arr = new_result(l, in, size, 0, NULL);
-    check_status(l, fill(l, kind, dp, ip, field(l, arr, F_DATA), field(l, arr, F_NITEMS)));
+    check_status(l, fill(l, g, kind, dp, ip, field(l, arr, F_DATA), field(l, arr, F_NITEMS)));
     return arr;
 }
 
@@ -176,7 +203,7 @@ dims(L *l, KnInstr *in, int kind)
         return kn_lower_extern(l, "kn_rt_npr_normal", l->f64, d2, 2, as);
     }
     LLVMValueRef arr = new_result(l, in, NULL, 1, NULL);
-    fill(l, kind, z, z, field(l, arr, F_DATA), field(l, arr, F_NITEMS));
+    fill(l, NULL, kind, z, z, field(l, arr, F_DATA), field(l, arr, F_NITEMS));
     return arr;
 }
 
@@ -197,36 +224,44 @@ geometry(L *l, LLVMValueRef a, const KnType *t, LLVMValueRef *shape, LLVMValueRe
 }
 
 static void
-shuffle(L *l, LLVMValueRef a, const KnType *t)
+shuffle(L *l, LLVMValueRef g, LLVMValueRef a, const KnType *t)
 {
     LLVMValueRef shape, strides;
     geometry(l, a, t, &shape, &strides);
-    LLVMTypeRef ps[5] = {l->ptr, l->i64, l->ptr, l->ptr, l->i64};
-    LLVMValueRef as[5] = {field(l, a, F_DATA), i64c(l, t->ndim), shape, strides,
+    LLVMTypeRef ps[6] = {l->ptr, l->ptr, l->i64, l->ptr, l->ptr, l->i64};
+    LLVMValueRef as[6] = {g, field(l, a, F_DATA), i64c(l, t->ndim), shape, strides,
                           i64c(l, itemsize(t->dtype))};
-    kn_lower_extern(l, "kn_rt_npr_shuffle", LLVMVoidTypeInContext(l->ctx), ps, 5, as);
+    LLVMTypeRef v = LLVMVoidTypeInContext(l->ctx);
+    if (g)
+        kn_lower_extern(l, "kn_rt_npg_shuffle", v, ps, 6, as);
+    else
+        kn_lower_extern(l, "kn_rt_npr_shuffle", v, ps + 1, 5, as + 1);
 }
 
 static LLVMValueRef
-permutation(L *l, KnInstr *in)
+permutation(L *l, KnInstr *in, LLVMValueRef g)
 {
     KnInstr *x = kn_typing_arg(in, 0, "x");
     LLVMValueRef v = l->vals[x->id];
     if (x->type->kind != KN_TY_ARRAY) {
         LLVMValueRef n = kn_lower_convert(l, v, x->type, &kn_type_int64);
         LLVMValueRef arr = kn_lower_array_alloc(l, in->type, &n);
-        LLVMTypeRef ps[2] = {l->ptr, l->i64};
-        LLVMValueRef as[2] = {field(l, arr, F_DATA), n};
-        kn_lower_extern(l, "kn_rt_npr_permutation", LLVMVoidTypeInContext(l->ctx), ps, 2, as);
+        LLVMTypeRef ps[3] = {l->ptr, l->ptr, l->i64};
+        LLVMValueRef as[3] = {g, field(l, arr, F_DATA), n};
+        if (g)
+            kn_lower_extern(l, "kn_rt_npg_permutation", LLVMVoidTypeInContext(l->ctx), ps, 3, as);
+        else
+            kn_lower_extern(l, "kn_rt_npr_permutation", LLVMVoidTypeInContext(l->ctx), ps + 1, 2,
+                            as + 1);
         return arr;
     }
     LLVMValueRef arr = kn_lower_array_copy(l, in, v, x->type);
-    shuffle(l, arr, in->type);
+    shuffle(l, g, arr, in->type);
     return arr;
 }
 
 static LLVMValueRef
-choice(L *l, KnInstr *in)
+choice(L *l, KnInstr *in, LLVMValueRef g)
 {
     KnInstr *a = kn_typing_arg(in, 0, "a"), *size = kn_typing_arg(in, 1, "size");
     KnInstr *rep = kn_typing_arg(in, 2, "replace"), *p = kn_typing_arg(in, 3, "p");
@@ -245,9 +280,11 @@ choice(L *l, KnInstr *in)
         out = kn_lower_entry_alloca(l, LLVMArrayType2(l->i64, 2), "pick"); /* any item */
         n = i64c(l, 1);
     }
-    LLVMTypeRef ps[11] = {l->i64, l->ptr, l->i64, l->i64, l->ptr, l->i64,
-                          l->i64, l->i64, l->ptr, l->i64, l->i64};
-    LLVMValueRef as[11] = {
+    KnInstr *sh = g ? kn_typing_arg(in, 5, "shuffle") : NULL;
+    LLVMTypeRef ps[13] = {l->ptr, l->i64, l->ptr, l->i64, l->i64, l->ptr, l->i64,
+                          l->i64, l->i64, l->ptr, l->i64, l->i64, l->i64};
+    LLVMValueRef as[13] = {
+        g,
         pop,
         is_int ? z : field(l, av, F_DATA),
         is_int ? i64c(l, 8) : stride(l, av, a->type, 0),
@@ -259,8 +296,12 @@ choice(L *l, KnInstr *in)
         out,
         n,
         i64c(l, is_int),
+        sh ? kn_lower_convert(l, l->vals[sh->id], sh->type, &kn_type_int64) : i64c(l, 1),
     };
-    check_status(l, kn_lower_extern(l, "kn_rt_npr_choice", l->i32, ps, 11, as));
+    if (g)
+        check_status(l, kn_lower_extern(l, "kn_rt_npg_choice", l->i32, ps, 13, as));
+    else
+        check_status(l, kn_lower_extern(l, "kn_rt_npr_choice", l->i32, ps + 1, 11, as + 1));
     if (arr)
         return arr;
     return load_elem(l, d, out);
@@ -326,14 +367,17 @@ kn_lower_rule_np_random(L *l, KnInstr *in, int id)
     case KN_BI_NPR_RANDN:
         return dims(l, in, kind_of(id));
     case KN_BI_NPR_CHOICE:
-        return choice(l, in);
-    case KN_BI_NPR_SHUFFLE: {
+    case KN_BI_NPG_CHOICE:
+        return choice(l, in, generator(l, in, id));
+    case KN_BI_NPR_SHUFFLE:
+    case KN_BI_NPG_SHUFFLE: {
         KnInstr *x = kn_typing_arg(in, 0, "x");
-        shuffle(l, l->vals[x->id], x->type);
+        shuffle(l, generator(l, in, id), l->vals[x->id], x->type);
         return LLVMConstInt(l->i8, 0, 0);
     }
     case KN_BI_NPR_PERMUTATION:
-        return permutation(l, in);
+    case KN_BI_NPG_PERMUTATION:
+        return permutation(l, in, generator(l, in, id));
     default:
         return vector_draw(l, in, id);
     }

@@ -61,6 +61,14 @@ double kn_npr_loggam(double x);
 int64_t kn_npr_poisson(KnNpr *s, double lam);
 int64_t kn_npr_binomial(KnNpr *s, double p, int64_t n);
 uint64_t kn_npr_interval(KnNpr *s, uint64_t max);
+/* shared by choice's two forms: Kahan's sum of n doubles at p (stride in bytes), the cumulative
+ * sums of p[0..n) divided by the last into cdf, searchsorted(cdf, u, side='right') */
+double kn_npr_kahan_sum(const char *p, int64_t n, int64_t stride);
+void kn_npr_make_cdf(double *cdf, const double *p, int64_t n);
+int64_t kn_npr_search_right(const double *cdf, int64_t n, double u);
+/* choice without replacement with probabilities p (changed in place): NumPy's loop of redraws */
+int32_t kn_npr_choice_p_unique(double (*draw)(void *ctx), void *ctx, double *p, int64_t pop,
+                               int64_t *idx, int64_t n);
 int32_t kn_npr_check_discrete(int kind, const double *dp, const int64_t *ip);
 int64_t kn_npr_discrete(KnNpr *s, int kind, const double *dp, const int64_t *ip);
 
@@ -88,5 +96,35 @@ int32_t kn_rt_npr_multinomial(int64_t n, const char *p, int64_t k, int64_t pstri
 /* dirichlet(alpha) count times into out (count * k doubles) */
 int32_t kn_rt_npr_dirichlet(const char *alpha, int64_t k, int64_t astride, double *out,
                             int64_t count);
+
+
+/* np.random.Generator (np_random_gen.c): NumPy's bitgen_t, read from the bit generator's
+ * capsule, whose functions the draws call so that the Python object's state moves */
+typedef struct {
+    void *state;
+    uint64_t (*next_uint64)(void *st);
+    uint32_t (*next_uint32)(void *st);
+    double (*next_double)(void *st);
+    uint64_t (*next_raw)(void *st);
+} KnBitGen;
+
+enum { /* what kn_rt_npg_fill draws */
+    KN_NPG_RANDOM,
+    KN_NPG_STD_NORMAL,
+    KN_NPG_NORMAL,  /* (loc, scale) */
+    KN_NPG_UNIFORM, /* (low, high) */
+    KN_NPG_STD_EXP,
+    KN_NPG_EXPONENTIAL, /* (scale) */
+    KN_NPG__INT,
+    KN_NPG_INTEGERS, /* ip: low, high, one argument given, endpoint */
+};
+int32_t kn_rt_npg_fill(KnBitGen *g, int32_t kind, const double *dp, const int64_t *ip, void *out,
+                       int64_t n);
+void kn_rt_npg_shuffle(KnBitGen *g, char *data, int64_t ndim, const int64_t *shape,
+                       const int64_t *strides, int64_t itemsize);
+void kn_rt_npg_permutation(KnBitGen *g, int64_t *out, int64_t n);
+int32_t kn_rt_npg_choice(KnBitGen *g, int64_t pop, const char *data, int64_t stride,
+                         int64_t itemsize, const char *p, int64_t pn, int64_t pstride,
+                         int64_t replace, char *out, int64_t n, int64_t given_int, int64_t shuffle);
 
 #endif

@@ -465,8 +465,8 @@ kn_rt_npr_permutation(int64_t *out, int64_t n)
 
 /* ---- choice ---- */
 
-static double
-kahan_sum(const char *p, int64_t n, int64_t stride)
+double
+kn_npr_kahan_sum(const char *p, int64_t n, int64_t stride)
 {
     if (n <= 0)
         return 0.0;
@@ -480,8 +480,8 @@ kahan_sum(const char *p, int64_t n, int64_t stride)
 }
 
 /* the first index whose cdf passes u (searchsorted side='right') */
-static int64_t
-search_right(const double *cdf, int64_t n, double u)
+int64_t
+kn_npr_search_right(const double *cdf, int64_t n, double u)
 {
     int64_t lo = 0, hi = n;
     while (lo < hi) {
@@ -494,8 +494,8 @@ search_right(const double *cdf, int64_t n, double u)
     return lo;
 }
 
-static void
-make_cdf(double *cdf, const double *p, int64_t n)
+void
+kn_npr_make_cdf(double *cdf, const double *p, int64_t n)
 {
     double acc = 0.0;
     for (int64_t i = 0; i < n; i++)
@@ -506,8 +506,15 @@ make_cdf(double *cdf, const double *p, int64_t n)
 }
 
 /* the indices of choice without replacement with probabilities (NumPy's redraw loop) */
-static int32_t
-choice_p_unique(KnNpr *s, double *p, int64_t pop, int64_t *idx, int64_t n)
+static double
+legacy_draw(void *s)
+{
+    return kn_npr_double(s);
+}
+
+int32_t
+kn_npr_choice_p_unique(double (*draw)(void *ctx), void *ctx, double *p, int64_t pop, int64_t *idx,
+                       int64_t n)
 {
     double *cdf = malloc((size_t)pop * sizeof *cdf + (size_t)n * sizeof(double));
     char *seen = calloc((size_t)pop, 1);
@@ -521,13 +528,13 @@ choice_p_unique(KnNpr *s, double *p, int64_t pop, int64_t *idx, int64_t n)
     while (found < n) {
         int64_t want = n - found;
         for (int64_t i = 0; i < want; i++)
-            x[i] = kn_npr_double(s);
+            x[i] = draw(ctx);
         for (int64_t i = 0; i < found; i++)
             p[idx[i]] = 0;
-        make_cdf(cdf, p, pop);
+        kn_npr_make_cdf(cdf, p, pop);
         int64_t start = found;
         for (int64_t i = 0; i < want; i++) {
-            int64_t k = search_right(cdf, pop, x[i]);
+            int64_t k = kn_npr_search_right(cdf, pop, x[i]);
             if (!seen[k]) { /* np.unique's first occurrences, in their order */
                 seen[k] = 1;
                 idx[found++] = k;
@@ -550,7 +557,7 @@ choice_check(int64_t pop, const char *p, int64_t pn, int64_t pstride, int64_t re
     if (p) {
         if (pn != pop)
             return KN_EXC_NPR_CHOICE_P_SIZE;
-        double sum = kahan_sum(p, pn, pstride);
+        double sum = kn_npr_kahan_sum(p, pn, pstride);
         if (isnan(sum))
             return KN_EXC_NPR_CHOICE_P_NAN;
         for (int64_t i = 0; i < pn; i++)
@@ -589,14 +596,14 @@ choice_indices(KnNpr *s, int64_t pop, const char *p, int64_t pstride, int64_t re
     }
     int32_t e = 0;
     if (replace && p) {
-        make_cdf(pc, pc, pop);
+        kn_npr_make_cdf(pc, pc, pop);
         for (int64_t i = 0; i < n; i++)
-            idx[i] = search_right(pc, pop, kn_npr_double(s));
+            idx[i] = kn_npr_search_right(pc, pop, kn_npr_double(s));
     } else if (replace) {
         for (int64_t i = 0; i < n; i++)
             idx[i] = bounded(s, 0, (uint64_t)pop - 1u);
     } else if (p) {
-        e = choice_p_unique(s, pc, pop, idx, n);
+        e = kn_npr_choice_p_unique(legacy_draw, s, pc, pop, idx, n);
     } else {
         int64_t *perm = malloc((size_t)pop * sizeof *perm);
         if (!perm)
@@ -645,7 +652,7 @@ kn_rt_npr_multinomial(int64_t n, const char *p, int64_t k, int64_t pstride, int6
         if (!(v >= 0 && v <= 1))
             return KN_EXC_NPR_PVALS;
     }
-    if (kahan_sum(p, k - 1, pstride) > 1.0 + 1e-12)
+    if (kn_npr_kahan_sum(p, k - 1, pstride) > 1.0 + 1e-12)
         return KN_EXC_NPR_PVALS_SUM;
     KnNpr *s = kn_npr_state();
     memset(out, 0, (size_t)(count * k) * sizeof *out);

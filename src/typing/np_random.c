@@ -14,43 +14,51 @@
 #include <string.h>
 
 #define S(id, n, p0, f0, p1, f1, p2, f2, r)                                                        \
-    {KN_BI_NPR_##id, n, {p0, p1, p2}, {f0, f1, f2}, r}
+    {KN_BI_##id, n, {p0, p1, p2}, {f0, f1, f2}, r}
 
 static const KnNprSpec specs[] = {
-    S(RANDOM, 0, 0, 0, 0, 0, 0, 0, 'f'),
-    S(RANDOM_SAMPLE, 0, 0, 0, 0, 0, 0, 0, 'f'),
-    S(STANDARD_NORMAL, 0, 0, 0, 0, 0, 0, 0, 'f'),
-    S(STANDARD_EXPONENTIAL, 0, 0, 0, 0, 0, 0, 0, 'f'),
-    S(STANDARD_CAUCHY, 0, 0, 0, 0, 0, 0, 0, 'f'),
-    S(UNIFORM, 2, "low", "f0", "high", "f1", 0, 0, 'f'),
-    S(NORMAL, 2, "loc", "f0", "scale", "f1", 0, 0, 'f'),
-    S(EXPONENTIAL, 1, "scale", "f1", 0, 0, 0, 0, 'f'),
-    S(STANDARD_GAMMA, 1, "shape", "fn", 0, 0, 0, 0, 'f'),
-    S(GAMMA, 2, "shape", "fn", "scale", "f1", 0, 0, 'f'),
-    S(BETA, 2, "a", "fn", "b", "fn", 0, 0, 'f'),
-    S(CHISQUARE, 1, "df", "fn", 0, 0, 0, 0, 'f'),
-    S(NONCENTRAL_CHISQUARE, 2, "df", "fn", "nonc", "fn", 0, 0, 'f'),
-    S(F, 2, "dfnum", "fn", "dfden", "fn", 0, 0, 'f'),
-    S(STANDARD_T, 1, "df", "fn", 0, 0, 0, 0, 'f'),
-    S(LOGNORMAL, 2, "mean", "f0", "sigma", "f1", 0, 0, 'f'),
-    S(LAPLACE, 2, "loc", "f0", "scale", "f1", 0, 0, 'f'),
-    S(LOGISTIC, 2, "loc", "f0", "scale", "f1", 0, 0, 'f'),
-    S(GUMBEL, 2, "loc", "f0", "scale", "f1", 0, 0, 'f'),
-    S(WEIBULL, 1, "a", "fn", 0, 0, 0, 0, 'f'),
-    S(PARETO, 1, "a", "fn", 0, 0, 0, 0, 'f'),
-    S(POWER, 1, "a", "fn", 0, 0, 0, 0, 'f'),
-    S(RAYLEIGH, 1, "scale", "f1", 0, 0, 0, 0, 'f'),
-    S(TRIANGULAR, 3, "left", "fn", "mode", "fn", "right", "fn", 'f'),
-    S(VONMISES, 2, "mu", "fn", "kappa", "fn", 0, 0, 'f'),
-    S(WALD, 2, "mean", "fn", "scale", "fn", 0, 0, 'f'),
-    S(RANDINT, 2, "low", "in", "high", "iN", 0, 0, 'i'),
-    S(BINOMIAL, 2, "n", "in", "p", "fn", 0, 0, 'i'),
-    S(POISSON, 1, "lam", "f1", 0, 0, 0, 0, 'i'),
-    S(GEOMETRIC, 1, "p", "fn", 0, 0, 0, 0, 'i'),
-    S(HYPERGEOMETRIC, 3, "ngood", "in", "nbad", "in", "nsample", "in", 'i'),
-    S(LOGSERIES, 1, "p", "fn", 0, 0, 0, 0, 'i'),
-    S(NEGATIVE_BINOMIAL, 2, "n", "fn", "p", "fn", 0, 0, 'i'),
-    S(ZIPF, 1, "a", "fn", 0, 0, 0, 0, 'i'),
+    S(NPR_RANDOM, 0, 0, 0, 0, 0, 0, 0, 'f'),
+    S(NPR_RANDOM_SAMPLE, 0, 0, 0, 0, 0, 0, 0, 'f'),
+    S(NPR_STANDARD_NORMAL, 0, 0, 0, 0, 0, 0, 0, 'f'),
+    S(NPR_STANDARD_EXPONENTIAL, 0, 0, 0, 0, 0, 0, 0, 'f'),
+    S(NPR_STANDARD_CAUCHY, 0, 0, 0, 0, 0, 0, 0, 'f'),
+    S(NPR_UNIFORM, 2, "low", "f0", "high", "f1", 0, 0, 'f'),
+    S(NPR_NORMAL, 2, "loc", "f0", "scale", "f1", 0, 0, 'f'),
+    S(NPR_EXPONENTIAL, 1, "scale", "f1", 0, 0, 0, 0, 'f'),
+    S(NPR_STANDARD_GAMMA, 1, "shape", "fn", 0, 0, 0, 0, 'f'),
+    S(NPR_GAMMA, 2, "shape", "fn", "scale", "f1", 0, 0, 'f'),
+    S(NPR_BETA, 2, "a", "fn", "b", "fn", 0, 0, 'f'),
+    S(NPR_CHISQUARE, 1, "df", "fn", 0, 0, 0, 0, 'f'),
+    S(NPR_NONCENTRAL_CHISQUARE, 2, "df", "fn", "nonc", "fn", 0, 0, 'f'),
+    S(NPR_F, 2, "dfnum", "fn", "dfden", "fn", 0, 0, 'f'),
+    S(NPR_STANDARD_T, 1, "df", "fn", 0, 0, 0, 0, 'f'),
+    S(NPR_LOGNORMAL, 2, "mean", "f0", "sigma", "f1", 0, 0, 'f'),
+    S(NPR_LAPLACE, 2, "loc", "f0", "scale", "f1", 0, 0, 'f'),
+    S(NPR_LOGISTIC, 2, "loc", "f0", "scale", "f1", 0, 0, 'f'),
+    S(NPR_GUMBEL, 2, "loc", "f0", "scale", "f1", 0, 0, 'f'),
+    S(NPR_WEIBULL, 1, "a", "fn", 0, 0, 0, 0, 'f'),
+    S(NPR_PARETO, 1, "a", "fn", 0, 0, 0, 0, 'f'),
+    S(NPR_POWER, 1, "a", "fn", 0, 0, 0, 0, 'f'),
+    S(NPR_RAYLEIGH, 1, "scale", "f1", 0, 0, 0, 0, 'f'),
+    S(NPR_TRIANGULAR, 3, "left", "fn", "mode", "fn", "right", "fn", 'f'),
+    S(NPR_VONMISES, 2, "mu", "fn", "kappa", "fn", 0, 0, 'f'),
+    S(NPR_WALD, 2, "mean", "fn", "scale", "fn", 0, 0, 'f'),
+    S(NPR_RANDINT, 2, "low", "in", "high", "iN", 0, 0, 'i'),
+    S(NPR_BINOMIAL, 2, "n", "in", "p", "fn", 0, 0, 'i'),
+    S(NPR_POISSON, 1, "lam", "f1", 0, 0, 0, 0, 'i'),
+    S(NPR_GEOMETRIC, 1, "p", "fn", 0, 0, 0, 0, 'i'),
+    S(NPR_HYPERGEOMETRIC, 3, "ngood", "in", "nbad", "in", "nsample", "in", 'i'),
+    S(NPR_LOGSERIES, 1, "p", "fn", 0, 0, 0, 0, 'i'),
+    S(NPR_NEGATIVE_BINOMIAL, 2, "n", "fn", "p", "fn", 0, 0, 'i'),
+    S(NPR_ZIPF, 1, "a", "fn", 0, 0, 0, 0, 'i'),
+    /* np.random.Generator's methods */
+    S(NPG_RANDOM, 0, 0, 0, 0, 0, 0, 0, 'f'),
+    S(NPG_STANDARD_NORMAL, 0, 0, 0, 0, 0, 0, 0, 'f'),
+    S(NPG_STANDARD_EXPONENTIAL, 0, 0, 0, 0, 0, 0, 0, 'f'),
+    S(NPG_NORMAL, 2, "loc", "f0", "scale", "f1", 0, 0, 'f'),
+    S(NPG_UNIFORM, 2, "low", "f0", "high", "f1", 0, 0, 'f'),
+    S(NPG_EXPONENTIAL, 1, "scale", "f1", 0, 0, 0, 0, 'f'),
+    S(NPG_INTEGERS, 2, "low", "in", "high", "iN", 0, 0, 'i'),
 };
 
 const KnNprSpec *
@@ -110,13 +118,16 @@ result(KnCompilation *c, KnType *d, int ndim)
 static int
 distribution(KnCompilation *c, KnInstr *in, int id, const KnNprSpec *sp)
 {
-    const char *allowed[6] = {0};
+    int ints = id == KN_BI_NPR_RANDINT || id == KN_BI_NPG_INTEGERS;
+    const char *allowed[7] = {0};
     for (int i = 0; i < sp->nparams; i++)
         allowed[i] = sp->params[i];
     allowed[sp->nparams] = "size";
-    if (id == KN_BI_NPR_RANDINT)
+    if (ints)
         allowed[sp->nparams + 1] = "dtype";
-    int npos = sp->nparams + 1 + (id == KN_BI_NPR_RANDINT);
+    if (id == KN_BI_NPG_INTEGERS)
+        allowed[sp->nparams + 2] = "endpoint";
+    int npos = sp->nparams + 1 + ints + (id == KN_BI_NPG_INTEGERS);
     if (kn_typing_check_keywords(c, in, allowed, npos) < 0)
         return -1;
     for (int i = 0; i < sp->nparams; i++) {
@@ -135,12 +146,16 @@ distribution(KnCompilation *c, KnInstr *in, int id, const KnNprSpec *sp)
                                  fname(id), sp->params[i], form == 'f' ? "a real number" : "an int",
                                  a->type->name);
     }
-    if (id == KN_BI_NPR_RANDINT) {
+    if (ints) {
         KnInstr *dt = kn_typing_arg(in, 3, "dtype");
         KnType *d = dt && !is_none(dt) ? kn_typing_dtype_of(dt) : &kn_type_int64;
         if (d != &kn_type_int64)
-            return kn_typing_err(c, dt->span, "randint(): dtype must be int or np.int64 in "
-                                              "compiled code");
+            return kn_typing_err(c, dt->span, "%s(): dtype must be int or np.int64 in compiled code",
+                                 fname(id));
+        KnInstr *ep = kn_typing_arg(in, 4, "endpoint");
+        if (ep && !kn_typing_intlike(ep->type))
+            return kn_typing_err(c, ep->span, "integers(): endpoint must be a bool, got %s",
+                                 ep->type->name);
     }
     int nd = size_ndim(c, id, kn_typing_arg(in, sp->nparams, "size"));
     if (nd == -2)
@@ -181,8 +196,13 @@ static int
 choice(KnCompilation *c, KnInstr *in, int id)
 {
     static const char *const kw[] = {"a", "size", "replace", "p", NULL};
-    if (kn_typing_check_keywords(c, in, kw, 4) < 0)
+    static const char *const kwg[] = {"a", "size", "replace", "p", "shuffle", NULL};
+    int gen = id == KN_BI_NPG_CHOICE;
+    if (kn_typing_check_keywords(c, in, gen ? kwg : kw, 4) < 0)
         return -1;
+    KnInstr *sh = gen ? kn_typing_arg(in, 5, "shuffle") : NULL;
+    if (sh && !kn_typing_intlike(sh->type))
+        return kn_typing_err(c, sh->span, "choice(): shuffle must be a bool, got %s", sh->type->name);
     KnInstr *a = kn_typing_arg(in, 0, "a"), *rep = kn_typing_arg(in, 2, "replace");
     KnInstr *p = kn_typing_arg(in, 3, "p");
     if (!a)
@@ -213,14 +233,14 @@ array_arg(KnCompilation *c, KnInstr *in, int id)
     if (!x)
         return kn_typing_err(c, in->span, "%s() missing required argument 'x'", fname(id));
     const KnType *t = x->type;
-    if (id == KN_BI_NPR_PERMUTATION && kn_typing_intlike(t)) {
+    if ((id == KN_BI_NPR_PERMUTATION || id == KN_BI_NPG_PERMUTATION) && kn_typing_intlike(t)) {
         in->type = kn_type_array(c->types, &kn_type_int64, 1, 'C', 0);
         return 0;
     }
     if (t->kind != KN_TY_ARRAY || t->ndim < 1)
         return kn_typing_err(c, x->span, "%s(): x must be %san array of at least 1 dimension, got %s",
-                             fname(id), id == KN_BI_NPR_PERMUTATION ? "an int or " : "", t->name);
-    if (id == KN_BI_NPR_SHUFFLE) {
+                             fname(id), id != KN_BI_NPR_SHUFFLE && id != KN_BI_NPG_SHUFFLE ? "an int or " : "", t->name);
+    if (id == KN_BI_NPR_SHUFFLE || id == KN_BI_NPG_SHUFFLE) {
         if (t->readonly)
             return kn_typing_err(c, x->span, "shuffle(): the array is read-only");
         in->type = &kn_type_none;
@@ -261,7 +281,8 @@ vector_draw(KnCompilation *c, KnInstr *in, int id)
 int
 kn_type_rule_np_random(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
 {
-    kn_typing_impl_kind(c, in, KN_CALL_BUILTIN);
+    kn_typing_impl_kind(c, in, (kn_lib_flags(id) & KN_CF_METHOD) ? KN_CALL_METHOD : KN_CALL_BUILTIN)
+        ->builtin = id;
     const KnNprSpec *sp = kn_typing_npr_spec(id);
     if (sp)
         return distribution(c, in, id, sp);
@@ -277,9 +298,12 @@ kn_type_rule_np_random(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
     case KN_BI_NPR_RANDN:
         return dims(c, in, id, n);
     case KN_BI_NPR_CHOICE:
+    case KN_BI_NPG_CHOICE:
         return choice(c, in, id);
     case KN_BI_NPR_SHUFFLE:
     case KN_BI_NPR_PERMUTATION:
+    case KN_BI_NPG_SHUFFLE:
+    case KN_BI_NPG_PERMUTATION:
         return array_arg(c, in, id);
     default:
         return vector_draw(c, in, id);
