@@ -165,6 +165,7 @@ fixed_exceptions(PyObject *table)
         [KN_EXC_NPG_CHOICE_P_NAN] = "__import__('numpy').random.default_rng(0).choice(3, 2, p=[0.5, float('nan'), 0.1])",
         [KN_EXC_NPG_CHOICE_FEWER] = "__import__('numpy').random.default_rng(0).choice(3, 3, replace=False, p=[0.5, 0.5, 0.0])",
         [KN_EXC_NPG_CHOICE_NEG_DIMS] = "__import__('numpy').random.default_rng(0).choice(3, -1, replace=False)",
+        [KN_EXC_NPG_UNIFORM_NEG] = "__import__('numpy').random.default_rng(0).uniform(1, 0)",
     };
     PyObject *globals = PyDict_New();
     if (!globals)

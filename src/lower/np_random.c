@@ -273,6 +273,17 @@ choice(L *l, KnInstr *in, LLVMValueRef g)
     LLVMValueRef pv = given(p) ? l->vals[p->id] : NULL;
     LLVMValueRef arr = NULL, out, n;
     if (given(size)) {
+        if (!g && given(rep)) { /* legacy: a negative length without replacement, its message */
+            LLVMValueRef shape[32], neg = LLVMConstInt(l->i1, 0, 0);
+            int nd = shape_of(l, size, shape);
+            for (int k = 0; k < nd; k++)
+                neg = LLVMBuildOr(l->b, neg, LLVMBuildICmp(l->b, LLVMIntSLT, shape[k], i64c(l, 0), ""),
+                                  "");
+            LLVMValueRef norep = LLVMBuildICmp(
+                l->b, LLVMIntEQ,
+                kn_lower_convert(l, l->vals[rep->id], rep->type, &kn_type_int64), i64c(l, 0), "");
+            kn_lower_raise_if(l, LLVMBuildAnd(l->b, neg, norep, ""), KN_EXC_NPR_CHOICE_NEG_DIMS);
+        }
         arr = new_result(l, in, size, 0, NULL);
         out = field(l, arr, F_DATA);
         n = field(l, arr, F_NITEMS);

@@ -33,7 +33,8 @@ make_tables(void)
 {
     /* normal: 256 layers of area v, the base layer's edge r, 52-bit draws */
     long double m1 = 4503599627370496.0L, dn = 3.6541528853610087963519472518L, tn = dn;
-    long double vn = 0.00492867323399L;
+    /* the area of each layer: the base strip r f(r) plus the tail beyond r */
+    long double vn = dn * expl(-0.5L * dn * dn) + sqrtl(3.14159265358979323846264338327950288L / 2) * erfcl(dn / sqrtl(2.0L));
     long double q = vn / expl(-0.5L * dn * dn);
     ki[0] = (uint64_t)((dn / q) * m1);
     ki[1] = 0;
@@ -50,7 +51,7 @@ make_tables(void)
     }
     /* exponential: 53-bit draws */
     long double m2 = 9007199254740992.0L, de = 7.6971174701310497140446280481L, te = de;
-    long double ve = 0.0039496598225815571993L;
+    long double ve = expl(-de) * (de + 1.0L); /* r f(r) plus the tail exp(-r) */
     q = ve / expl(-de);
     ke[0] = (uint64_t)((de / q) * m2);
     ke[1] = 0;
@@ -199,6 +200,8 @@ kn_rt_npg_fill(KnBitGen *g, int32_t kind, const double *dp, const int64_t *ip, v
         double range = dp[1] - dp[0];
         if (!isfinite(range))
             return KN_EXC_NPG_RANGE;
+        if (range < 0)
+            return KN_EXC_NPG_UNIFORM_NEG;
         for (int64_t i = 0; i < n; i++)
             o[i] = dp[0] + range * g->next_double(g->state);
         return 0;
