@@ -145,26 +145,40 @@ fixed_exceptions(PyObject *table)
         [KN_EXC_NPR_PVALS_SUM] = "__import__('numpy').random.multinomial(3, [0.7, 0.7, 0.1])",
         [KN_EXC_NPR_PVALS] = "__import__('numpy').random.multinomial(3, [-0.1, 0.7, 0.1])",
         [KN_EXC_NPR_CHOICE_A_INT] = "__import__('numpy').random.choice(0)",
-        [KN_EXC_NPR_CHOICE_A_EMPTY] = "__import__('numpy').random.choice(__import__('numpy').zeros(0))",
+        [KN_EXC_NPR_CHOICE_A_EMPTY] =
+            "__import__('numpy').random.choice(__import__('numpy').zeros(0))",
         [KN_EXC_NPR_CHOICE_LARGER] = "__import__('numpy').random.choice(3, 5, False)",
         [KN_EXC_NPR_CHOICE_P_SIZE] = "__import__('numpy').random.choice(3, 2, True, [0.5, 0.5])",
-        [KN_EXC_NPR_CHOICE_P_NEG] = "__import__('numpy').random.choice(3, 2, True, [0.5, 0.6, -0.1])",
-        [KN_EXC_NPR_CHOICE_P_SUM] = "__import__('numpy').random.choice(3, 2, True, [0.5, 0.6, 0.1])",
-        [KN_EXC_NPR_CHOICE_P_NAN] = "__import__('numpy').random.choice(3, 2, True, [0.5, float('nan'), 0.1])",
-        [KN_EXC_NPR_CHOICE_FEWER] = "__import__('numpy').random.choice(3, 3, False, [0.5, 0.5, 0.0])",
+        [KN_EXC_NPR_CHOICE_P_NEG] =
+            "__import__('numpy').random.choice(3, 2, True, [0.5, 0.6, -0.1])",
+        [KN_EXC_NPR_CHOICE_P_SUM] =
+            "__import__('numpy').random.choice(3, 2, True, [0.5, 0.6, 0.1])",
+        [KN_EXC_NPR_CHOICE_P_NAN] =
+            "__import__('numpy').random.choice(3, 2, True, [0.5, float('nan'), 0.1])",
+        [KN_EXC_NPR_CHOICE_FEWER] =
+            "__import__('numpy').random.choice(3, 3, False, [0.5, 0.5, 0.0])",
         [KN_EXC_NPR_CHOICE_NEG_DIMS] = "__import__('numpy').random.choice(3, -1, False)",
         /* np.random.Generator (runtime/np_random_gen.c): its own messages */
         [KN_EXC_NPG_RANGE] = "__import__('numpy').random.default_rng(0).uniform(0, float('inf'))",
-        [KN_EXC_NPG_LOW_GT_HIGH] = "__import__('numpy').random.default_rng(0).integers(4, 3, endpoint=True)",
-        [KN_EXC_NPG_CHOICE_LARGER] = "__import__('numpy').random.default_rng(0).choice(3, 5, replace=False)",
+        [KN_EXC_NPG_LOW_GT_HIGH] =
+            "__import__('numpy').random.default_rng(0).integers(4, 3, endpoint=True)",
+        [KN_EXC_NPG_CHOICE_LARGER] =
+            "__import__('numpy').random.default_rng(0).choice(3, 5, replace=False)",
         [KN_EXC_NPG_CHOICE_A_INT] = "__import__('numpy').random.default_rng(0).choice(0)",
-        [KN_EXC_NPG_CHOICE_A_EMPTY] = "__import__('numpy').random.default_rng(0).choice(__import__('numpy').zeros(0))",
-        [KN_EXC_NPG_CHOICE_P_SIZE] = "__import__('numpy').random.default_rng(0).choice(3, 2, p=[0.5, 0.5])",
-        [KN_EXC_NPG_CHOICE_P_NEG] = "__import__('numpy').random.default_rng(0).choice(3, 2, p=[0.5, 0.6, -0.1])",
-        [KN_EXC_NPG_CHOICE_P_SUM] = "__import__('numpy').random.default_rng(0).choice(3, 2, p=[0.5, 0.6, 0.1])",
-        [KN_EXC_NPG_CHOICE_P_NAN] = "__import__('numpy').random.default_rng(0).choice(3, 2, p=[0.5, float('nan'), 0.1])",
-        [KN_EXC_NPG_CHOICE_FEWER] = "__import__('numpy').random.default_rng(0).choice(3, 3, replace=False, p=[0.5, 0.5, 0.0])",
-        [KN_EXC_NPG_CHOICE_NEG_DIMS] = "__import__('numpy').random.default_rng(0).choice(3, -1, replace=False)",
+        [KN_EXC_NPG_CHOICE_A_EMPTY] =
+            "__import__('numpy').random.default_rng(0).choice(__import__('numpy').zeros(0))",
+        [KN_EXC_NPG_CHOICE_P_SIZE] =
+            "__import__('numpy').random.default_rng(0).choice(3, 2, p=[0.5, 0.5])",
+        [KN_EXC_NPG_CHOICE_P_NEG] =
+            "__import__('numpy').random.default_rng(0).choice(3, 2, p=[0.5, 0.6, -0.1])",
+        [KN_EXC_NPG_CHOICE_P_SUM] =
+            "__import__('numpy').random.default_rng(0).choice(3, 2, p=[0.5, 0.6, 0.1])",
+        [KN_EXC_NPG_CHOICE_P_NAN] =
+            "__import__('numpy').random.default_rng(0).choice(3, 2, p=[0.5, float('nan'), 0.1])",
+        [KN_EXC_NPG_CHOICE_FEWER] = "__import__('numpy').random.default_rng(0).choice(3, 3, "
+                                    "replace=False, p=[0.5, 0.5, 0.0])",
+        [KN_EXC_NPG_CHOICE_NEG_DIMS] =
+            "__import__('numpy').random.default_rng(0).choice(3, -1, replace=False)",
         [KN_EXC_NPG_UNIFORM_NEG] = "__import__('numpy').random.default_rng(0).uniform(1, 0)",
     };
     PyObject *globals = PyDict_New();

@@ -149,11 +149,13 @@ distribution(L *l, KnInstr *in, int id, const KnNprSpec *sp, int kind)
         LLVMValueRef dslot = LLVMBuildInBoundsGEP2(l->b, l->f64, dp, &k, 1, "");
         LLVMValueRef islot = LLVMBuildInBoundsGEP2(l->b, l->i64, ip, &k, 1, "");
         if (sp->forms[i][0] == 'f') {
-            LLVMValueRef v = given(a) ? kn_lower_convert(l, l->vals[a->id], a->type, &kn_type_float64)
-                                      : LLVMConstReal(l->f64, sp->forms[i][1] == '1' ? 1.0 : 0.0);
+            LLVMValueRef v = given(a)
+                                 ? kn_lower_convert(l, l->vals[a->id], a->type, &kn_type_float64)
+                                 : LLVMConstReal(l->f64, sp->forms[i][1] == '1' ? 1.0 : 0.0);
             LLVMBuildStore(l->b, v, dslot);
         } else if (given(a)) {
-            LLVMBuildStore(l->b, kn_lower_convert(l, l->vals[a->id], a->type, &kn_type_int64), islot);
+            LLVMBuildStore(l->b, kn_lower_convert(l, l->vals[a->id], a->type, &kn_type_int64),
+                           islot);
         }
     }
     LLVMValueRef g = generator(l, in, id);
@@ -171,10 +173,9 @@ distribution(L *l, KnInstr *in, int id, const KnNprSpec *sp, int kind)
         LLVMBuildStore(l->b, i64c(l, one), s2);
         KnInstr *ep = kn_typing_arg(in, 4, "endpoint");
         LLVMValueRef k3 = i64c(l, 3);
-        LLVMBuildStore(l->b,
-                       ep ? kn_lower_convert(l, l->vals[ep->id], ep->type, &kn_type_int64)
-                          : i64c(l, 0),
-                       LLVMBuildInBoundsGEP2(l->b, l->i64, ip, &k3, 1, ""));
+        LLVMBuildStore(
+            l->b, ep ? kn_lower_convert(l, l->vals[ep->id], ep->type, &kn_type_int64) : i64c(l, 0),
+            LLVMBuildInBoundsGEP2(l->b, l->i64, ip, &k3, 1, ""));
     }
     KnInstr *size = kn_typing_arg(in, sp->nparams, "size");
     if (!given(size)) {
@@ -229,8 +230,8 @@ shuffle(L *l, LLVMValueRef g, LLVMValueRef a, const KnType *t)
     LLVMValueRef shape, strides;
     geometry(l, a, t, &shape, &strides);
     LLVMTypeRef ps[6] = {l->ptr, l->ptr, l->i64, l->ptr, l->ptr, l->i64};
-    LLVMValueRef as[6] = {g, field(l, a, F_DATA), i64c(l, t->ndim), shape, strides,
-                          i64c(l, itemsize(t->dtype))};
+    LLVMValueRef as[6] = {g,       field(l, a, F_DATA),        i64c(l, t->ndim), shape,
+                          strides, i64c(l, itemsize(t->dtype))};
     LLVMTypeRef v = LLVMVoidTypeInContext(l->ctx);
     if (g)
         kn_lower_extern(l, "kn_rt_npg_shuffle", v, ps, 6, as);
@@ -267,8 +268,8 @@ choice(L *l, KnInstr *in, LLVMValueRef g)
     KnInstr *rep = kn_typing_arg(in, 2, "replace"), *p = kn_typing_arg(in, 3, "p");
     int is_int = a->type->kind != KN_TY_ARRAY;
     LLVMValueRef av = l->vals[a->id], z = LLVMConstNull(l->ptr);
-    LLVMValueRef pop = is_int ? kn_lower_convert(l, av, a->type, &kn_type_int64)
-                              : dim(l, av, F_SHAPE, 0);
+    LLVMValueRef pop =
+        is_int ? kn_lower_convert(l, av, a->type, &kn_type_int64) : dim(l, av, F_SHAPE, 0);
     const KnType *d = is_int ? &kn_type_int64 : a->type->dtype;
     LLVMValueRef pv = given(p) ? l->vals[p->id] : NULL;
     LLVMValueRef arr = NULL, out, n;
@@ -277,11 +278,11 @@ choice(L *l, KnInstr *in, LLVMValueRef g)
             LLVMValueRef shape[32], neg = LLVMConstInt(l->i1, 0, 0);
             int nd = shape_of(l, size, shape);
             for (int k = 0; k < nd; k++)
-                neg = LLVMBuildOr(l->b, neg, LLVMBuildICmp(l->b, LLVMIntSLT, shape[k], i64c(l, 0), ""),
-                                  "");
+                neg = LLVMBuildOr(l->b, neg,
+                                  LLVMBuildICmp(l->b, LLVMIntSLT, shape[k], i64c(l, 0), ""), "");
             LLVMValueRef norep = LLVMBuildICmp(
-                l->b, LLVMIntEQ,
-                kn_lower_convert(l, l->vals[rep->id], rep->type, &kn_type_int64), i64c(l, 0), "");
+                l->b, LLVMIntEQ, kn_lower_convert(l, l->vals[rep->id], rep->type, &kn_type_int64),
+                i64c(l, 0), "");
             kn_lower_raise_if(l, LLVMBuildAnd(l->b, neg, norep, ""), KN_EXC_NPR_CHOICE_NEG_DIMS);
         }
         arr = new_result(l, in, size, 0, NULL);
@@ -334,10 +335,9 @@ vector_draw(L *l, KnInstr *in, int id)
     }
     LLVMValueRef count = field(l, arr, F_NITEMS);
     LLVMValueRef nz = LLVMBuildICmp(l->b, LLVMIntEQ, k, i64c(l, 0), "");
-    count = LLVMBuildSelect(l->b, nz, i64c(l, 0),
-                            LLVMBuildSDiv(l->b, count, LLVMBuildSelect(l->b, nz, i64c(l, 1), k, ""),
-                                          ""),
-                            "");
+    count = LLVMBuildSelect(
+        l->b, nz, i64c(l, 0),
+        LLVMBuildSDiv(l->b, count, LLVMBuildSelect(l->b, nz, i64c(l, 1), k, ""), ""), "");
     LLVMValueRef data = field(l, vv, F_DATA), st = stride(l, vv, v->type, 0);
     if (multi) {
         KnInstr *n = kn_typing_arg(in, 0, "n");

@@ -109,14 +109,14 @@ typedef struct {
 } KnBitGen;
 
 enum { /* what kn_rt_npg_fill draws */
-    KN_NPG_RANDOM,
-    KN_NPG_STD_NORMAL,
-    KN_NPG_NORMAL,  /* (loc, scale) */
-    KN_NPG_UNIFORM, /* (low, high) */
-    KN_NPG_STD_EXP,
-    KN_NPG_EXPONENTIAL, /* (scale) */
-    KN_NPG__INT,
-    KN_NPG_INTEGERS, /* ip: low, high, one argument given, endpoint */
+       KN_NPG_RANDOM,
+       KN_NPG_STD_NORMAL,
+       KN_NPG_NORMAL,  /* (loc, scale) */
+       KN_NPG_UNIFORM, /* (low, high) */
+       KN_NPG_STD_EXP,
+       KN_NPG_EXPONENTIAL, /* (scale) */
+       KN_NPG__INT,
+       KN_NPG_INTEGERS, /* ip: low, high, one argument given, endpoint */
 };
 int32_t kn_rt_npg_fill(KnBitGen *g, int32_t kind, const double *dp, const int64_t *ip, void *out,
                        int64_t n);

@@ -290,7 +290,8 @@ hypergeometric_hrua(KnNpr *s, int64_t good, int64_t bad, int64_t sample)
     int64_t mingb = good < bad ? good : bad, maxgb = good < bad ? bad : good;
     int64_t popsize = good + bad, m = sample < popsize - sample ? sample : popsize - sample;
     double d4 = (double)mingb / (double)popsize, d5 = 1.0 - d4, d6 = (double)m * d4 + 0.5;
-    double d7 = sqrt((double)(popsize - m) * (double)sample * d4 * d5 / (double)(popsize - 1) + 0.5);
+    double d7 =
+        sqrt((double)(popsize - m) * (double)sample * d4 * d5 / (double)(popsize - 1) + 0.5);
     double d8 = D1 * d7 + D2;
     int64_t d9 = (int64_t)floor((double)(m + 1) * (double)(mingb + 1) / (double)(popsize + 2));
     double d10 = hrua_sum(d9, mingb, m, maxgb);
@@ -388,7 +389,7 @@ kn_npr_check_discrete(int kind, const double *dp, const int64_t *ip)
     case KN_NPR_BINOMIAL:
         return ip[0] < 0 ? KN_EXC_NPR_N_NEG : !(dp[1] >= 0 && dp[1] <= 1) ? KN_EXC_NPR_P_01 : 0;
     case KN_NPR_POISSON:
-        return !(dp[0] >= 0)                 ? KN_EXC_NPR_LAM
+        return !(dp[0] >= 0)                  ? KN_EXC_NPR_LAM
                : dp[0] > 9.223372006484771e18 ? KN_EXC_NPR_LAM_BIG
                                               : 0;
     case KN_NPR_GEOMETRIC:
@@ -581,8 +582,8 @@ choice_check(int64_t pop, const char *p, int64_t pn, int64_t pstride, int64_t re
 }
 
 static int32_t
-choice_indices(KnNpr *s, int64_t pop, const char *p, int64_t pstride, int64_t replace,
-               int64_t *idx, int64_t n)
+choice_indices(KnNpr *s, int64_t pop, const char *p, int64_t pstride, int64_t replace, int64_t *idx,
+               int64_t n)
 {
     if (!n)
         return 0;

@@ -34,7 +34,8 @@ make_tables(void)
     /* normal: 256 layers of area v, the base layer's edge r, 52-bit draws */
     long double m1 = 4503599627370496.0L, dn = 3.6541528853610087963519472518L, tn = dn;
     /* the area of each layer: the base strip r f(r) plus the tail beyond r */
-    long double vn = dn * expl(-0.5L * dn * dn) + sqrtl(3.14159265358979323846264338327950288L / 2) * erfcl(dn / sqrtl(2.0L));
+    long double vn = dn * expl(-0.5L * dn * dn) +
+                     sqrtl(3.14159265358979323846264338327950288L / 2) * erfcl(dn / sqrtl(2.0L));
     long double q = vn / expl(-0.5L * dn * dn);
     ki[0] = (uint64_t)((dn / q) * m1);
     ki[1] = 0;
@@ -77,7 +78,7 @@ std_normal(KnBitGen *g)
         r >>= 8;
         int sign = (int)(r & 1);
         uint64_t rabs = (r >> 1) & 0x000fffffffffffffull;
-        double x = (double)rabs * wi[idx];
+        double x = (double)(int64_t)rabs * wi[idx]; /* rabs < 2**52: a signed conversion */
         if (sign)
             x = -x;
         if (rabs < ki[idx])
@@ -102,7 +103,7 @@ std_exp(KnBitGen *g)
         uint64_t ri = g->next_uint64(g->state) >> 3;
         int idx = (int)(ri & 0xff);
         ri >>= 8;
-        double x = (double)ri * we[idx];
+        double x = (double)(int64_t)ri * we[idx];
         if (ri < ke[idx])
             return x;
         if (idx == 0)

@@ -117,7 +117,7 @@ enum {
     KN_EXC_CHOICE_EMPTY,    /* random.choice([]) */
     KN_EXC_GETRANDBITS,     /* random.getrandbits(-1), or of more than 64 bits */
     KN_EXC_OPTIONAL_NONE,   /* an optional value used as a value while it is None (TypeError) */
-    KN_EXC_NPR_SCALE, /* np.random's parameter checks (runtime/np_random.c) */
+    KN_EXC_NPR_SCALE,       /* np.random's parameter checks (runtime/np_random.c) */
     KN_EXC_NPR_SHAPE,
     KN_EXC_NPR_A_POS,
     KN_EXC_NPR_B_POS,

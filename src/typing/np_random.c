@@ -13,8 +13,7 @@
 
 #include <string.h>
 
-#define S(id, n, p0, f0, p1, f1, p2, f2, r)                                                        \
-    {KN_BI_##id, n, {p0, p1, p2}, {f0, f1, f2}, r}
+#define S(id, n, p0, f0, p1, f1, p2, f2, r) {KN_BI_##id, n, {p0, p1, p2}, {f0, f1, f2}, r}
 
 static const KnNprSpec specs[] = {
     S(NPR_RANDOM, 0, 0, 0, 0, 0, 0, 0, 'f'),
@@ -150,8 +149,8 @@ distribution(KnCompilation *c, KnInstr *in, int id, const KnNprSpec *sp)
         KnInstr *dt = kn_typing_arg(in, 3, "dtype");
         KnType *d = dt && !is_none(dt) ? kn_typing_dtype_of(dt) : &kn_type_int64;
         if (d != &kn_type_int64)
-            return kn_typing_err(c, dt->span, "%s(): dtype must be int or np.int64 in compiled code",
-                                 fname(id));
+            return kn_typing_err(c, dt->span,
+                                 "%s(): dtype must be int or np.int64 in compiled code", fname(id));
         KnInstr *ep = kn_typing_arg(in, 4, "endpoint");
         if (ep && !kn_typing_intlike(ep->type))
             return kn_typing_err(c, ep->span, "integers(): endpoint must be a bool, got %s",
@@ -202,7 +201,8 @@ choice(KnCompilation *c, KnInstr *in, int id)
         return -1;
     KnInstr *sh = gen ? kn_typing_arg(in, 5, "shuffle") : NULL;
     if (sh && !kn_typing_intlike(sh->type))
-        return kn_typing_err(c, sh->span, "choice(): shuffle must be a bool, got %s", sh->type->name);
+        return kn_typing_err(c, sh->span, "choice(): shuffle must be a bool, got %s",
+                             sh->type->name);
     KnInstr *a = kn_typing_arg(in, 0, "a"), *rep = kn_typing_arg(in, 2, "replace");
     KnInstr *p = kn_typing_arg(in, 3, "p");
     if (!a)
@@ -238,8 +238,9 @@ array_arg(KnCompilation *c, KnInstr *in, int id)
         return 0;
     }
     if (t->kind != KN_TY_ARRAY || t->ndim < 1)
-        return kn_typing_err(c, x->span, "%s(): x must be %san array of at least 1 dimension, got %s",
-                             fname(id), id != KN_BI_NPR_SHUFFLE && id != KN_BI_NPG_SHUFFLE ? "an int or " : "", t->name);
+        return kn_typing_err(
+            c, x->span, "%s(): x must be %san array of at least 1 dimension, got %s", fname(id),
+            id != KN_BI_NPR_SHUFFLE && id != KN_BI_NPG_SHUFFLE ? "an int or " : "", t->name);
     if (id == KN_BI_NPR_SHUFFLE || id == KN_BI_NPG_SHUFFLE) {
         if (t->readonly)
             return kn_typing_err(c, x->span, "shuffle(): the array is read-only");
@@ -273,8 +274,8 @@ vector_draw(KnCompilation *c, KnInstr *in, int id)
     int nd = size_ndim(c, id, kn_typing_arg(in, multi + 1, "size"));
     if (nd == -2)
         return -1;
-    in->type = kn_type_array(c->types, multi ? &kn_type_int64 : &kn_type_float64, nd < 0 ? 1 : nd + 1,
-                             'C', 0);
+    in->type = kn_type_array(c->types, multi ? &kn_type_int64 : &kn_type_float64,
+                             nd < 0 ? 1 : nd + 1, 'C', 0);
     return 0;
 }
 
@@ -289,9 +290,10 @@ kn_type_rule_np_random(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
     switch (id) {
     case KN_BI_NPR_SEED:
         if (in->aux || n > 1 || (n == 1 && !kn_typing_intlike(a[0]) && a[0]->kind != KN_TY_NONE))
-            return kn_typing_err(c, n == 1 ? in->args[1]->span : in->span,
-                                 "np.random.seed() in compiled code takes one int or None, got (%s)",
-                                 kn_typing_arg_list(c, a, n));
+            return kn_typing_err(
+                c, n == 1 ? in->args[1]->span : in->span,
+                "np.random.seed() in compiled code takes one int or None, got (%s)",
+                kn_typing_arg_list(c, a, n));
         in->type = &kn_type_none;
         return 0;
     case KN_BI_NPR_RAND:
