@@ -826,3 +826,21 @@ def gen_return(g):
 def test_generator_cannot_be_returned():
     with pytest.raises((TypeError, TypingError, kiln.errors.UnsupportedError)):
         njit(gen_return)(np.random.default_rng(0))
+
+
+def gen_inner(g):
+    return g.random()
+
+
+def gen_outer(g):
+    return gen_inner_j(g) + gen_inner_j(g)
+
+
+gen_inner_j = njit(gen_inner)
+
+
+def test_generator_through_nested_calls_and_signatures():
+    a, b = np.random.default_rng(1), np.random.default_rng(1)
+    f = njit(gen_outer)
+    assert f(a) == b.random() + b.random()
+    assert str(f.signatures[0][0]) == "NumPyRandomGeneratorType"
