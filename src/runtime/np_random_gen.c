@@ -69,11 +69,12 @@ make_tables(void)
     }
 }
 
-static double
-std_normal(KnBitGen *g)
+/* one draw; the bit generator's functions in locals (the calls cannot change them) */
+static inline double
+normal_draw(uint64_t (*next)(void *), double (*next_d)(void *), void *st)
 {
     for (;;) {
-        uint64_t r = g->next_uint64(g->state);
+        uint64_t r = next(st);
         int idx = (int)(r & 0xff);
         r >>= 8;
         int sign = (int)(r & 1);
@@ -85,15 +86,21 @@ std_normal(KnBitGen *g)
             return x;
         if (idx == 0) {
             for (;;) {
-                double xx = -(1.0 / nor_r) * log1p(-g->next_double(g->state));
-                double yy = -log1p(-g->next_double(g->state));
+                double xx = -(1.0 / nor_r) * log1p(-next_d(st));
+                double yy = -log1p(-next_d(st));
                 if (yy + yy > xx * xx)
                     return ((rabs >> 8) & 1) ? -(nor_r + xx) : nor_r + xx;
             }
         }
-        if ((fi[idx - 1] - fi[idx]) * g->next_double(g->state) + fi[idx] < exp(-0.5 * x * x))
+        if ((fi[idx - 1] - fi[idx]) * next_d(st) + fi[idx] < exp(-0.5 * x * x))
             return x;
     }
+}
+
+static double
+std_normal(KnBitGen *g)
+{
+    return normal_draw(g->next_uint64, g->next_double, g->state);
 }
 
 static double
@@ -207,10 +214,14 @@ kn_rt_npg_fill(KnBitGen *g, int32_t kind, const double *dp, const int64_t *ip, v
             o[i] = dp[0] + range * g->next_double(g->state);
         return 0;
     }
-    case KN_NPG_STD_NORMAL:
+    case KN_NPG_STD_NORMAL: {
+        uint64_t (*next)(void *) = g->next_uint64;
+        double (*next_d)(void *) = g->next_double;
+        void *st = g->state;
         for (int64_t i = 0; i < n; i++)
-            o[i] = std_normal(g);
+            o[i] = normal_draw(next, next_d, st);
         return 0;
+    }
     case KN_NPG_NORMAL:
         if (!isnan(dp[1]) && signbit(dp[1]))
             return KN_EXC_NPR_SCALE;
