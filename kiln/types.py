@@ -111,6 +111,10 @@ class RangeType(Type):
         self.dtype = dtype
 
 
+class NumPyRandomGeneratorType(Type):
+    """An ``np.random.Generator`` passed to compiled code (its bit generator, shared)."""
+
+
 class UnicodeType(Type):
     """A ``str``; kiln uses it only for constants (e.g. arguments of print)."""
 
@@ -283,6 +287,7 @@ complex128 = c16 = Complex("complex128", float64)
 none = void = NoneType("none", "none")
 range_state64_type = RangeType(int64)
 unicode_type = string = UnicodeType("unicode_type", "str")
+npy_rng = NumPyRandomGeneratorType("NumPyRandomGeneratorType", "np.random.Generator")
 
 
 def _signed(fmt):
@@ -331,7 +336,7 @@ origin_names = (
 
 _BY_KEY = {t.key: t for t in (boolean, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
                               float32, float64, complex64, complex128, none,
-                              range_state64_type, unicode_type)}
+                              range_state64_type, unicode_type, npy_rng)}
 
 
 def _value_classes():

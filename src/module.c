@@ -13,6 +13,7 @@
 #include "runtime/list.h"
 #include "runtime/dict.h"
 #include "runtime/runtime.h"
+#include "runtime/np_random.h"
 #include "runtime/str.h"
 #include "runtime/str_methods.h"
 
@@ -107,6 +108,78 @@ fixed_exceptions(PyObject *table)
         [KN_EXC_RANDRANGE_STEP] = "__import__('random').randrange(0, 1, 0)",
         [KN_EXC_CHOICE_EMPTY] = "__import__('random').choice([])",
         [KN_EXC_GETRANDBITS] = NULL,
+        /* np.random (runtime/np_random.c): NumPy's own exceptions, raised before any draw */
+        [KN_EXC_NPR_SCALE] = "__import__('numpy').random.normal(0, -1)",
+        [KN_EXC_NPR_SHAPE] = "__import__('numpy').random.gamma(-1)",
+        [KN_EXC_NPR_A_POS] = "__import__('numpy').random.beta(0, 1)",
+        [KN_EXC_NPR_B_POS] = "__import__('numpy').random.beta(1, 0)",
+        [KN_EXC_NPR_N_NEG] = "__import__('numpy').random.binomial(-1, 0.5)",
+        [KN_EXC_NPR_P_01] = "__import__('numpy').random.binomial(1, 2.0)",
+        [KN_EXC_NPR_LAM] = "__import__('numpy').random.poisson(-1.0)",
+        [KN_EXC_NPR_LAM_BIG] = "__import__('numpy').random.poisson(1e19)",
+        [KN_EXC_NPR_P_GT0] = "__import__('numpy').random.geometric(0.0)",
+        [KN_EXC_NPR_DF] = "__import__('numpy').random.chisquare(0.0)",
+        [KN_EXC_NPR_SIGMA] = "__import__('numpy').random.lognormal(0, -1)",
+        [KN_EXC_NPR_A_NEG] = "__import__('numpy').random.weibull(-1.0)",
+        [KN_EXC_NPR_LEFT_MODE] = "__import__('numpy').random.triangular(1, 0, 2)",
+        [KN_EXC_NPR_MODE_RIGHT] = "__import__('numpy').random.triangular(0, 3, 2)",
+        [KN_EXC_NPR_LEFT_RIGHT] = "__import__('numpy').random.triangular(1, 1, 1)",
+        [KN_EXC_NPR_DFNUM] = "__import__('numpy').random.f(0, 1)",
+        [KN_EXC_NPR_DFDEN] = "__import__('numpy').random.f(1, 0)",
+        [KN_EXC_NPR_NGOOD] = "__import__('numpy').random.hypergeometric(-1, 5, 1)",
+        [KN_EXC_NPR_NBAD] = "__import__('numpy').random.hypergeometric(5, -1, 1)",
+        [KN_EXC_NPR_NSAMPLE] = "__import__('numpy').random.hypergeometric(1, 1, 0)",
+        [KN_EXC_NPR_HYPER_SUM] = "__import__('numpy').random.hypergeometric(1, 1, 3)",
+        [KN_EXC_NPR_P_LT1] = "__import__('numpy').random.logseries(1.0)",
+        [KN_EXC_NPR_N_POS] = "__import__('numpy').random.negative_binomial(0, 0.5)",
+        [KN_EXC_NPR_NONC] = "__import__('numpy').random.noncentral_chisquare(1, -1)",
+        [KN_EXC_NPR_KAPPA] = "__import__('numpy').random.vonmises(0, -1)",
+        [KN_EXC_NPR_MEAN_POS] = "__import__('numpy').random.wald(0, 1)",
+        [KN_EXC_NPR_SCALE_POS] = "__import__('numpy').random.wald(1, 0)",
+        [KN_EXC_NPR_ZIPF] = "__import__('numpy').random.zipf(1.0)",
+        [KN_EXC_NPR_HIGH] = "__import__('numpy').random.randint(0)",
+        [KN_EXC_NPR_LOW_HIGH] = "__import__('numpy').random.randint(5, 3)",
+        [KN_EXC_NPR_RANGE] = "__import__('numpy').random.uniform(0, float('inf'))",
+        [KN_EXC_NPR_SEED] = "__import__('numpy').random.RandomState(-1)",
+        [KN_EXC_NPR_ALPHA] = "__import__('numpy').random.dirichlet([1.0, 0.0])",
+        [KN_EXC_NPR_PVALS_SUM] = "__import__('numpy').random.multinomial(3, [0.7, 0.7, 0.1])",
+        [KN_EXC_NPR_PVALS] = "__import__('numpy').random.multinomial(3, [-0.1, 0.7, 0.1])",
+        [KN_EXC_NPR_CHOICE_A_INT] = "__import__('numpy').random.choice(0)",
+        [KN_EXC_NPR_CHOICE_A_EMPTY] =
+            "__import__('numpy').random.choice(__import__('numpy').zeros(0))",
+        [KN_EXC_NPR_CHOICE_LARGER] = "__import__('numpy').random.choice(3, 5, False)",
+        [KN_EXC_NPR_CHOICE_P_SIZE] = "__import__('numpy').random.choice(3, 2, True, [0.5, 0.5])",
+        [KN_EXC_NPR_CHOICE_P_NEG] =
+            "__import__('numpy').random.choice(3, 2, True, [0.5, 0.6, -0.1])",
+        [KN_EXC_NPR_CHOICE_P_SUM] =
+            "__import__('numpy').random.choice(3, 2, True, [0.5, 0.6, 0.1])",
+        [KN_EXC_NPR_CHOICE_P_NAN] =
+            "__import__('numpy').random.choice(3, 2, True, [0.5, float('nan'), 0.1])",
+        [KN_EXC_NPR_CHOICE_FEWER] =
+            "__import__('numpy').random.choice(3, 3, False, [0.5, 0.5, 0.0])",
+        [KN_EXC_NPR_CHOICE_NEG_DIMS] = "__import__('numpy').random.choice(3, -1, False)",
+        /* np.random.Generator (runtime/np_random_gen.c): its own messages */
+        [KN_EXC_NPG_RANGE] = "__import__('numpy').random.default_rng(0).uniform(0, float('inf'))",
+        [KN_EXC_NPG_LOW_GT_HIGH] =
+            "__import__('numpy').random.default_rng(0).integers(4, 3, endpoint=True)",
+        [KN_EXC_NPG_CHOICE_LARGER] =
+            "__import__('numpy').random.default_rng(0).choice(3, 5, replace=False)",
+        [KN_EXC_NPG_CHOICE_A_INT] = "__import__('numpy').random.default_rng(0).choice(0)",
+        [KN_EXC_NPG_CHOICE_A_EMPTY] =
+            "__import__('numpy').random.default_rng(0).choice(__import__('numpy').zeros(0))",
+        [KN_EXC_NPG_CHOICE_P_SIZE] =
+            "__import__('numpy').random.default_rng(0).choice(3, 2, p=[0.5, 0.5])",
+        [KN_EXC_NPG_CHOICE_P_NEG] =
+            "__import__('numpy').random.default_rng(0).choice(3, 2, p=[0.5, 0.6, -0.1])",
+        [KN_EXC_NPG_CHOICE_P_SUM] =
+            "__import__('numpy').random.default_rng(0).choice(3, 2, p=[0.5, 0.6, 0.1])",
+        [KN_EXC_NPG_CHOICE_P_NAN] =
+            "__import__('numpy').random.default_rng(0).choice(3, 2, p=[0.5, float('nan'), 0.1])",
+        [KN_EXC_NPG_CHOICE_FEWER] = "__import__('numpy').random.default_rng(0).choice(3, 3, "
+                                    "replace=False, p=[0.5, 0.5, 0.0])",
+        [KN_EXC_NPG_CHOICE_NEG_DIMS] =
+            "__import__('numpy').random.default_rng(0).choice(3, -1, replace=False)",
+        [KN_EXC_NPG_UNIFORM_NEG] = "__import__('numpy').random.default_rng(0).uniform(1, 0)",
     };
     PyObject *globals = PyDict_New();
     if (!globals)

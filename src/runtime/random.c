@@ -11,18 +11,15 @@
  * thread-local storage (each thread has its own stream, as Numba's; see thread_state); a thread
  * that never seeds is seeded once from the clock and its address. Pure C over base/; no Python. */
 #include "runtime/runtime.h"
+#include "runtime/mt19937.h"
 
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <time.h>
 
-#define MT_N 624
-#define MT_M 397
-
 typedef struct {
-    uint32_t mt[MT_N];
-    int index;
+    KnMT mt; /* runtime/mt19937.h */
     int seeded;
     int has_gauss;
     double gauss_next;
@@ -57,47 +54,10 @@ thread_state(void)
 }
 
 static void
-init_genrand(KnRandom *r, uint32_t s)
-{
-    r->mt[0] = s;
-    for (int i = 1; i < MT_N; i++)
-        r->mt[i] = 1812433253u * (r->mt[i - 1] ^ (r->mt[i - 1] >> 30)) + (uint32_t)i;
-    r->index = MT_N;
-}
-
-static void
-init_by_array(KnRandom *r, const uint32_t *key, int len)
-{
-    init_genrand(r, 19650218u);
-    int i = 1, j = 0;
-    for (int k = MT_N > len ? MT_N : len; k; k--) {
-        r->mt[i] =
-            (r->mt[i] ^ ((r->mt[i - 1] ^ (r->mt[i - 1] >> 30)) * 1664525u)) + key[j] + (uint32_t)j;
-        i++;
-        j++;
-        if (i >= MT_N) {
-            r->mt[0] = r->mt[MT_N - 1];
-            i = 1;
-        }
-        if (j >= len)
-            j = 0;
-    }
-    for (int k = MT_N - 1; k; k--) {
-        r->mt[i] = (r->mt[i] ^ ((r->mt[i - 1] ^ (r->mt[i - 1] >> 30)) * 1566083941u)) - (uint32_t)i;
-        i++;
-        if (i >= MT_N) {
-            r->mt[0] = r->mt[MT_N - 1];
-            i = 1;
-        }
-    }
-    r->mt[0] = 0x80000000u;
-}
-
-static void
 seed_u64(KnRandom *r, uint64_t v)
 {
     uint32_t key[2] = {(uint32_t)v, (uint32_t)(v >> 32)};
-    init_by_array(r, key, key[1] ? 2 : 1);
+    kn_mt_init_by_array(&r->mt, key, key[1] ? 2 : 1);
     r->seeded = 1;
     r->has_gauss = 0;
 }
@@ -118,28 +78,7 @@ state(void)
 static uint32_t
 genrand(KnRandom *r)
 {
-    static const uint32_t mag01[2] = {0u, 0x9908b0dfu};
-    uint32_t y;
-    if (r->index >= MT_N) {
-        int kk;
-        for (kk = 0; kk < MT_N - MT_M; kk++) {
-            y = (r->mt[kk] & 0x80000000u) | (r->mt[kk + 1] & 0x7fffffffu);
-            r->mt[kk] = r->mt[kk + MT_M] ^ (y >> 1) ^ mag01[y & 1u];
-        }
-        for (; kk < MT_N - 1; kk++) {
-            y = (r->mt[kk] & 0x80000000u) | (r->mt[kk + 1] & 0x7fffffffu);
-            r->mt[kk] = r->mt[kk + (MT_M - MT_N)] ^ (y >> 1) ^ mag01[y & 1u];
-        }
-        y = (r->mt[MT_N - 1] & 0x80000000u) | (r->mt[0] & 0x7fffffffu);
-        r->mt[MT_N - 1] = r->mt[MT_M - 1] ^ (y >> 1) ^ mag01[y & 1u];
-        r->index = 0;
-    }
-    y = r->mt[r->index++];
-    y ^= (y >> 11);
-    y ^= (y << 7) & 0x9d2c5680u;
-    y ^= (y << 15) & 0xefc60000u;
-    y ^= (y >> 18);
-    return y;
+    return kn_mt_next(&r->mt);
 }
 
 /* getrandbits(k), 1 <= k <= 64: the first output is the low word */
