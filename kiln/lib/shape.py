@@ -26,6 +26,8 @@ import numpy as np
 from numpy.exceptions import AxisError
 from numpy.lib.stride_tricks import as_strided
 
+from ._shape_prims import copy_into
+
 from ..errors import TypingError
 from ..extending import overload, overload_method, register_jitable, types
 
@@ -86,7 +88,7 @@ def _gen(src, name, **env):
     filename = f"<kiln.lib.shape: {name} {next(_counter)}>"
     linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
     g = {"np": np, "as_strided": as_strided, "AxisError": AxisError, "_axis": _axis,
-         "_view": _view}
+         "_view": _view, "copy_into": copy_into}
     g.update(env)
     exec(compile(src, filename, "exec"), g)
     return g[name]
@@ -100,7 +102,7 @@ def _jitable(src, name, **env):
 def _axis(axis, ndim):
     ax = axis + ndim if axis < 0 else axis
     if ax < 0 or ax >= ndim:
-        raise AxisError(f"axis {axis} is out of bounds for array of dimension {ndim}")
+        raise AxisError("axis is out of bounds for the array's dimension")
     return ax
 
 
@@ -120,13 +122,6 @@ def _check_axis_arg(fname, axis, none_ok=False):
     if not isinstance(axis, types.Integer):
         what = "an int or None" if none_ok else "an int"
         _typing_error(fname, f"axis must be {what}, not {axis}")
-
-
-@functools.lru_cache(maxsize=None)
-def _shape_str(n):
-    """s(t): a tuple of n ints as Python prints it, for error messages."""
-    inner = ", ".join(f"{{t[{j}]}}" for j in range(n)) + ("," if n == 1 else "")
-    return _jitable(f"def s(t):\n    return f'({inner})'\n", "s")
 
 
 # ---- views of one array: permutations, new axes ----------------------------------------------
@@ -201,7 +196,7 @@ def _axes_array(axes, ndim, what):
         ax = _axis(axes[k], ndim)
         for m in range(k):
             if r[m] == ax:
-                raise ValueError(f"repeated axis in `{what}` argument")
+                raise ValueError("repeated axis in an axes argument")
         r[k] = ax
     return r
 
@@ -384,13 +379,12 @@ def _broadcast_impl(n_in, n_out, is_int):
             lines.append(f"    t{j} = t[{i}]\n"
                          f"    if s[{i}] != n{j}:\n"
                          f"        if s[{i}] != 1:\n"
-                         f"            raise ValueError(f'operands could not be broadcast "
-                         f"together with remapped shapes [original->remapped]: {{_s1(s)}} "
-                         f"and requested shape {{_s2(shp)}}')\n"
+                         f"            raise ValueError('operands could not be broadcast "
+                         f"together with remapped shapes [original->remapped]')\n"
                          f"        t{j} = 0\n")
     lines.append(f"    return as_strided(array, {_tup(f'n{j}' for j in range(n_out))}, "
                  f"{_tup(f't{j}' for j in range(n_out))}, writeable=False)\n")
-    return _gen("".join(lines), "broadcast_to", _s1=_shape_str(n_in), _s2=_shape_str(n_out))
+    return _gen("".join(lines), "broadcast_to")
 
 
 @overload(np.broadcast_to)
@@ -580,34 +574,35 @@ overload(np.atleast_3d)(_atleast_typer(3))
 # ---- joining: concatenate, stack, hstack, vstack, dstack, column_stack, append ---------------
 
 
-@functools.lru_cache(maxsize=None)
+@register_jitable
+def _put_any(out, x, off, ax):
+    """out[..., off:off + len, ...] = x along axis ax (same ndim); the next offset."""
+    copy_into(out, x, off * out.strides[ax])
+    return off + x.shape[ax]
+
+
 def _put(n):
-    """put(out, x, off, ax): out[..., off:off + len, ...] = x along axis ax; the next offset."""
-    lines = ["def put(out, x, off, ax):\n    k = x.shape[ax]\n"]
-    for d in range(n):
-        lines.append(f"    if ax == {d}:\n        out[{_colons(d)}off:off + k] = x\n")
-    lines.append("    return off + k\n")
-    return _jitable("".join(lines), "put")
+    return _put_any
 
 
 @functools.lru_cache(maxsize=None)
 def _put_at(n):
-    """put_at(out, x, i, ax): out[..., i, ...] = x, i at axis ax of out (n axes)."""
-    lines = ["def put_at(out, x, i, ax):\n"]
-    for d in range(n):
-        lines.append(f"    if ax == {d}:\n        out[{_colons(d)}i] = x\n")
-    lines.append("    return 0\n")
-    return _jitable("".join(lines), "put_at")
+    """put_at(out, x, i, ax): out[..., i, ...] = x, i at axis ax of out (n axes, x n - 1)."""
+    ins = _insert_axis(n - 1)
+
+    def put_at(out, x, i, ax):
+        copy_into(out, ins(x, ax), i * out.strides[ax])
+        return 0
+
+    return register_jitable(put_at)
 
 
 @register_jitable
 def _check_join(x0, x, ax, q):
     for d in range(len(x.shape)):
         if d != ax and x.shape[d] != x0.shape[d]:
-            raise ValueError(f"all the input array dimensions except for the concatenation axis "
-                             f"must match exactly, but along dimension {d}, the array at index "
-                             f"0 has size {x0.shape[d]} and the array at index {q} has size "
-                             f"{x.shape[d]}")
+            raise ValueError("all the input array dimensions except for the concatenation "
+                             "axis must match exactly")
     return 0
 
 
@@ -630,59 +625,81 @@ def _prep(q, p, x):
     return x if p is None else f"_p{q}({x})"
 
 
+_JOIN_MSG = ("all the input array dimensions except for the concatenation axis must match "
+             "exactly")
+
+
+def _axis_lines(axis, m):
+    """Inline text normalizing `axis` into `ax` for m axes (one function less to compile)."""
+    if isinstance(axis, int):
+        return f"    ax = {axis + m if axis < 0 else axis}\n"
+    return (f"    ax = {axis} + {m} if {axis} < 0 else {axis}\n"
+            f"    if ax < 0 or ax >= {m}:\n"
+            f"        raise AxisError(\"axis is out of bounds for the array's dimension\")\n")
+
+
+def _check_lines(x0, x, n, stack, indent):
+    """Inline checks that x matches x0 (all axes for a stack, all but ax for a join)."""
+    if stack:
+        cond = " or ".join(f"{x}.shape[{d}] != {x0}.shape[{d}]" for d in range(n))
+        msg = "all input arrays must have the same shape"
+    else:
+        cond = " or ".join(f"({d} != ax and {x}.shape[{d}] != {x0}.shape[{d}])"
+                           for d in range(n))
+        msg = _JOIN_MSG
+    if not cond:
+        return ""
+    return f"{indent}if {cond}:\n{indent}    raise ValueError('{msg}')\n"
+
+
 @functools.lru_cache(maxsize=None)
 def _join_impl(params, preps, n, dt, is_list, stack, fixed_axis):
-    """The implementation of a join. params: its parameter list (text); the sequence is its
-    first parameter, `seq`. preps: per tuple item (or the list's one item type), None or a
-    view function making the item n-d. n: the items' ndim once prepared; stack: a new axis
-    (the result has n + 1). fixed_axis: None (the `axis` parameter) or a constant axis."""
+    """The implementation of a join, in one generated function (each function kiln compiles
+    costs the first call). params: its parameter list (text); the sequence is its first
+    parameter, `seq`. preps: per tuple item (or the list's one item type), None or a view
+    function making the item n-d. n: the items' ndim once prepared; stack: a new axis (the
+    result has n + 1). fixed_axis: None (the `axis` parameter) or a constant axis."""
     m = n + 1 if stack else n
-    axis = "axis" if fixed_axis is None else str(fixed_axis)
-    lines = [f"def join({params}):\n    ax = _axis({axis}, {m})\n"]
+    if fixed_axis is not None and not -m <= fixed_axis < m:
+        raise TypingError(f"axis {fixed_axis} is out of bounds for array of dimension {m}")
+    lines = ["def join(" + params + "):\n",
+             _axis_lines("axis" if fixed_axis is None else fixed_axis, m)]
+    if stack:
+        put = "copy_into(out, ins({x}, ax), off * out.strides[ax])\n{i}off += 1\n"
+    else:
+        put = "copy_into(out, {x}, off * out.strides[ax])\n{i}off += {x}.shape[ax]\n"
     if is_list:
-        p = _prep(0, preps[0], "seq[0]")
+        what = "stack" if stack else "concatenate"
         lines.append("    if len(seq) == 0:\n"
-                     "        raise ValueError('need at least one array to "
-                     f"{'stack' if stack else 'concatenate'}')\n"
-                     f"    x0 = {p}\n    tot = 0\n    q = 0\n"
+                     f"        raise ValueError('need at least one array to {what}')\n"
+                     f"    x0 = {_prep(0, preps[0], 'seq[0]')}\n    tot = 0\n"
                      "    for a in seq:\n"
-                     f"        x = {_prep(0, preps[0], 'a')}\n")
-        if stack:
-            lines.append("        _check_stack(x0, x)\n        tot += 1\n")
-        else:
-            lines.append("        _check_join(x0, x, ax, q)\n        tot += x.shape[ax]\n")
-        lines.append("        q += 1\n")
-        x0s = "x0.shape"
+                     f"        x = {_prep(0, preps[0], 'a')}\n"
+                     + _check_lines("x0", "x", n, stack, "        ") +
+                     f"        tot += {'1' if stack else 'x.shape[ax]'}\n")
     else:
         k = len(preps)
         for q in range(k):
             lines.append(f"    x{q} = {_prep(q, preps[q], f'seq[{q}]')}\n")
-        if stack:
-            for q in range(1, k):
-                lines.append(f"    _check_stack(x0, x{q})\n")
-            lines.append(f"    tot = {k}\n")
-        else:
-            for q in range(1, k):
-                lines.append(f"    _check_join(x0, x{q}, ax, {q})\n")
-            lines.append(f"    tot = {' + '.join(f'x{q}.shape[ax]' for q in range(k))}\n")
-        x0s = "x0.shape"
+        for q in range(1, k):
+            lines.append(_check_lines("x0", f"x{q}", n, stack, "    "))
+        tot = str(k) if stack else " + ".join(f"x{q}.shape[ax]" for q in range(k))
+        lines.append(f"    tot = {tot}\n")
     if stack:
-        shape = [f"(tot if ax == {j} else {x0s}[{j} if {j} < ax else {j} - 1])" for j in range(m)]
+        shape = [f"(tot if ax == {j} else x0.shape[{j} if {j} < ax else {j} - 1])"
+                 for j in range(m)]
     else:
-        shape = [f"(tot if ax == {j} else {x0s}[{j}])" for j in range(m)]
+        shape = [f"(tot if ax == {j} else x0.shape[{j}])" for j in range(m)]
     lines.append(f"    out = np.empty({_tup(shape)}, _dt)\n    off = 0\n")
-    call = "put_at(out, {x}, off, ax)\n    off += 1" if stack else "off = put(out, {x}, off, ax)"
-    call = call.replace("\n    ", "\n        ") if is_list else call
     if is_list:
-        lines.append("    for a in seq:\n"
-                     f"        {call.format(x=_prep(0, preps[0], 'a'))}\n")
+        lines.append(f"    for a in seq:\n        x = {_prep(0, preps[0], 'a')}\n"
+                     f"        {put.format(x='x', i='        ')}")
     else:
         for q in range(len(preps)):
-            lines.append(f"    {call.format(x=f'x{q}')}\n")
+            lines.append(f"    {put.format(x=f'x{q}', i='    ')}")
     lines.append("    return out\n")
     env = _prep_env(preps)
-    return _gen("".join(lines), "join", _dt=dt, put=_put(m), put_at=_put_at(m),
-                _check_join=_check_join, _check_stack=_check_stack, **env)
+    return _gen("".join(lines), "join", _dt=dt, ins=_insert_axis(n) if stack else None, **env)
 
 
 def _seq_items(fname, seq):
@@ -708,25 +725,27 @@ def _same_ndim(fname, items, ndims):
 
 
 @functools.lru_cache(maxsize=None)
-def _flat_concat(k, dt, is_list):
+def _flat_concat(items, dt, is_list):
+    k = len(items)
     if is_list:
         src = ("def concat(seq, axis=0, out=None, dtype=None, casting=None):\n"
                "    if len(seq) == 0:\n"
                "        raise ValueError('need at least one array to concatenate')\n"
                "    tot = 0\n    for a in seq:\n        tot += a.size\n"
                "    r = np.empty(tot, _dt)\n    off = 0\n"
-               "    for a in seq:\n        r[off:off + a.size] = a.ravel()\n"
+               "    for a in seq:\n        flat_into(r, off, a)\n"
                "        off += a.size\n    return r\n")
     else:
         lines = ["def concat(seq, axis=0, out=None, dtype=None, casting=None):\n"]
         lines.append(f"    tot = {' + '.join(f'seq[{q}].size' for q in range(k))}\n"
                      "    r = np.empty(tot, _dt)\n    off = 0\n")
         for q in range(k):
-            lines.append(f"    r[off:off + seq[{q}].size] = seq[{q}].ravel()\n"
+            lines.append(f"    flat_into{q}(r, off, seq[{q}])\n"
                          f"    off += seq[{q}].size\n")
         lines.append("    return r\n")
         src = "".join(lines)
-    return _gen(src, "concat", _dt=dt)
+    env = {f"flat_into{q}": _flat_into(t.ndim) for q, t in enumerate(items)}
+    return _gen(src, "concat", _dt=dt, flat_into=env.get("flat_into0"), **env)
 
 
 _CONCAT_PARAMS = "seq, axis=0, out=None, dtype=None, casting=None"
@@ -741,7 +760,7 @@ def _ov_concatenate(seq, axis=None, out=None, dtype=None, casting=None):
     dt = _result_dtype(items)
     is_list = isinstance(seq, types.ListType)
     if axis is not None and isinstance(axis, types.NoneType):
-        return _flat_concat(len(items), dt, is_list)
+        return _flat_concat(tuple(items), dt, is_list)
     _check_axis_arg("concatenate", axis)
     ndims = [t.ndim for t in items]
     if ndims[0] == 0:
@@ -804,6 +823,17 @@ def _column_prep(t):
     return _atleast_prep(2)(t)
 
 
+@functools.lru_cache(maxsize=None)
+def _flat_into(n):
+    """fi(r, off, a): a's elements in C order into the 1-d C array r from off."""
+    shape = [f"s[{j}]" for j in range(n)]
+    strides = ["*".join([f"s[{k}]" for k in range(j + 1, n)] + ["isz"]) for j in range(n)]
+    src = (f"def fi(r, off, a):\n    s = a.shape\n    isz = r.strides[0]\n"
+           f"    copy_into(as_strided(r[off:], {_tup(shape)}, {_tup(strides)}), a)\n"
+           f"    return 0\n")
+    return _jitable(src, "fi")
+
+
 @register_jitable
 def _column_view(a):
     return as_strided(a, (a.shape[0], 1), (a.strides[0], 0))
@@ -824,18 +854,18 @@ def _scalar_as_array(dt):
 
 
 @functools.lru_cache(maxsize=None)
-def _append_impl(arr_kind, val_kind, dt, axis_none):
+def _append_impl(arr_kind, val_kind, dt, axis_none, arr_nd=1, val_nd=1):
     def part(kind, name):
         if kind == "scalar":
             return f"np.full(1, {name}, _dt)"
-        return f"{name}.ravel()"
+        return name
 
     if axis_none:
         src = (f"def append(arr, values, axis=None):\n"
                f"    a = {part(arr_kind, 'arr')}\n    v = {part(val_kind, 'values')}\n"
                f"    r = np.empty(a.size + v.size, _dt)\n"
-               f"    r[:a.size] = a\n    r[a.size:] = v\n    return r\n")
-        return _gen(src, "append", _dt=dt)
+               f"    fa(r, 0, a)\n    fv(r, a.size, v)\n    return r\n")
+        return _gen(src, "append", _dt=dt, fa=_flat_into(arr_nd), fv=_flat_into(val_nd))
     src = "def append(arr, values, axis=None):\n    return np.concatenate((arr, values), axis)\n"
     return _gen(src, "append")
 
@@ -856,7 +886,8 @@ def _ov_append(arr, values, axis=None):
                       f"{values}")
     dt = _result_dtype([arr, values])
     if not _given(axis):
-        return _append_impl(ka, kv, dt, True)
+        return _append_impl(ka, kv, dt, True, arr.ndim if ka == "array" else 1,
+                            values.ndim if kv == "array" else 1)
     _check_axis_arg("append", axis)
     if ka != "array" or kv != "array" or arr.ndim != values.ndim:
         _typing_error("append", "with an axis, arr and values must be arrays of the same number "
@@ -971,7 +1002,7 @@ def _tile_impl(n, r, is_int, dt):
         shape.append(f"r{j} * {sj}")
     lines.append(f"    src = as_strided(A, {_tup(big_shape)}, {_tup(big_strides)})\n"
                  f"    out = np.empty({_tup(big_shape)}, _dt)\n"
-                 f"    out[...] = src\n"
+                 f"    copy_into(out, src)\n"
                  f"    return out.reshape({_tup(shape)})\n")
     return _gen("".join(lines), "tile", _dt=dt)
 
@@ -1002,8 +1033,7 @@ def _repeat_counts(repeats, n):
         c[:] = v
         return c
     if repeats.size != n:
-        raise ValueError(f"operands could not be broadcast together with shape ({n},) "
-                         f"({repeats.size},)")
+        raise ValueError("operands could not be broadcast together with shape")
     for i in range(n):
         if repeats[i] < 0:
             raise ValueError("repeats may not contain negative values.")
@@ -1063,7 +1093,8 @@ def _roll_axis(n):
     for d in range(n):
         c = _colons(d)
         lines.append(f"    if ax == {d}:\n"
-                     f"        out[{c}s:] = a[{c}:N - s]\n        out[{c}:s] = a[{c}N - s:]\n")
+                     f"        copy_into(out[{c}s:], a[{c}:N - s])\n"
+                     f"        copy_into(out[{c}:s], a[{c}N - s:])\n")
     lines.append("    return 0\n")
     return _jitable("".join(lines), "roll1")
 
@@ -1075,7 +1106,8 @@ def _roll_impl(n, how, dt):
                "    f = a.ravel()\n    r = np.empty(f.size, _dt)\n"
                "    N = f.size\n"
                "    if N > 0:\n"
-               "        s = shift % N\n        r[s:] = f[:N - s]\n        r[:s] = f[N - s:]\n"
+               "        s = shift % N\n        copy_into(r[s:], f[:N - s])\n"
+               "        copy_into(r[:s], f[N - s:])\n"
                "    return r.reshape(a.shape)\n")
         return _gen(src, "roll", _dt=dt)
     if how == "int":
@@ -1158,7 +1190,7 @@ def _ov_resize(a, new_shape):
 def _index_in(obj, N, axis):
     i = obj + N if obj < 0 else obj
     if i < 0 or i > N:
-        raise IndexError(f"index {obj} is out of bounds for axis {axis} with size {N}")
+        raise IndexError("index is out of bounds for the axis")
     return i
 
 
@@ -1171,7 +1203,8 @@ def _insert_impl(n, val_kind, dt, axis_none):
                + ("" if axis_none else f"    _axis(axis, 1)\n") +
                f"    i = _index_in(obj, f.size, 0)\n"
                f"    r = np.empty(f.size + v.size, _dt)\n"
-               f"    r[:i] = f[:i]\n    r[i:i + v.size] = v\n    r[i + v.size:] = f[i:]\n"
+               f"    copy_into(r[:i], f[:i])\n    copy_into(r[i:i + v.size], v)\n"
+               f"    copy_into(r[i + v.size:], f[i:])\n"
                f"    return r\n")
         return _gen(src, "insert", _dt=dt, _index_in=_index_in)
     # one new slice along axis; values broadcast to it (a 1-d values along the last other axis)
@@ -1187,7 +1220,12 @@ def _insert_impl(n, val_kind, dt, axis_none):
         lines.append("    slot[...] = values\n")
     else:
         # NumPy: values as an n-d array (ones prepended), its first axis moved to ax
-        lines.append("    slot[...] = vw(values, ax)\n")
+        lines.append("    L = values.shape[0]\n"
+                     f"    want = arr.shape[{n - 1}] if ax != {n - 1} else arr.shape[{n - 2}]\n"
+                     "    if L != 1 and L != want:\n"
+                     "        raise ValueError('could not broadcast input array into the "
+                     "inserted slice')\n"
+                     "    copy_into(slot, vw(values, ax))\n")
     lines.append("    return out\n")
     return _gen("".join(lines), "insert", _dt=dt, _index_in=_index_in, put=_put(n),
                 cut=_cut(n), vw=_insert_values_view(n))
@@ -1237,20 +1275,18 @@ def _delete_impl(n, obj_kind, dt, axis_none):
     if obj_kind == "int":
         lines.append("    i = obj + N if obj < 0 else obj\n"
                      "    if i < 0 or i >= N:\n"
-                     "        raise IndexError(f'index {obj} is out of bounds for axis {axis} "
-                     "with size {N}')\n"
+                     "        raise IndexError('index is out of bounds for the axis')\n"
                      "    keep[i] = False\n")
     elif obj_kind == "bool":
         lines.append("    if obj.size != N:\n"
-                     "        raise ValueError(f'boolean array argument obj to delete must be "
-                     "one dimensional and match the axis length of {N}')\n"
+                     "        raise ValueError('boolean array argument obj to delete must be "
+                     "one dimensional and match the axis length')\n"
                      "    for q in range(N):\n        keep[q] = not obj[q]\n")
     else:
         lines.append("    for q in range(len(obj)):\n"
                      "        o = obj[q]\n        i = o + N if o < 0 else o\n"
                      "        if i < 0 or i >= N:\n"
-                     "            raise IndexError(f'index {o} is out of bounds for axis {axis} "
-                     "with size {N}')\n"
+                     "            raise IndexError('index is out of bounds for the axis')\n"
                      "        keep[i] = False\n")
     shape = [f"(cnt if ax == {j} else a.shape[{j}])" for j in range(m)]
     lines.append(f"    cnt = keep.sum()\n    out = np.empty({_tup(shape)}, _dt)\n    k = 0\n"

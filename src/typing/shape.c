@@ -4,7 +4,8 @@
  * ndim); the view has layout 'A', x's dtype, and is read-only when x is or when writeable is
  * the constant False. kiln/lib/shape.py builds NumPy's views (expand_dims, squeeze, swapaxes,
  * moveaxis, broadcast_to, flip, ...) on it. As NumPy's, the call checks nothing: a view past
- * the buffer is the caller's error. */
+ * the buffer is the caller's error. kiln.lib._shape_prims.copy_into(dst, src) is the
+ * family's copy (lower/shape.c): arrays, dst writable. */
 #include "typing/internal.h"
 
 static int
@@ -70,10 +71,32 @@ type_as_strided(KnCompilation *c, KnInstr *in, int id)
     return 0;
 }
 
+/* copy_into(dst, src[, offset]): arrays, dst writable and of at least src's ndim (the same
+ * with an offset) */
+static int
+type_copy_into(KnCompilation *c, KnInstr *in, int id, KnType **args, int n)
+{
+    const char *name = kn_kir_builtin_name(id);
+    if (n < 2 || n > 3 || args[0]->kind != KN_TY_ARRAY || args[1]->kind != KN_TY_ARRAY)
+        return kn_typing_err(c, in->span, "%s() takes two arrays and an optional offset", name);
+    if (n == 3 && (args[2]->kind != KN_TY_INT || args[0]->ndim != args[1]->ndim))
+        return kn_typing_err(c, in->span, "%s(dst, src, offset): an int offset, one ndim", name);
+    if (args[0]->readonly)
+        return kn_typing_err(c, in->args[1]->span, "%s(): the destination is read-only (%s)",
+                             name, args[0]->name);
+    if (args[1]->ndim > args[0]->ndim)
+        return kn_typing_err(c, in->args[2]->span, "%s(): the source has more dimensions", name);
+    KnCallImpl *impl = kn_typing_impl_of(c, in);
+    impl->kind = KN_CALL_BUILTIN;
+    impl->builtin = id;
+    in->type = &kn_type_none;
+    return 0;
+}
+
 int
 kn_type_rule_shape(KnCompilation *c, KnInstr *in, int id, KnType **args, int n)
 {
-    (void)args;
-    (void)n;
+    if (id == KN_BI_SHAPE_COPY_INTO)
+        return type_copy_into(c, in, id, args, n);
     return type_as_strided(c, in, id);
 }
