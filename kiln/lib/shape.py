@@ -164,6 +164,8 @@ def _move1(n):
 @functools.lru_cache(maxsize=None)
 def _insert_axis(n):
     """ins(a, ax): a view of n + 1 axes with a length-1 axis at ax (normalized)."""
+    if n == 0:
+        return _jitable("def ins(a, ax):\n    return as_strided(a, (1,), (0,))\n", "ins")
     shp = [f"(1 if {k} == ax else s[{k} if {k} < ax else {k} - 1])" for k in range(n + 1)]
     strd = [f"(0 if {k} == ax else t[{k} if {k} < ax else {k} - 1])" for k in range(n + 1)]
     src = (f"def ins(a, ax):\n"
@@ -685,7 +687,9 @@ def _join_impl(params, preps, n, dt, is_list, stack, fixed_axis):
             lines.append(_check_lines("x0", f"x{q}", n, stack, "    "))
         tot = str(k) if stack else " + ".join(f"x{q}.shape[ax]" for q in range(k))
         lines.append(f"    tot = {tot}\n")
-    if stack:
+    if stack and n == 0:
+        shape = ["tot"]
+    elif stack:
         shape = [f"(tot if ax == {j} else x0.shape[{j} if {j} < ax else {j} - 1])"
                  for j in range(m)]
     else:
@@ -917,13 +921,13 @@ def _split_impl(n, how, equal, fixed_axis, name):
     lines = [f"def split({params}):\n    ax = _axis({axis}, {n})\n    N = ary.shape[ax]\n"
              "    r = [cut(ary, 0, 0, ax)]\n    r.pop()\n"]
     if how == "int":
-        lines.append("    sections = indices_or_sections\n"
-                     "    if sections <= 0:\n"
-                     "        raise ValueError('number sections must be larger than 0.')\n")
-        if equal:
+        lines.append("    sections = indices_or_sections\n")
+        if equal:  # NumPy's split takes N % sections first (0: ZeroDivisionError)
             lines.append("    if N % sections != 0:\n"
                          "        raise ValueError('array split does not result in an equal "
                          "division')\n")
+        lines.append("    if sections <= 0:\n"
+                     "        raise ValueError('number sections must be larger than 0.')\n")
         lines.append("    each = N // sections\n    extras = N % sections\n    lo = 0\n"
                      "    for q in range(sections):\n"
                      "        hi = lo + each + (1 if q < extras else 0)\n"
@@ -1029,7 +1033,7 @@ def _repeat_counts(repeats, n):
     if repeats.size == 1:
         v = repeats[0]
         if v < 0:
-            raise ValueError("repeats may not contain negative values.")
+            raise ValueError("negative dimensions are not allowed")
         c[:] = v
         return c
     if repeats.size != n:
