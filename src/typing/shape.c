@@ -49,13 +49,12 @@ type_as_strided(KnCompilation *c, KnInstr *in, int id)
         return kn_typing_err(c, shape->span, "%s()'s shape must be a tuple of integers, not %s",
                              name, shape->type->name);
     if (!int_tuple(strides->type))
-        return kn_typing_err(c, strides->span,
-                             "%s()'s strides must be a tuple of integers, not %s", name,
-                             strides->type->name);
+        return kn_typing_err(c, strides->span, "%s()'s strides must be a tuple of integers, not %s",
+                             name, strides->type->name);
     if (shape->type->n != strides->type->n)
         return kn_typing_err(c, strides->span,
-                             "%s(): shape and strides must have the same length (%d and %d)",
-                             name, shape->type->n, strides->type->n);
+                             "%s(): shape and strides must have the same length (%d and %d)", name,
+                             shape->type->n, strides->type->n);
     int v = 0;
     if (subok && (!const_bool(subok, &v) || v))
         return kn_typing_err(c, subok->span, "%s()'s subok= must be False in kiln", name);
@@ -82,8 +81,8 @@ type_copy_into(KnCompilation *c, KnInstr *in, int id, KnType **args, int n)
     if (n == 3 && (args[2]->kind != KN_TY_INT || args[0]->ndim != args[1]->ndim))
         return kn_typing_err(c, in->span, "%s(dst, src, offset): an int offset, one ndim", name);
     if (args[0]->readonly)
-        return kn_typing_err(c, in->args[1]->span, "%s(): the destination is read-only (%s)",
-                             name, args[0]->name);
+        return kn_typing_err(c, in->args[1]->span, "%s(): the destination is read-only (%s)", name,
+                             args[0]->name);
     if (args[1]->ndim > args[0]->ndim)
         return kn_typing_err(c, in->args[2]->span, "%s(): the source has more dimensions", name);
     KnCallImpl *impl = kn_typing_impl_of(c, in);
