@@ -112,6 +112,14 @@ def _view(a):
     return as_strided(a, a.shape, a.strides)
 
 
+def _norm_lines(var, out, m):
+    """Inline text normalizing the run-time axis `var` into `out` for m axes: one compiled
+    function less than a call of _axis (each costs the first call its own O3 run)."""
+    return (f"    {out} = {var} + {m} if {var} < 0 else {var}\n"
+            f"    if {out} < 0 or {out} >= {m}:\n"
+            f"        raise AxisError(\"axis is out of bounds for the array's dimension\")\n")
+
+
 def _typing_error(fname, msg):
     raise TypingError(f"np.{fname}(): {msg}")
 
@@ -138,6 +146,62 @@ def _permuted(n_in, n_out):
 
 
 @functools.lru_cache(maxsize=None)
+def _swapaxes_impl(n):
+    idx = [f"(j if {k} == i else (i if {k} == j else {k}))" for k in range(n)]
+    src = ("def swapaxes(a, axis1, axis2):\n" + _norm_lines("axis1", "i", n) +
+           _norm_lines("axis2", "j", n) + "    s = a.shape\n    t = a.strides\n"
+           f"    return as_strided(a, {_tup(f's[{x}]' for x in idx)}, "
+           f"{_tup(f't[{x}]' for x in idx)})\n")
+    return _gen(src, "swapaxes")
+
+
+@functools.lru_cache(maxsize=None)
+def _moveaxis_impl(n):
+    idx = [f"(i if {k} == j else (({k} if {k} < j else {k} - 1) + "
+           f"(1 if ({k} if {k} < j else {k} - 1) >= i else 0)))" for k in range(n)]
+    src = ("def moveaxis(a, source, destination):\n" + _norm_lines("source", "i", n) +
+           _norm_lines("destination", "j", n) + "    s = a.shape\n    t = a.strides\n"
+           f"    return as_strided(a, {_tup(f's[{x}]' for x in idx)}, "
+           f"{_tup(f't[{x}]' for x in idx)})\n")
+    return _gen(src, "moveaxis")
+
+
+@functools.lru_cache(maxsize=None)
+def _expand_impl(n):
+    shp = [f"(1 if {k} == ax else s[{k} if {k} < ax else {k} - 1])" for k in range(n + 1)]
+    strd = [f"(0 if {k} == ax else t[{k} if {k} < ax else {k} - 1])" for k in range(n + 1)]
+    if n == 0:
+        shp, strd = ["1"], ["0"]
+    src = ("def expand_dims(a, axis):\n" + _norm_lines("axis", "ax", n + 1) +
+           "    s = a.shape\n    t = a.strides\n"
+           f"    return as_strided(a, {_tup(shp)}, {_tup(strd)})\n")
+    return _gen(src, "expand_dims")
+
+
+@functools.lru_cache(maxsize=None)
+def _squeeze1_impl(n):
+    shp = [f"s[{k} if {k} < ax else {k} + 1]" for k in range(n - 1)]
+    strd = [f"t[{k} if {k} < ax else {k} + 1]" for k in range(n - 1)]
+    src = ("def squeeze(a, axis=None):\n" + _norm_lines("axis", "ax", n) +
+           "    s = a.shape\n    t = a.strides\n"
+           "    if s[ax] != 1:\n"
+           "        raise ValueError('cannot select an axis to squeeze out which has size not "
+           "equal to one')\n"
+           f"    return as_strided(a, {_tup(shp)}, {_tup(strd)})\n")
+    return _gen(src, "squeeze")
+
+
+@functools.lru_cache(maxsize=None)
+def _flip_int_impl(n):
+    lines = ["def flip(m, axis=None):\n", _norm_lines("axis", "ax", n)]
+    for d in range(n):
+        lines.append(f"    if ax == {d}:\n        x = m[{_colons(d)}::-1]\n"
+                     "        return as_strided(x, x.shape, x.strides)\n")
+    lines.append("    return as_strided(m, m.shape, m.strides)\n")
+    return _gen("".join(lines), "flip")
+
+
+@functools.lru_cache(maxsize=None)
 def _swap(n):
     """swap(a, i, j): a with axes i and j (normalized) exchanged, a view."""
     idx = [f"(j if {k} == i else (i if {k} == j else {k}))" for k in range(n)]
@@ -146,19 +210,6 @@ def _swap(n):
            f"    return as_strided(a, {_tup(f's[{x}]' for x in idx)}, "
            f"{_tup(f't[{x}]' for x in idx)})\n")
     return _jitable(src, "swap")
-
-
-@functools.lru_cache(maxsize=None)
-def _move1(n):
-    """move(a, i, j): a with axis i moved to position j (both normalized), a view."""
-    # output axis k: i when k == j, else the k-th of the other axes in order
-    idx = [f"(i if {k} == j else (({k} if {k} < j else {k} - 1) + "
-           f"(1 if ({k} if {k} < j else {k} - 1) >= i else 0)))" for k in range(n)]
-    src = (f"def move(a, i, j):\n"
-           f"    s = a.shape\n    t = a.strides\n"
-           f"    return as_strided(a, {_tup(f's[{x}]' for x in idx)}, "
-           f"{_tup(f't[{x}]' for x in idx)})\n")
-    return _jitable(src, "move")
 
 
 @functools.lru_cache(maxsize=None)
@@ -227,13 +278,7 @@ def _ov_expand_dims(a, axis):
     if not _is_array(a):
         return None
     if isinstance(axis, types.Integer):
-        ins = _insert_axis(a.ndim)
-        n = a.ndim + 1
-
-        def impl(a, axis):
-            return ins(a, _axis(axis, n))
-
-        return impl
+        return _expand_impl(a.ndim)
     if _int_tuple(axis):
         return _expand_tuple(a.ndim, len(axis))
     _typing_error("expand_dims", f"axis must be an int or a tuple of ints, not {axis}")
@@ -276,7 +321,7 @@ def _squeeze_typer(name):
         if isinstance(axis, types.Integer):
             if a.ndim == 0:
                 _typing_error(name, "axis 0 is out of bounds for array of dimension 0")
-            return _squeeze_impl(a.ndim, 1, False)
+            return _squeeze1_impl(a.ndim)
         if _int_tuple(axis):
             if len(axis) > a.ndim:
                 _typing_error(name, f"{len(axis)} axes for an array of dimension {a.ndim}")
@@ -301,12 +346,7 @@ def _swapaxes_typer(a, axis1, axis2):
             _typing_error("swapaxes", f"{what} must be an int, not {t}")
     if a.ndim == 0:
         _typing_error("swapaxes", "axis1 is out of bounds for array of dimension 0")
-    sw, n = _swap(a.ndim), a.ndim
-
-    def impl(a, axis1, axis2):
-        return sw(a, _axis(axis1, n), _axis(axis2, n))
-
-    return impl
+    return _swapaxes_impl(a.ndim)
 
 
 overload(np.swapaxes)(_swapaxes_typer)
@@ -343,12 +383,7 @@ def _ov_moveaxis(a, source, destination):
         return None
     n = a.ndim
     if isinstance(source, types.Integer) and isinstance(destination, types.Integer):
-        mv = _move1(n)
-
-        def impl(a, source, destination):
-            return mv(a, _axis(source, n), _axis(destination, n))
-
-        return impl
+        return _moveaxis_impl(n)
     if _int_tuple(source) and _int_tuple(destination):
         if len(source) != len(destination):
             _typing_error("moveaxis", "`source` and `destination` arguments must have the same "
@@ -455,9 +490,6 @@ def _flip_impl(n, how):
         idx = ", ".join(["::-1"] * n)
         src = f"def flip(m, axis=None):\n    return _view(m[{idx}])\n"
         return _gen(src, "flip")
-    if how == "int":
-        src = f"def flip(m, axis=None):\n    return f1(m, _axis(axis, {n}))\n"
-        return _gen(src, "flip", f1=_flip1(n))
     k = how
     src = (f"def flip(m, axis=None):\n"
            f"    p = _axes_array(axis, {n}, 'axis')\n"
@@ -476,7 +508,7 @@ def _ov_flip(m, axis=None):
     if isinstance(axis, types.Integer):
         if m.ndim == 0:
             _typing_error("flip", "axis 0 is out of bounds for array of dimension 0")
-        return _flip_impl(m.ndim, "int")
+        return _flip_int_impl(m.ndim)
     if _int_tuple(axis):
         return _flip_impl(m.ndim, len(axis))
     _typing_error("flip", f"axis must be None, an int or a tuple of ints, not {axis}")
