@@ -1,7 +1,7 @@
 /* array.h - what the array files of lower/ (array.c, index.c, elementwise.c, create.c, reduce.c,
- * sorting.c, npmath.c) share: the fields of an array value, element access, kiln's counted loops,
- * elementwise operands and the helpers each file gives the others. Only these files include it;
- * the rest of lower/ sees internal.h. */
+ * sorting.c, npmath.c, shape.c, np_random.c) share: the fields of an array value, element
+ * access, kiln's counted loops, elementwise operands and the helpers each file gives the others.
+ * Only these files include it; the rest of lower/ sees internal.h. */
 #ifndef KN_LOWER_ARRAY_H
 #define KN_LOWER_ARRAY_H
 

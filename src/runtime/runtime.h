@@ -305,6 +305,10 @@ void kn_rt_argsort(const void *data, int64_t n, int64_t rows, int32_t dt, int64_
 /* data sorted by kn_rt_sort: its distinct values moved to the front, their count returned; NaNs
  * are one value (complex: any NaN part), kept as the first of them */
 int64_t kn_rt_unique(void *data, int64_t n, int32_t dt);
+/* copy an n-d array of item size isz into another of the same shape, byte strides each (0:
+ * broadcast); no overlap (runtime/shape.c) */
+void kn_rt_copy_nd(char *dst, const int64_t *shape, const int64_t *dstrides, const char *src,
+                   const int64_t *sstrides, int32_t ndim, int64_t isz);
 
 /* np.quantile(a, q, method='linear') for each q in [0, 1], n >= 1; scratch is a copy of the data
  * that is reordered. Result as NumPy computes it for an array q (float64 for every dtype; float32
