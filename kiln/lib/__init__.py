@@ -29,3 +29,12 @@ _lazy("kiln.lib.indexing",
       functions=[np.take, np.put, np.take_along_axis, np.flatnonzero, np.argwhere, np.extract,
                  np.place, np.select, np.choose, np.ndindex, np.ndenumerate, np.nditer],
       methods=[(types.Array, "take")], attributes=[(types.Array, "flat")])
+
+_lazy("kiln.lib.shape",
+      functions=[np.concatenate, np.stack, np.hstack, np.vstack, np.dstack, np.column_stack,
+                 np.split, np.array_split, np.hsplit, np.vsplit, np.dsplit, np.atleast_1d,
+                 np.atleast_2d, np.atleast_3d, np.expand_dims, np.squeeze, np.swapaxes,
+                 np.moveaxis, np.broadcast_to, np.broadcast_arrays, np.tile, np.repeat, np.roll,
+                 np.flip, np.fliplr, np.flipud, np.rot90, np.resize, np.append, np.insert,
+                 np.delete, np.trim_zeros],
+      methods=[(types.Array, "squeeze"), (types.Array, "swapaxes"), (types.Array, "repeat")])
