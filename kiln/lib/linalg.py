@@ -335,7 +335,7 @@ def _matmul_typer(a, b, name):
 
 @overload(operator.matmul)
 def _ov_matmul(a, b):
-    return _matmul_typer(a, b, "a @ b")
+    return _matmul_typer(a, b, "a @ b (matmul)")
 
 
 @overload(np.matmul)
@@ -1050,8 +1050,9 @@ def _ov_matrix_rank(A, tol=None, hermitian=False):
 
 @register_jitable
 def _no_inv(a):
-    raise TypeError("matrix_power of a non-float matrix to a negative power is not supported in "
-                    "compiled code")
+    if a.size >= 0:
+        raise TypeError("matrix_power of a non-float matrix to a negative power is not "
+                        "supported in compiled code")
     return a
 
 
@@ -1185,7 +1186,8 @@ def _svals_impl(ct):
 
 @register_jitable
 def _no_svals(a):
-    raise RuntimeError("this matrix norm needs SciPy")  # typing refuses such an ord first
+    if a.size >= 0:
+        raise RuntimeError("this matrix norm needs SciPy")  # typing refuses such an ord first
     return np.zeros(1)
 
 
