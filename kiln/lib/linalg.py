@@ -1008,7 +1008,7 @@ def _square_arg_any(name, a):
 
 
 @functools.lru_cache(maxsize=None)
-def _rank_impl(ct, ndim, tol_none):
+def _rank_impl(ct, rt, ndim, tol_none):
     if ndim == 1:
         def impl1(A, tol=None, hermitian=False):
             for i in range(A.shape[0]):
@@ -1017,7 +1017,7 @@ def _rank_impl(ct, ndim, tol_none):
             return 0
         return impl1
     svd, _impl = _svd_impl(ct, ct)
-    eps = float(np.finfo(_real_of(ct)).eps)
+    eps = float(np.finfo(_real_of(rt)).eps)  # NumPy's: of the SVD's (result) type
 
     def impl(A, tol=None, hermitian=False):
         m, n = A.shape
@@ -1044,8 +1044,8 @@ def _ov_matrix_rank(A, tol=None, hermitian=False):
     if hermitian is not False:
         raise TypingError("np.linalg.matrix_rank(): hermitian= is not supported in compiled code")
     tol_none = tol is None or isinstance(tol, types.NoneType)
-    ct, _rt = _lapack_types(A)
-    return _rank_impl(ct, A.ndim, tol_none)
+    ct, rt = _lapack_types(A)
+    return _rank_impl(ct, rt, A.ndim, tol_none)
 
 
 @register_jitable
