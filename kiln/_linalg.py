@@ -17,6 +17,41 @@ MISSING = -1002
 _state = {}
 
 
+def _direct(name):
+    """scipy.linalg.<name>, loaded without running scipy/linalg/__init__.py when it is not
+    imported yet (that package imports much of SciPy: some 0.3-0.7 s). The extension module is
+    put in sys.modules under its own name, so a later ``import scipy.linalg`` reuses it."""
+    import sys
+
+    full = "scipy.linalg." + name
+    if full in sys.modules or "scipy.linalg" in sys.modules or sys.modules.get("scipy", 0) is None:
+        import importlib
+        return importlib.import_module(full)
+    try:
+        import importlib.machinery
+        import importlib.util
+        import os
+
+        spec = importlib.util.find_spec("scipy")
+        folder = os.path.join(os.path.dirname(spec.origin), "linalg")
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+            path = os.path.join(folder, name + suffix)
+            if os.path.exists(path):
+                break
+        else:
+            raise ImportError(full)
+        loader = importlib.machinery.ExtensionFileLoader(full, path)
+        module = importlib.util.module_from_spec(
+            importlib.util.spec_from_file_location(full, path, loader=loader))
+        sys.modules[full] = module
+        loader.exec_module(module)
+        return module
+    except Exception:
+        sys.modules.pop(full, None)
+        import importlib
+        return importlib.import_module(full)
+
+
 def load():
     """Fill the runtime's BLAS/LAPACK table from SciPy once; return None, or a message saying
     why BLAS is not available (SciPy missing or too old)."""
@@ -24,7 +59,7 @@ def load():
         return _state["error"]
     error = None
     try:
-        from scipy.linalg import cython_blas, cython_lapack
+        cython_blas, cython_lapack = _direct("cython_blas"), _direct("cython_lapack")
     except ImportError as e:
         error = ("this function needs SciPy (scipy.linalg.cython_blas and cython_lapack provide "
                  "BLAS and LAPACK to compiled code), which cannot be imported: %s" % e)
