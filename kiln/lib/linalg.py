@@ -1174,6 +1174,26 @@ def _line_sums(a, axis):
 
 
 @functools.lru_cache(maxsize=None)
+def _frob_impl(xt):
+    """sqrt(sum |x|**2) of an array of NumPy type xt: BLAS's dot/dotc of the flattened array
+    (as NumPy computes it) when SciPy's BLAS is loaded and xt is a BLAS type, else a loop."""
+    code = _CODES.get(xt, -1)
+    if code < 0 or not _blas_ready():
+        return _frobenius
+
+    @register_jitable
+    def frob(x):
+        if x.size <= 64:
+            return _frobenius(x)
+        v = x.ravel()
+        out = np.empty(1, xt)
+        _status(_la_dot(code, v, v, out, 1))
+        return np.sqrt(abs(out[0]) * 1.0)
+
+    return frob
+
+
+@functools.lru_cache(maxsize=None)
 def _svals_impl(ct):
     svd = _svd_impl(ct, ct)[0]
 
@@ -1192,14 +1212,15 @@ def _no_svals(a):
 
 
 @functools.lru_cache(maxsize=None)
-def _mnorm_impl(ct, string, svd_ok):
+def _mnorm_impl(ct, string, svd_ok, xt=None):
     """The matrix norm of 2-D a: `string` is 'fro', 'nuc' or None (a numeric or None ord)."""
     svals = _svals_impl(ct) if svd_ok else _no_svals
+    frob = _frob_impl(xt)
 
     @register_jitable
     def mnorm(a, p, none):
         if none or string == "fro":
-            return _frobenius(a)
+            return frob(a)
         if string == "nuc":
             return svals(a).sum() if a.size else 0.0
         if p == 2 or p == -2:
@@ -1220,16 +1241,19 @@ def _mnorm_impl(ct, string, svd_ok):
 
 
 @functools.lru_cache(maxsize=None)
-def _norm_impl(form, rt, ct, string, none, svd_ok):
+def _norm_impl(form, rt, ct, string, none, svd_ok, xt):
     """form: 'flat' (ord None, axis None: any ndim), 'vector' (1-D), 'matrix' (2-D, axis None or
     (0, 1)), 'matrix_t' (axis (1, 0)), 'axis' (2-D, vector norms along an int axis)."""
-    mnorm = _mnorm_impl(ct, string, svd_ok) if form in ("matrix", "matrix_t") else None
+    mnorm = _mnorm_impl(ct, string, svd_ok, xt) if form in ("matrix", "matrix_t") else None
+    frob = _frob_impl(xt)
 
     def flat(x, ord=None, axis=None, keepdims=False):
-        return rt(_frobenius(x))
+        return rt(frob(x))
 
     def vector(x, ord=None, axis=None, keepdims=False):
         p = 2.0 if none else _to_float(ord)
+        if none:
+            return rt(frob(x))
         return rt(_vnorm(x, p, none))
 
     def matrix(x, ord=None, axis=None, keepdims=False):
@@ -1281,6 +1305,7 @@ def _ov_norm(x, ord=None, axis=None, keepdims=False):
     none, string = _ord_kind(ord)
     ct, rt = _lapack_types(x)
     rt = _real_of(rt)
+    xt = _np_dtype(x.dtype).type
     axis_none = axis is None or isinstance(axis, types.NoneType)
     if axis_none and none and x.ndim != 2:
         form = "flat"
@@ -1292,7 +1317,7 @@ def _ov_norm(x, ord=None, axis=None, keepdims=False):
         form = "axis"
     elif x.ndim == 2 and isinstance(axis, types.BaseTuple) and len(axis) == 2:
         form = "matrix"  # (0, 1); (1, 0) is checked at run time below
-        return _norm_axes(ct, rt, string, none, _svd_needed(string, none))
+        return _norm_axes(ct, rt, string, none, _svd_needed(string, none), xt)
     else:
         raise TypingError("np.linalg.norm() in compiled code takes axis=None for any array, an "
                           "int for 1-D and 2-D arrays, or a pair for 2-D arrays; got %s with "
@@ -1300,7 +1325,7 @@ def _ov_norm(x, ord=None, axis=None, keepdims=False):
     if string is not None and form != "matrix":
         raise TypingError("np.linalg.norm(): ord=%r is for matrices (2-D)" % string)
     svd_ok = form == "matrix" and _svd_needed(string, none)
-    return _norm_impl(form, rt, ct, string, none, svd_ok)
+    return _norm_impl(form, rt, ct, string, none, svd_ok, xt)
 
 
 def _svd_needed(string, none):
@@ -1312,8 +1337,8 @@ def _svd_needed(string, none):
 
 
 @functools.lru_cache(maxsize=None)
-def _norm_axes(ct, rt, string, none, svd_ok):
-    mnorm = _mnorm_impl(ct, string, svd_ok)
+def _norm_axes(ct, rt, string, none, svd_ok, xt):
+    mnorm = _mnorm_impl(ct, string, svd_ok, xt)
 
     def impl(x, ord=None, axis=None, keepdims=False):
         p = 0.0 if none or string is not None else _to_float(ord)
