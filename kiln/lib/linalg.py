@@ -144,11 +144,10 @@ def _products(rt, blas):
             _status(_la_gemv(code, b.T, a, out))
             return
         for j in range(m):
-            out[j] = 0
-        for p in range(k):
-            x = a[p]
-            for j in range(m):
-                out[j] += x * b[p, j]
+            acc = rt(0)
+            for p in range(k):
+                acc = rt(acc + a[p] * b[p, j])
+            out[j] = acc
 
     @register_jitable
     def mm_into(a, b, out):
@@ -157,55 +156,110 @@ def _products(rt, blas):
         if small >= 0 and n * k * m > small:
             _status(_la_gemm(code, a, b, out))
             return
-        for i in range(n):
+        for i in range(n):  # dot-product form: a reduction LLVM does not vectorize (cheap O3)
             for j in range(m):
-                out[i, j] = 0
-            for p in range(k):
-                x = a[i, p]
-                for j in range(m):
-                    out[i, j] += x * b[p, j]
+                acc = rt(0)
+                for p in range(k):
+                    acc = rt(acc + a[i, p] * b[p, j])
+                out[i, j] = acc
 
     return vv, mv_into, vm_into, mm_into
 
 
 @functools.lru_cache(maxsize=None)
+def _direct(rt, msg, blas):
+    """np.dot / matmul of 1-D and 2-D operands of type rt, each form one self-contained function
+    (no helper calls: a first call compiles one function, see docs/internals.md)."""
+    code = _CODES.get(rt, -1)
+    small = _SMALL if blas else -1
+
+    @register_jitable
+    def vv(a, b):
+        n = a.shape[0]
+        if b.shape[0] != n:
+            raise ValueError(msg)
+        if blas and n > 64:
+            out = np.empty(1, rt)
+            if _la_dot(code, a, b, out, 0) != 0:
+                raise MemoryError("BLAS: out of memory or sizes past int32")
+            return out[0]
+        acc = rt(0)
+        for i in range(n):
+            acc = rt(acc + a[i] * b[i])
+        return acc
+
+    @register_jitable
+    def mv(a, b):
+        n, k = a.shape
+        if b.shape[0] != k:
+            raise ValueError(msg)
+        out = np.empty(n, rt)
+        if small >= 0 and n * k > small:
+            if _la_gemv(code, a, b, out) != 0:
+                raise MemoryError("BLAS: out of memory or sizes past int32")
+            return out
+        for i in range(n):
+            acc = rt(0)
+            for p in range(k):
+                acc = rt(acc + a[i, p] * b[p])
+            out[i] = acc
+        return out
+
+    @register_jitable
+    def vm(a, b):
+        k, m = b.shape
+        if a.shape[0] != k:
+            raise ValueError(msg)
+        out = np.empty(m, rt)
+        if small >= 0 and k * m > small:
+            if _la_gemv(code, b.T, a, out) != 0:
+                raise MemoryError("BLAS: out of memory or sizes past int32")
+            return out
+        for j in range(m):
+            acc = rt(0)
+            for p in range(k):
+                acc = rt(acc + a[p] * b[p, j])
+            out[j] = acc
+        return out
+
+    @register_jitable
+    def mm(a, b):
+        n, k = a.shape
+        k2, m = b.shape
+        if k2 != k:
+            raise ValueError(msg)
+        out = np.empty((n, m), rt)
+        if small >= 0 and n * k * m > small:
+            if _la_gemm(code, a, b, out) != 0:
+                raise MemoryError("BLAS: out of memory or sizes past int32")
+            return out
+        for i in range(n):
+            for j in range(m):
+                acc = rt(0)
+                for p in range(k):
+                    acc = rt(acc + a[i, p] * b[p, j])
+                out[i, j] = acc
+        return out
+
+    return {(1, 1): vv, (2, 1): mv, (1, 2): vm, (2, 2): mm}
+
+
+@functools.lru_cache(maxsize=None)
 def _impls(rt, ca, cb, msg, blas):
     """np.dot / matmul of 1-D and 2-D arrays, result type `rt`; ca/cb: convert a/b to rt first
-    (BLAS needs one dtype)."""
-    vv, mv_into, vm_into, mm_into = _products(rt, blas)
+    (BLAS needs one dtype): a wrapper over _direct's function then."""
+    forms = _direct(rt, msg, blas)
+    if not (ca or cb):
+        return forms
     conv_a, conv_b = _conv(ca, rt), _conv(cb, rt)
 
-    @register_jitable
-    def _vv(a, b):
-        if b.shape[0] != a.shape[0]:
-            raise ValueError(msg)
-        return vv(conv_a(a), conv_b(b))
+    def wrap(form):
+        def conv(a, b):
+            return form(conv_a(a), conv_b(b))
 
-    @register_jitable
-    def _mv(a, b):
-        if b.shape[0] != a.shape[1]:
-            raise ValueError(msg)
-        out = np.empty(a.shape[0], rt)
-        mv_into(conv_a(a), conv_b(b), out)
-        return out
+        return register_jitable(conv)
 
-    @register_jitable
-    def _vm(a, b):
-        if a.shape[0] != b.shape[0]:
-            raise ValueError(msg)
-        out = np.empty(b.shape[1], rt)
-        vm_into(conv_a(a), conv_b(b), out)
-        return out
-
-    @register_jitable
-    def _mm(a, b):
-        if b.shape[0] != a.shape[1]:
-            raise ValueError(msg)
-        out = np.empty((a.shape[0], b.shape[1]), rt)
-        mm_into(conv_a(a), conv_b(b), out)
-        return out
-
-    return {(1, 1): _vv, (2, 1): _mv, (1, 2): _vm, (2, 2): _mm}
+    return {key: wrap(form) for key, form in forms.items()}
 
 
 def _result_type(*ts):
