@@ -31,17 +31,30 @@ struct KnLaArray {
     int64_t dims[]; /* shape[ndim], then strides[ndim] in bytes */
 };
 
-enum { OP_GEMM, OP_GEMV, OP_DOTU, OP_DOTC, OP_GESV, OP_GETRF, OP_POTRF, OP_SYEVD,
-       OP_GESDD, OP_GEQRF, OP_ORGQR, OP_GEEV, OP_GELSD, OP__COUNT };
+enum {
+    OP_GEMM,
+    OP_GEMV,
+    OP_DOTU,
+    OP_DOTC,
+    OP_GESV,
+    OP_GETRF,
+    OP_POTRF,
+    OP_SYEVD,
+    OP_GESDD,
+    OP_GEQRF,
+    OP_ORGQR,
+    OP_GEEV,
+    OP_GELSD,
+    OP__COUNT
+};
 
 static const char *const names[KN_LA_NAME_COUNT] = {
-    "sgemm",  "dgemm",  "cgemm",  "zgemm",  "sgemv",  "dgemv",  "cgemv",  "zgemv",
-    "sdot",   "ddot",   "cdotu",  "zdotu",  "sdot",   "ddot",   "cdotc",  "zdotc",
-    "sgesv",  "dgesv",  "cgesv",  "zgesv",  "sgetrf", "dgetrf", "cgetrf", "zgetrf",
-    "spotrf", "dpotrf", "cpotrf", "zpotrf", "ssyevd", "dsyevd", "cheevd", "zheevd",
-    "sgesdd", "dgesdd", "cgesdd", "zgesdd", "sgeqrf", "dgeqrf", "cgeqrf", "zgeqrf",
-    "sorgqr", "dorgqr", "cungqr", "zungqr", "sgeev",  "dgeev",  "cgeev",  "zgeev",
-    "sgelsd", "dgelsd", "cgelsd", "zgelsd",
+    "sgemm",  "dgemm",  "cgemm",  "zgemm",  "sgemv",  "dgemv",  "cgemv",  "zgemv",  "sdot",
+    "ddot",   "cdotu",  "zdotu",  "sdot",   "ddot",   "cdotc",  "zdotc",  "sgesv",  "dgesv",
+    "cgesv",  "zgesv",  "sgetrf", "dgetrf", "cgetrf", "zgetrf", "spotrf", "dpotrf", "cpotrf",
+    "zpotrf", "ssyevd", "dsyevd", "cheevd", "zheevd", "sgesdd", "dgesdd", "cgesdd", "zgesdd",
+    "sgeqrf", "dgeqrf", "cgeqrf", "zgeqrf", "sorgqr", "dorgqr", "cungqr", "zungqr", "sgeev",
+    "dgeev",  "cgeev",  "zgeev",  "sgelsd", "dgelsd", "cgelsd", "zgelsd",
 };
 
 static void *table[KN_LA_NAME_COUNT];
@@ -307,8 +320,8 @@ typedef void (*getrf_fn)(int *, int *, void *, int *, int *, int *);
 typedef void (*potrf_fn)(char *, int *, void *, int *, int *);
 typedef void (*syevd_fn)(char *, char *, int *, void *, int *, void *, void *, int *, int *, int *,
                          int *);
-typedef void (*heevd_fn)(char *, char *, int *, void *, int *, void *, void *, int *, void *,
-                         int *, int *, int *, int *);
+typedef void (*heevd_fn)(char *, char *, int *, void *, int *, void *, void *, int *, void *, int *,
+                         int *, int *, int *);
 typedef void (*gesdd_r_fn)(char *, int *, int *, void *, int *, void *, void *, int *, void *,
                            int *, void *, int *, int *, int *);
 typedef void (*gesdd_c_fn)(char *, int *, int *, void *, int *, void *, void *, int *, void *,
@@ -319,10 +332,10 @@ typedef void (*geev_r_fn)(char *, char *, int *, void *, int *, void *, void *, 
                           void *, int *, void *, int *, int *);
 typedef void (*geev_c_fn)(char *, char *, int *, void *, int *, void *, void *, int *, void *,
                           int *, void *, int *, void *, int *);
-typedef void (*gelsd_r_fn)(int *, int *, int *, void *, int *, void *, int *, void *, void *,
-                           int *, void *, int *, int *, int *);
-typedef void (*gelsd_c_fn)(int *, int *, int *, void *, int *, void *, int *, void *, void *,
-                           int *, void *, int *, void *, int *, int *);
+typedef void (*gelsd_r_fn)(int *, int *, int *, void *, int *, void *, int *, void *, void *, int *,
+                           void *, int *, int *, int *);
+typedef void (*gelsd_c_fn)(int *, int *, int *, void *, int *, void *, int *, void *, void *, int *,
+                           void *, int *, void *, int *, int *);
 
 /* The size a workspace query left in q[0] (the real part), at least `least`. */
 static int
@@ -413,8 +426,8 @@ kn_rt_la_syevd(int64_t dt, KnLaArray *a, KnLaArray *w, int64_t n, int64_t vector
     if (dt < 2)
         ((syevd_fn)f)(&job, &lo, &in, a->data, &ld, w->data, qw, &lwork, &qi, &liwork, &info);
     else
-        ((heevd_fn)f)(&job, &lo, &in, a->data, &ld, w->data, qw, &lwork, qr, &lrwork, &qi,
-                      &liwork, &info);
+        ((heevd_fn)f)(&job, &lo, &in, a->data, &ld, w->data, qw, &lwork, qr, &lrwork, &qi, &liwork,
+                      &info);
     if (info)
         return info;
     lwork = queried(dt, qw, 1);
@@ -548,8 +561,8 @@ kn_rt_la_geev(int64_t dt, KnLaArray *a, KnLaArray *wr, KnLaArray *wi, KnLaArray 
     if (dt >= 2 && !rwork)
         return KN_LA_NOMEM;
     if (dt < 2)
-        ((geev_r_fn)f)(&jl, &jr, &in, a->data, &lda, wr->data, wi->data, vl, &ldvl, vr->data,
-                       &ldvr, q, &lwork, &info);
+        ((geev_r_fn)f)(&jl, &jr, &in, a->data, &lda, wr->data, wi->data, vl, &ldvl, vr->data, &ldvr,
+                       q, &lwork, &info);
     else
         ((geev_c_fn)f)(&jl, &jr, &in, a->data, &lda, wr->data, vl, &ldvl, vr->data, &ldvr, q,
                        &lwork, rwork, &info);
@@ -563,8 +576,8 @@ kn_rt_la_geev(int64_t dt, KnLaArray *a, KnLaArray *wr, KnLaArray *wi, KnLaArray 
             ((geev_r_fn)f)(&jl, &jr, &in, a->data, &lda, wr->data, wi->data, vl, &ldvl, vr->data,
                            &ldvr, work, &lwork, &info);
         else
-            ((geev_c_fn)f)(&jl, &jr, &in, a->data, &lda, wr->data, vl, &ldvl, vr->data, &ldvr,
-                           work, &lwork, rwork, &info);
+            ((geev_c_fn)f)(&jl, &jr, &in, a->data, &lda, wr->data, vl, &ldvl, vr->data, &ldvr, work,
+                           &lwork, rwork, &info);
     }
     free(work);
     free(rwork);
@@ -592,8 +605,8 @@ kn_rt_la_gelsd(int64_t dt, KnLaArray *a, KnLaArray *b, KnLaArray *s, KnLaArray *
         ((gelsd_r_fn)f)(&im, &in, &ir, a->data, &lda, b->data, &ldb, s->data, rc, &r, q, &lwork,
                         &qi, &info);
     else
-        ((gelsd_c_fn)f)(&im, &in, &ir, a->data, &lda, b->data, &ldb, s->data, rc, &r, q, &lwork,
-                        qr, &qi, &info);
+        ((gelsd_c_fn)f)(&im, &in, &ir, a->data, &lda, b->data, &ldb, s->data, rc, &r, q, &lwork, qr,
+                        &qi, &info);
     if (info)
         return info;
     lwork = queried(dt, q, 1);
@@ -603,11 +616,11 @@ kn_rt_la_gelsd(int64_t dt, KnLaArray *a, KnLaArray *b, KnLaArray *s, KnLaArray *
     if (!work || !rwork || !iwork)
         info = KN_LA_NOMEM;
     else if (dt < 2)
-        ((gelsd_r_fn)f)(&im, &in, &ir, a->data, &lda, b->data, &ldb, s->data, rc, &r, work,
-                        &lwork, iwork, &info);
+        ((gelsd_r_fn)f)(&im, &in, &ir, a->data, &lda, b->data, &ldb, s->data, rc, &r, work, &lwork,
+                        iwork, &info);
     else
-        ((gelsd_c_fn)f)(&im, &in, &ir, a->data, &lda, b->data, &ldb, s->data, rc, &r, work,
-                        &lwork, rwork, iwork, &info);
+        ((gelsd_c_fn)f)(&im, &in, &ir, a->data, &lda, b->data, &ldb, s->data, rc, &r, work, &lwork,
+                        rwork, iwork, &info);
     *(int64_t *)rank->data = r;
     free(work);
     free(rwork);

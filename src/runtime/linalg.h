@@ -31,8 +31,7 @@ int64_t kn_rt_la_syevd(int64_t dt, KnLaArray *a, KnLaArray *w, int64_t n, int64_
 int64_t kn_rt_la_gesdd(int64_t dt, KnLaArray *a, KnLaArray *s, KnLaArray *u, KnLaArray *vt,
                        int64_t m, int64_t n, int64_t job);
 int64_t kn_rt_la_geqrf(int64_t dt, KnLaArray *a, KnLaArray *tau, int64_t m, int64_t n);
-int64_t kn_rt_la_orgqr(int64_t dt, KnLaArray *a, KnLaArray *tau, int64_t m, int64_t n,
-                       int64_t k);
+int64_t kn_rt_la_orgqr(int64_t dt, KnLaArray *a, KnLaArray *tau, int64_t m, int64_t n, int64_t k);
 int64_t kn_rt_la_geev(int64_t dt, KnLaArray *a, KnLaArray *wr, KnLaArray *wi, KnLaArray *vr,
                       int64_t n, int64_t vectors);
 int64_t kn_rt_la_gelsd(int64_t dt, KnLaArray *a, KnLaArray *b, KnLaArray *s, KnLaArray *rank,
