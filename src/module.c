@@ -16,6 +16,7 @@
 #include "runtime/np_random.h"
 #include "runtime/str.h"
 #include "runtime/str_methods.h"
+#include "runtime/linalg.h"
 
 #ifndef KN_LLVM_LINKAGE
 #define KN_LLVM_LINKAGE "unknown"
@@ -387,6 +388,7 @@ static PyMethodDef core_methods[] = {
     {"_run_pass", kn_dispatch_run_pass, METH_VARARGS,
      "test only: KIR text -> typing and one pass -> typed KIR text"},
     {"_read_kir", kn_dispatch_read_kir, METH_VARARGS, "test only: KIR text, read and printed"},
+    {"_linalg_load", kn_dispatch_linalg_load, METH_VARARGS, "BLAS/LAPACK pointers from SciPy"},
     {NULL, NULL, 0, NULL},
 };
 

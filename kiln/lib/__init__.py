@@ -22,6 +22,13 @@ _lazy("kiln.lib.statistics", functions=[np.var, np.std],
       methods=[(types.Array, "var"), (types.Array, "std")])
 _lazy("kiln.lib.numeric", functions=[np.diff, np.convolve, np.bincount])
 _lazy("kiln.lib.linalg", functions=[np.dot, operator.matmul])
+_lazy("kiln.lib.linalg",
+      functions=[np.matmul, np.vdot, np.inner, np.outer, np.trace, np.linalg.solve,
+                 np.linalg.inv, np.linalg.det, np.linalg.slogdet, np.linalg.eig,
+                 np.linalg.eigvals, np.linalg.eigh, np.linalg.eigvalsh, np.linalg.svd,
+                 np.linalg.qr, np.linalg.cholesky, np.linalg.lstsq, np.linalg.pinv,
+                 np.linalg.matrix_rank, np.linalg.matrix_power, np.linalg.norm, np.linalg.cond],
+      methods=[(types.Array, "dot")])
 
 _lazy("kiln.lib.mathfuncs", functions=[np.isclose, np.allclose, np.array_equal, np.array_equiv,
                                        np.nan_to_num, np.real_if_close, np.unwrap])

@@ -97,8 +97,9 @@ void kn_rt_print(int32_t n, const int32_t *kinds, void **vals);
 
 /* the test-only stage view: _stages(func, argkeys) -> dict of stage texts */
 PyObject *kn_dispatch_stages(PyObject *module, PyObject *args);
-PyObject *kn_dispatch_run_pass(PyObject *module, PyObject *args); /* test only */
-PyObject *kn_dispatch_read_kir(PyObject *module, PyObject *args); /* test only */
+PyObject *kn_dispatch_run_pass(PyObject *module, PyObject *args);    /* test only */
+PyObject *kn_dispatch_read_kir(PyObject *module, PyObject *args);    /* test only */
+PyObject *kn_dispatch_linalg_load(PyObject *module, PyObject *args); /* dispatch/linalg.c */
 
 /* kiln._support, imported on first use */
 PyObject *kn_support(void);
