@@ -23,3 +23,7 @@ _lazy("kiln.lib.statistics", functions=[np.var, np.std],
 _lazy("kiln.lib.numeric", functions=[np.diff, np.convolve, np.bincount])
 _lazy("kiln.lib.linalg", functions=[np.dot, operator.matmul])
 
+_lazy("kiln.lib.construction",
+      functions=[np.logspace, np.geomspace, np.meshgrid, np.diag, np.diagflat, np.tri, np.tril,
+                 np.triu, np.vander, np.asfortranarray],
+      methods=[(types.Array, "item"), (types.Array, "clip")])
