@@ -20,7 +20,8 @@ from ..extending import _lazy, types
 
 _lazy("kiln.lib.statistics", functions=[np.var, np.std],
       methods=[(types.Array, "var"), (types.Array, "std")])
-_lazy("kiln.lib.numeric", functions=[np.diff, np.convolve, np.bincount])
+_lazy("kiln.lib.numeric", functions=[np.diff, np.convolve, np.bincount, np.correlate, np.cross,
+                                     np.kron, np.trapezoid, np.gradient, np.ediff1d, np.polyval])
 _lazy("kiln.lib.linalg", functions=[np.dot, operator.matmul])
 
 _lazy("kiln.lib.construction",
