@@ -28,3 +28,45 @@ kn_typing_creation_order(KnCompilation *c, KnInstr *in, KnInstr *order, const Kn
     return kn_typing_err(c, order->span, "%s(): order must be one of %s, not '%s'", name,
                          like ? "'C', 'F', 'A' or 'K'" : "'C' or 'F'", s);
 }
+
+static int
+item_bytes(const KnType *d)
+{
+    return d->kind == KN_TY_BOOL ? 1 : (int)kn_type_size(d);
+}
+
+/* a.view() and a.view(dtype) of a dtype of the same itemsize (as Numba: NumPy also changes
+ * the last axis' length for another itemsize): the same memory, shape and strides */
+static int
+type_view(KnCompilation *c, KnInstr *in)
+{
+    KnType *bound = in->args[0]->type, *self = bound->items[0];
+    int n = in->nargs - 1;
+    KnInstr *dt = kn_typing_arg(in, 0, "dtype");
+    if (n > 1 || (n == 1 && !dt))
+        return kn_typing_err(c, in->span, "view() takes one dtype in compiled code");
+    if (!kn_type_is_number(self->dtype))
+        return kn_typing_err(c, in->span, "view() of %s is not supported", self->name);
+    KnType *d = self->dtype;
+    if (dt && !(d = kn_typing_dtype_of(dt)))
+        return kn_typing_err(c, dt->span,
+                             "view() takes a number dtype (np.int64, 'f8', a.dtype), not %s",
+                             dt->type->name);
+    if (item_bytes(d) != item_bytes(self->dtype))
+        return kn_typing_err(c, dt->span,
+                             "view(%s) of %s: kiln (as Numba) views an array as a dtype of the "
+                             "same itemsize only (%d bytes, not %d)",
+                             d->name, self->name, item_bytes(self->dtype), item_bytes(d));
+    in->type = kn_type_array(c->types, d, self->ndim, self->layout, self->readonly);
+    return 0;
+}
+
+int
+kn_type_rule_construction(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
+{
+    (void)a, (void)n;
+    KnCallImpl *impl = kn_typing_impl_of(c, in);
+    impl->kind = KN_CALL_METHOD;
+    impl->builtin = id;
+    return type_view(c, in);
+}
