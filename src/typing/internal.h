@@ -51,11 +51,9 @@ int kn_typing_closure_call(KnCompilation *c, KnInstr *in, KnType *ct, KnType **a
 KnType *kn_typing_func_items(KnCompilation *c, const KnType *tuple);
 int kn_typing_choice_call(KnCompilation *c, KnInstr *in, KnType *ct, KnType **a, int n);
 int kn_typing_truth_ok(KnCompilation *c, KnInstr *in, KnType *t);
-KnType *kn_typing_np_scalar(int builtin_id); /* np.float64 -> float64, NULL if not a dtype */
-int kn_typing_scalar_class(const KnType *t); /* float64 -> the entry of np.float64, or -1 */
-int kn_typing_creation_order(KnCompilation *c, KnInstr *in, KnInstr *order,
-                             const KnType *like); /* lower/create.c's typing: 'C' or 'F' */
-int kn_typing_method_entry(const KnType *bound);  /* registry entry of a bound method, or -1 */
+KnType *kn_typing_np_scalar(int builtin_id);     /* np.float64 -> float64, NULL if not a dtype */
+int kn_typing_scalar_class(const KnType *t);     /* float64 -> the entry of np.float64, or -1 */
+int kn_typing_method_entry(const KnType *bound); /* registry entry of a bound method, or -1 */
 
 /* construction.c: the layout ('C' or 'F') of a new array from order= (lower/create.c) */
 int kn_typing_creation_order(KnCompilation *c, KnInstr *in, KnInstr *order, const KnType *like);
