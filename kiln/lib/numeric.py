@@ -133,6 +133,11 @@ def _diff_extended_impl(rt, op, pre, post):
     def impl(a, n=1, axis=-1, prepend=None, append=None):
         _check_order(n)
         _norm_axis(axis, 1)
+        if n == 0:  # NumPy returns `a` then, without prepend and append (here: a's values)
+            r0 = np.empty(a.shape[0], rt)
+            for i in range(a.shape[0]):
+                r0[i] = a[i]
+            return r0
         p = pre_of(prepend)
         q = post_of(append)
         r = np.empty(p.shape[0] + a.shape[0] + q.shape[0], rt)
@@ -314,9 +319,9 @@ def _correlate_impl(rt, mode_code, conj):
         n = a.shape[0]
         m = v.shape[0]
         if n == 0:
-            raise ValueError("a cannot be empty")
+            raise ValueError("first array argument cannot be empty")
         if m == 0:
-            raise ValueError("v cannot be empty")
+            raise ValueError("second array argument cannot be empty")
         big = n if n >= m else m
         small = m if n >= m else n
         if mode_code == 0:
