@@ -17,9 +17,10 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 
 SCRIPT = r'''
-import json, sys, time
+import json, statistics, sys, time
 import numpy as np
 engine, rounds = sys.argv[1], int(sys.argv[2])
 rng = np.random.default_rng(0)
@@ -55,9 +56,13 @@ def main():
     args = ap.parse_args()
     res = {}
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
+    tmp = tempfile.mkdtemp(prefix="kiln_bench_cons_")
+    path = os.path.join(tmp, "np_construction_case.py")  # kiln compiles from source
+    with open(path, "w") as f:
+        f.write(SCRIPT)
     for engine in ("kiln", "numba", "numpy"):
-        out = subprocess.run([sys.executable, "-P", "-c", SCRIPT, engine, str(args.rounds)],
-                             capture_output=True, text=True, env=env)
+        out = subprocess.run([sys.executable, "-P", path, engine, str(args.rounds)],
+                             capture_output=True, text=True, env=env, cwd=tmp)
         if out.returncode:
             print(f"{engine} failed: {out.stderr.strip().splitlines()[-1:]}")
             continue
