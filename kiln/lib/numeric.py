@@ -1,15 +1,25 @@
-"""np.diff, np.convolve and np.bincount, written in kiln's subset.
+"""np.diff, np.convolve, np.correlate, np.bincount and the signal and calculus functions
+(np.cross, np.kron, np.trapezoid, np.gradient, np.ediff1d, np.polyval), written in kiln's
+subset. NumPy is the reference for values, dtypes and errors (docs/numpy.md, "Construction,
+signal and calculus, array methods").
 
-- ``np.diff(a, n=1, axis=-1)``: arrays of 1 to 3 dimensions, ``n`` and ``axis`` runtime ints
-  (one branch per axis: kiln's slices are per dimension); the result has a's dtype (bool:
-  ``!=``, as NumPy). ``n == 0`` gives a copy (NumPy returns ``a`` itself). ``prepend`` and
-  ``append`` are not supported.
-- ``np.convolve(a, v, mode='full')``: 1-D arrays of numbers, ``mode`` a constant str ('full',
-  'same', 'valid'; a ``types.StringLiteral`` for the typing function), chosen when the call is
-  typed (NumPy's int modes 0/1/2 are not: kiln has no int literals yet). The result dtype
-  is NumPy's ``result_type(a, v)``; a plain direct loop (no FFT), as NumPy's.
+- ``np.diff(a, n=1, axis=-1, prepend=None, append=None)``: arrays of 1 to 3 dimensions, ``n``
+  and ``axis`` runtime ints (one branch per axis: kiln's slices are per dimension); the result
+  has a's dtype (bool: ``!=``, as NumPy). ``n == 0`` gives a copy (NumPy returns ``a`` itself).
+  ``prepend`` / ``append`` (numbers or 1-D arrays) for 1-D arrays: the dtype is NumPy's result
+  type of the three, as its concatenation gives.
+- ``np.convolve(a, v, mode='full')`` and ``np.correlate(a, v, mode='valid')``: 1-D arrays of
+  numbers, ``mode`` a constant str ('full', 'same', 'valid'; a ``types.StringLiteral`` for the
+  typing function), chosen when the call is typed (NumPy's int modes 0/1/2 are not: kiln has
+  no int literals yet). The result dtype is NumPy's ``result_type(a, v)``; a direct algorithm
+  (no FFT), as NumPy's, in passes of four taps over the output that LLVM vectorizes. correlate
+  conjugates v and, when v is the longer, reverses correlate(conj(v), a), as NumPy.
 - ``np.bincount(x, weights=None, minlength=0)``: 1-D bool or integer arrays (not uint64, which
   NumPy refuses to cast to intp); int64 counts, float64 sums with weights.
+- ``np.cross(a, b)``: 1-D or 2-D with a last axis of 3 (rows broadcast); ``np.kron(a, b)``: 1-D
+  or 2-D; ``np.trapezoid(y, x=None, dx=1.0, axis=-1)``: 1-D or 2-D y; ``np.gradient(f,
+  spacing, axis=None, edge_order=1)``: 1-D (scalar spacing or coordinates) or 2-D (scalar
+  spacing); ``np.ediff1d(ary, to_end=None, to_begin=None)``; ``np.polyval(p, x)``.
 """
 
 import functools
