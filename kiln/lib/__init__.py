@@ -20,7 +20,8 @@ from ..extending import _lazy, types
 
 _lazy("kiln.lib.statistics", functions=[np.var, np.std],
       methods=[(types.Array, "var"), (types.Array, "std")])
-_lazy("kiln.lib.numeric", functions=[np.diff, np.convolve, np.bincount])
+_lazy("kiln.lib.numeric", functions=[np.diff, np.convolve, np.bincount, np.correlate, np.cross,
+                                     np.kron, np.trapezoid, np.gradient, np.ediff1d, np.polyval])
 _lazy("kiln.lib.linalg", functions=[np.dot, operator.matmul])
 _lazy("kiln.lib.linalg",
       functions=[np.matmul, np.vdot, np.inner, np.outer, np.trace, np.linalg.solve,
@@ -45,3 +46,7 @@ _lazy("kiln.lib.shape",
                  np.flip, np.fliplr, np.flipud, np.rot90, np.resize, np.append, np.insert,
                  np.delete, np.trim_zeros],
       methods=[(types.Array, "squeeze"), (types.Array, "swapaxes"), (types.Array, "repeat")])
+_lazy("kiln.lib.construction",
+      functions=[np.logspace, np.geomspace, np.meshgrid, np.diag, np.diagflat, np.tri, np.tril,
+                 np.triu, np.vander, np.asfortranarray],
+      methods=[(types.Array, "item"), (types.Array, "clip")])

@@ -141,11 +141,14 @@ PyTypeObject KnMemInfoOwner_Type = {
 };
 
 static int
-same_as_parent(const KnArrayStruct *s, PyArrayObject *p, int ndim)
+same_as_parent(const KnArrayStruct *s, PyArrayObject *p, int ndim, const KnType *dtype)
 {
     if (PyArray_DATA(p) != s->data || PyArray_NDIM(p) != ndim ||
         PyArray_ITEMSIZE(p) != s->itemsize) /* a.real of a complex array starts at a's data */
         return 0;
+    if (dtype && kn_type_is_number(dtype) &&
+        !PyArray_EquivTypenums(PyArray_DESCR(p)->type_num, kn_box_type_num(dtype)))
+        return 0; /* a.view(np.int64) of a float64 array */
     for (int i = 0; i < ndim; i++)
         if (PyArray_DIM(p, i) != s->dims[i] || PyArray_STRIDE(p, i) != s->dims[ndim + i])
             return 0;
@@ -158,7 +161,7 @@ box_array(KnType *t, const KnArrayStruct *s)
 {
     PyObject *base;
     if (s->meminfo && s->parent && PyArray_Check(s->parent) &&
-        same_as_parent(s, (PyArrayObject *)s->parent, t->ndim)) {
+        same_as_parent(s, (PyArrayObject *)s->parent, t->ndim, t->dtype)) {
         /* an ndarray a kiln.typed container holds (dispatch/typed_common.c): itself */
         PyObject *r = Py_NewRef(s->parent); /* before the meminfo's own reference goes */
         kn_rt_decref(s->meminfo);
@@ -173,7 +176,8 @@ box_array(KnType *t, const KnArrayStruct *s)
         own->mi = s->meminfo;
         base = (PyObject *)own;
     } else if (s->parent) {
-        if (PyArray_Check(s->parent) && same_as_parent(s, (PyArrayObject *)s->parent, t->ndim))
+        if (PyArray_Check(s->parent) &&
+            same_as_parent(s, (PyArrayObject *)s->parent, t->ndim, t->dtype))
             return Py_NewRef(s->parent);
         base = Py_NewRef(s->parent);
     } else {

@@ -211,6 +211,15 @@ named_callable(FE *fe, KnSpan sp, PyObject *o, int id, PyObject *ref, const char
 static Val
 frozen_callable(FE *fe, KnSpan sp, PyObject *o)
 {
+    if (!strncmp(Py_TYPE(o)->tp_name, "numpy.dtypes.", 13)) {
+        /* a NumPy dtype of a number (np.dtype('f8')) is its scalar class, np.float64 */
+        PyObject *cls = PyObject_GetAttrString(o, "type");
+        PyObject *cid = cls ? PyDict_GetItemWithError(fe->env->builtin_ids, cls) : NULL;
+        Py_XDECREF(cls); /* the class lives as long as NumPy */
+        PyErr_Clear();
+        if (cid)
+            o = cls;
+    }
     PyObject *id = PyDict_GetItemWithError(fe->env->builtin_ids, o);
     if (!id && PyErr_Occurred())
         PyErr_Clear(); /* unhashable */

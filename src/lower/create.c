@@ -368,3 +368,15 @@ kn_lower_array_make(L *l, KnInstr *in, int id)
     return kn_lower_elementwise_into(l, in, ops, 1, kn_lower_copy_kernel, NULL, in->type,
                                      obj->type->dtype);
 }
+
+/* ---- a.view(dtype) (lib/construction.def; typing in typing/construction.c) ---- */
+
+/* the same array struct under the new type (the struct does not depend on the dtype), as a
+ * reference of its own */
+LLVMValueRef
+kn_lower_rule_construction(L *l, KnInstr *in, int id)
+{
+    (void)id;
+    KnInstr *self = in->args[0]->args[0];
+    return kn_lower_new_reference(l, l->vals[self->id], in->type);
+}

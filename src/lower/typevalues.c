@@ -77,6 +77,8 @@ kn_lower_rule_info_attr(L *l, KnInstr *in, int id)
     if (id == KN_BI_INFO_DTYPE)
         return LLVMGetUndef(kn_lower_type(l, in->type));
     if (info->id == KN_BI_NP_IINFO) {
+        if (id == KN_BI_INFO_KIND)
+            return kn_lower_str_const(l, dt->is_signed ? "i" : "u");
         if (id == KN_BI_INFO_BITS)
             return LLVMConstInt(l->i64, (uint64_t)dt->bits, 0);
         return int_limit(l, in, dt, id == KN_BI_INFO_MAX);

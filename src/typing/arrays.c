@@ -449,8 +449,8 @@ shape_ndim(KnCompilation *c, KnInstr *shape)
 static int
 type_creation(KnCompilation *c, KnInstr *in, int id)
 {
-    static const char *const kw[] = {"shape", "dtype", "fill_value", NULL};
-    KN_TRY(kn_typing_check_keywords(c, in, kw, 3));
+    static const char *const kw[] = {"shape", "dtype", "fill_value", "order", NULL};
+    KN_TRY(kn_typing_check_keywords(c, in, kw, 4));
     int like = id == KN_BI_NP_EMPTY_LIKE || id == KN_BI_NP_ZEROS_LIKE || id == KN_BI_NP_ONES_LIKE ||
                id == KN_BI_NP_FULL_LIKE;
     int full = id == KN_BI_NP_FULL || id == KN_BI_NP_FULL_LIKE;
@@ -475,9 +475,12 @@ type_creation(KnCompilation *c, KnInstr *in, int id)
     if (full && !kn_type_is_number(fill->type))
         return kn_typing_err(c, fill->span, "the fill value must be a number, not %s",
                              fill->type->name);
-    if (dt && !(dtype = kn_typing_dtype_of(dt)))
+    if (dt && dt->type->kind != KN_TY_NONE && !(dtype = kn_typing_dtype_of(dt)))
         return kn_typing_err(c, dt->span, "unsupported dtype %s", dt->type->name);
-    in->type = kn_type_array(c->types, dtype, ndim, 'C', 0);
+    int layout = kn_typing_creation_order(c, in, kn_typing_arg(in, full ? 3 : 2, "order"),
+                                          like ? first->type : NULL);
+    KN_TRY(layout);
+    in->type = kn_type_array(c->types, dtype, ndim, ndim > 1 ? (char)layout : 'C', 0);
     return 0;
 }
 

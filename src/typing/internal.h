@@ -55,6 +55,9 @@ KnType *kn_typing_np_scalar(int builtin_id);     /* np.float64 -> float64, NULL 
 int kn_typing_scalar_class(const KnType *t);     /* float64 -> the entry of np.float64, or -1 */
 int kn_typing_method_entry(const KnType *bound); /* registry entry of a bound method, or -1 */
 
+/* construction.c: the layout ('C' or 'F') of a new array from order= (lower/create.c) */
+int kn_typing_creation_order(KnCompilation *c, KnInstr *in, KnInstr *order, const KnType *like);
+
 /* operator.c: an operator implemented by a registry entry of its operand's kind ("str.__add__");
  * *handled is 0 when there is none (typing.c's own rules apply) */
 int kn_typing_operator(KnCompilation *c, KnInstr *in, int *handled);

@@ -58,7 +58,77 @@ kn_typing_arg_list(KnCompilation *c, KnType **a, int n)
     return r;
 }
 
-/* the dtype an argument names: np.float64, a.dtype, 'float64' */
+/* a dtype string NumPy accepts beside the scalar names: type codes with or without a size
+ * ('f8', 'i4', 'd', '?'), a native or no byte order ('<f8', '=i4', '|b1'), and the names of
+ * NumPy's C-type aliases ('double', 'intc', 'float', 'int', 'complex'); NULL otherwise */
+static KnType *
+dtype_code(const char *s)
+{
+    static const struct {
+        const char *code;
+        KnType *t;
+    } codes[] = {
+        {"?", &kn_type_bool},
+        {"b1", &kn_type_bool},
+        {"b", &kn_type_int8},
+        {"i1", &kn_type_int8},
+        {"B", &kn_type_uint8},
+        {"u1", &kn_type_uint8},
+        {"h", &kn_type_int16},
+        {"i2", &kn_type_int16},
+        {"H", &kn_type_uint16},
+        {"u2", &kn_type_uint16},
+        {"i", &kn_type_int32},
+        {"i4", &kn_type_int32},
+        {"I", &kn_type_uint32},
+        {"u4", &kn_type_uint32},
+        {"l", &kn_type_int64},
+        {"q", &kn_type_int64},
+        {"p", &kn_type_int64},
+        {"i8", &kn_type_int64},
+        {"L", &kn_type_uint64},
+        {"Q", &kn_type_uint64},
+        {"P", &kn_type_uint64},
+        {"u8", &kn_type_uint64},
+        {"f", &kn_type_float32},
+        {"f4", &kn_type_float32},
+        {"d", &kn_type_float64},
+        {"f8", &kn_type_float64},
+        {"F", &kn_type_complex64},
+        {"c8", &kn_type_complex64},
+        {"D", &kn_type_complex128},
+        {"c16", &kn_type_complex128},
+        {"float", &kn_type_float64},
+        {"int", &kn_type_int64},
+        {"complex", &kn_type_complex128},
+        {"double", &kn_type_float64},
+        {"single", &kn_type_float32},
+        {"csingle", &kn_type_complex64},
+        {"cdouble", &kn_type_complex128},
+        {"intp", &kn_type_int64},
+        {"uintp", &kn_type_uint64},
+        {"int_", &kn_type_int64},
+        {"uint", &kn_type_uint64},
+        {"byte", &kn_type_int8},
+        {"ubyte", &kn_type_uint8},
+        {"short", &kn_type_int16},
+        {"ushort", &kn_type_uint16},
+        {"intc", &kn_type_int32},
+        {"uintc", &kn_type_uint32},
+        {"long", &kn_type_int64},
+        {"ulong", &kn_type_uint64},
+        {"longlong", &kn_type_int64},
+        {"ulonglong", &kn_type_uint64},
+    };
+    if (strlen(s) >= 2 && (s[0] == '<' || s[0] == '=' || s[0] == '|'))
+        s++; /* the native (little-endian) byte order, or none */
+    for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
+        if (!strcmp(codes[i].code, s))
+            return codes[i].t;
+    return NULL;
+}
+
+/* the dtype an argument names: np.float64, a.dtype, 'float64', 'f8' */
 KnType *
 kn_typing_dtype_of(KnInstr *arg)
 {
@@ -79,6 +149,7 @@ kn_typing_dtype_of(KnInstr *arg)
             return p;
         if (!strcmp(arg->imm.str, "bool_") || !strcmp(arg->imm.str, "bool"))
             return &kn_type_bool;
+        return dtype_code(arg->imm.str);
     }
     return NULL;
 }

@@ -53,10 +53,29 @@ info_of(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
     return 0;
 }
 
+/* np.dtype(t) of a number's dtype (a scalar class, a dtype, a string such as 'f8') is that
+ * dtype's scalar class, as type(x) */
+static int
+dtype_value(KnCompilation *c, KnInstr *in, KnType **a, int n)
+{
+    KnInstr *arg = kn_typing_arg(in, 0, NULL);
+    KnType *dt = n == 1 && in->aux == 0 ? kn_typing_dtype_of(arg) : NULL;
+    if (!dt)
+        return kn_typing_err(c, n >= 1 ? arg->span : in->span,
+                             "np.dtype() in compiled code takes one number dtype (a scalar class "
+                             "or a constant string such as 'f8'), not %s",
+                             n >= 1 ? a[0]->name : "nothing");
+    int cls = kn_typing_scalar_class(dt);
+    in->type = kn_type_func(c->types, cls, NULL, kn_kir_builtin_name(cls));
+    return 0;
+}
+
 int
 kn_type_rule_type_value(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
 {
     kn_typing_impl_kind(c, in, KN_CALL_BUILTIN);
+    if (id == KN_BI_NP_DTYPE)
+        return dtype_value(c, in, a, n);
     return id == KN_BI_TYPE ? type_of(c, in, a, n) : info_of(c, in, id, a, n);
 }
 
@@ -75,6 +94,11 @@ kn_type_rule_info_attr(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
     case KN_BI_INFO_BITS:
         in->type = &kn_type_int64;
         return 0;
+    case KN_BI_INFO_KIND: /* 'i' or 'u' (np.iinfo only, as NumPy) */
+        if (!iinfo)
+            break;
+        in->type = &kn_type_str;
+        return 0;
     case KN_BI_INFO_MIN:
     case KN_BI_INFO_MAX:
         in->type = !iinfo ? dt : dt == &kn_type_uint64 ? &kn_type_uint64 : &kn_type_int64;
@@ -85,6 +109,8 @@ kn_type_rule_info_attr(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
     if (iinfo)
         return kn_typing_err(c, in->span, "%s has no attribute '%s'", t->name, in->imm.str);
     switch (id) {
+    case KN_BI_INFO_KIND:
+        return kn_typing_err(c, in->span, "%s has no attribute 'kind'", t->name);
     case KN_BI_INFO_EPS:
     case KN_BI_INFO_EPSNEG:
     case KN_BI_INFO_TINY:
