@@ -23,3 +23,7 @@ _lazy("kiln.lib.statistics", functions=[np.var, np.std],
 _lazy("kiln.lib.numeric", functions=[np.diff, np.convolve, np.bincount])
 _lazy("kiln.lib.linalg", functions=[np.dot, operator.matmul])
 
+_lazy("kiln.lib.statistics",
+      functions=[np.nansum, np.nanprod, np.nanmean, np.nanvar, np.nanstd, np.nanmin, np.nanmax,
+                 np.nanargmin, np.nanargmax, np.ptp, np.count_nonzero],
+      methods=[(types.Array, "ptp")])
