@@ -27,3 +27,6 @@ _lazy("kiln.lib.statistics",
       functions=[np.nansum, np.nanprod, np.nanmean, np.nanvar, np.nanstd, np.nanmin, np.nanmax,
                  np.nanargmin, np.nanargmax, np.ptp, np.count_nonzero],
       methods=[(types.Array, "ptp")])
+_lazy("kiln.lib.sets",
+      functions=[np.intersect1d, np.union1d, np.setdiff1d, np.setxor1d, np.isin, np.lexsort,
+                 np.sort_complex])
