@@ -610,32 +610,40 @@ def _check_q(qs, scale):
 def _nanq_impls(median, scale, q_kind, rt, by_axis, ndim):
     """q_kind: 'none' (median), 'scalar', 'array' (an array or a tuple of numbers)"""
     drop = _DROPS.get(ndim)
+    whole = not by_axis or ndim <= 1
     if q_kind == "array":
         kern = _k_nanq(False)
 
-        def run(a, q, axis):
-            qs = np.asarray(q).astype(np.float64) / scale
-            _check_q(qs * scale, scale)
-            if not by_axis or ndim <= 1:
+        if whole:
+            def run(a, q, axis):
+                qs = np.asarray(q).astype(np.float64) / scale
+                _check_q(qs * scale, scale)
                 if by_axis:
                     _norm_axis(axis, 1)
                 return kern(_whole3(a), qs).reshape((qs.size,))
-            ax = _norm_axis(axis, ndim)
-            r = kern(_axis3(a, ax), qs)
-            return r.reshape((qs.size,) + drop(a.shape, ax))
+        else:
+            def run(a, q, axis):
+                qs = np.asarray(q).astype(np.float64) / scale
+                _check_q(qs * scale, scale)
+                ax = _norm_axis(axis, ndim)
+                r = kern(_axis3(a, ax), qs)
+                return r.reshape((qs.size,) + drop(a.shape, ax))
     else:
         kern = _k_nanq_scalar(median, rt)
 
-        def run(a, q, axis):
-            if not median:
-                _check_q(np.full(1, q, np.float64), scale)
-            qq = q / scale
-            if not by_axis or ndim <= 1:
+        if whole:
+            def run(a, q, axis):
+                if not median:
+                    _check_q(np.full(1, q, np.float64), scale)
                 if by_axis:
                     _norm_axis(axis, 1)
-                return kern(_whole3(a), qq)[0, 0]
-            ax = _norm_axis(axis, ndim)
-            return kern(_axis3(a, ax), qq).reshape(drop(a.shape, ax))
+                return kern(_whole3(a), q / scale)[0, 0]
+        else:
+            def run(a, q, axis):
+                if not median:
+                    _check_q(np.full(1, q, np.float64), scale)
+                ax = _norm_axis(axis, ndim)
+                return kern(_axis3(a, ax), q / scale).reshape(drop(a.shape, ax))
 
     run = register_jitable(**_NUMPY)(run)
     if median:
@@ -695,3 +703,276 @@ def _nanq_typer(name, median, scale):
 overload(np.nanmedian, jit_options=_NUMPY)(_nanq_typer("np.nanmedian", True, 1))
 overload(np.nanquantile, jit_options=_NUMPY)(_nanq_typer("np.nanquantile", False, 1))
 overload(np.nanpercentile, jit_options=_NUMPY)(_nanq_typer("np.nanpercentile", False, 100))
+
+
+# ---- average ---------------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=None)
+def _k_avg(rt, weighted):
+    """sum(x * w) / sum(w) of each slice of b (w of wb's shape (o, n, i), or (1, n, 1) when
+    it is 1-d along the axis; w = 1 without weights)"""
+
+    def kern(b, wb):
+        o, n, i = b.shape
+        s = np.zeros((o, i), rt)
+        ws = np.zeros((o, i), rt)
+        one = wb.shape[0] == 1 and wb.shape[2] == 1
+        for p in range(o):
+            for j in range(n):
+                for q in range(i):
+                    if weighted:
+                        w = wb[0, j, 0] if one else wb[p, j, q]
+                        s[p, q] += b[p, j, q] * w
+                        ws[p, q] += w
+                    else:
+                        s[p, q] += b[p, j, q]
+                        ws[p, q] += 1
+        for p in range(o):
+            for q in range(i):
+                if weighted and ws[p, q] == 0:
+                    raise ZeroDivisionError("Weights sum to zero, can't be normalized")
+                s[p, q] = s[p, q] / ws[p, q]
+        return s
+
+    return register_jitable(**_NUMPY)(kern)
+
+
+@register_jitable
+def _first(x, y):
+    return x
+
+
+@register_jitable
+def _second(x, y):
+    return y
+
+
+@register_jitable
+def _zero(x, y):
+    return 0
+
+
+@functools.lru_cache(maxsize=None)
+def _avg_impl(rt, weights, by_axis, ndim):
+    """weights: None, 'same' (a's shape) or 'axis' (1-d along the axis)"""
+    kern = _k_avg(rt, weights is not None)
+    drop = _DROPS.get(ndim)
+
+    if not by_axis or ndim <= 1:
+        def prep(a, w, axis):
+            if weights == "same" and w.shape != a.shape:
+                raise ValueError("Axis must be specified when shapes of a and weights differ.")
+            if by_axis:
+                _norm_axis(axis, 1)
+            return kern(_whole3(a), _whole3(w))
+    elif weights == "axis":
+        def prep(a, w, axis):
+            ax = _norm_axis(axis, ndim)
+            if w.shape[0] != a.shape[ax]:
+                raise ValueError("Length of weights not compatible with specified axis.")
+            return kern(_axis3(a, ax), np.ascontiguousarray(w).reshape((1, w.size, 1)))
+    else:
+        def prep(a, w, axis):
+            ax = _norm_axis(axis, ndim)
+            if w.shape != a.shape:
+                raise ValueError("shape mismatch: weights and a must have the same shape")
+            return kern(_axis3(a, ax), _axis3(w, ax))
+
+    prep = register_jitable(**_NUMPY)(prep)
+    pick = _first if weights is None else _second
+    if not by_axis or ndim <= 1:
+        def impl(a, axis=None, weights=None, returned=False, keepdims=False):
+            return prep(a, pick(a, weights), axis)[0, 0]
+    else:
+        def impl(a, axis=None, weights=None, returned=False, keepdims=False):
+            return prep(a, pick(a, weights), axis).reshape(drop(a.shape, _norm_axis(axis, ndim)))
+    return impl
+
+
+@overload(np.average, jit_options=_NUMPY)
+def _ov_average(a, axis=None, weights=None, returned=None, keepdims=None):
+    if not isinstance(a, types.Array):
+        return None
+    if not _number_array(a):
+        raise TypingError(f"np.average(): an array of numbers is needed, not {a}")
+    _check_common("np.average", a, axis, returned=returned)
+    if _given(keepdims):
+        raise TypingError("np.average(): keepdims= is not supported in kiln yet")
+    kind = None
+    rt = _mean_type(a.dtype)
+    if _given(weights):
+        if not _number_array(weights):
+            raise TypingError(f"np.average(): weights must be an array of numbers, not "
+                              f"{weights}")
+        if weights.ndim == a.ndim:
+            kind = "same"
+        elif weights.ndim == 1 and _given(axis):
+            kind = "axis"
+        elif not _given(axis):
+            raise TypingError("np.average(): Axis must be specified when shapes of a and "
+                              "weights differ.")
+        else:
+            raise TypingError("np.average(): 1D weights expected when shapes of a and weights "
+                              "differ.")
+        dts = [_np(a.dtype), _np(weights.dtype)]
+        if isinstance(a.dtype, (types.Integer, types.Boolean)):
+            dts.append(np.float64)
+        rt = np.result_type(*dts).type
+    return _avg_impl(rt, kind, _given(axis), a.ndim)
+
+
+# ---- cov, corrcoef ---------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=None)
+def _rows(rt, ndim):
+    """the observations of m as the rows of a new 2-d array of rt (variables are rows when
+    rowvar, else columns; a 1-d m is one variable)"""
+
+    if ndim == 1:
+        def rows(m, rowvar):
+            x = np.empty((1, m.shape[0]), rt)
+            for k in range(m.shape[0]):
+                x[0, k] = m[k]
+            return x
+    else:
+        def rows(m, rowvar):
+            if not rowvar and m.shape[0] != 1:
+                x = np.empty((m.shape[1], m.shape[0]), rt)
+                for r in range(m.shape[1]):
+                    for k in range(m.shape[0]):
+                        x[r, k] = m[k, r]
+                return x
+            x = np.empty((m.shape[0], m.shape[1]), rt)
+            for r in range(m.shape[0]):
+                for k in range(m.shape[1]):
+                    x[r, k] = m[r, k]
+            return x
+
+    return register_jitable(rows)
+
+
+@functools.lru_cache(maxsize=None)
+def _cov_core(rt, ndim_m, ndim_y, conj):
+    rows_m = _rows(rt, ndim_m)
+    rows_y = _rows(rt, ndim_y if ndim_y else ndim_m)
+    cj = _conj if conj else _same
+
+    def core(m, y, rowvar, bias, ddof, has_y, has_ddof):
+        x = rows_m(m, rowvar)
+        if has_y:
+            z = rows_y(y, rowvar)
+            if z.shape[1] != x.shape[1]:
+                raise ValueError("all the input array dimensions except for the concatenation "
+                                 "axis must match exactly")
+            xx = np.empty((x.shape[0] + z.shape[0], x.shape[1]), rt)
+            for r in range(x.shape[0]):
+                for k in range(x.shape[1]):
+                    xx[r, k] = x[r, k]
+            for r in range(z.shape[0]):
+                for k in range(x.shape[1]):
+                    xx[x.shape[0] + r, k] = z[r, k]
+            x = xx
+        v, n = x.shape
+        dd = ddof if has_ddof else (0 if bias else 1)
+        fact = n - dd
+        if fact < 0:
+            fact = 0
+        for r in range(v):
+            s = x[r, 0] * 0
+            for k in range(n):
+                s += x[r, k]
+            mean = s / n
+            for k in range(n):
+                x[r, k] -= mean
+        c = np.empty((v, v), rt)
+        for r in range(v):
+            for t in range(r, v):
+                s = x[r, 0] * 0 if n > 0 else rt(0)
+                for k in range(n):
+                    s += x[r, k] * cj(x[t, k])
+                c[r, t] = s / fact
+                c[t, r] = cj(c[r, t])
+        return c
+
+    return register_jitable(**_NUMPY)(core)
+
+
+def _cov_check(name, m, y, rowvar, bias, ddof):
+    for what, t in (("m", m), ("y", y)):
+        if what == "y" and not _given(t):
+            continue
+        if not (_number_array(t) and t.ndim in (1, 2)):
+            raise TypingError(f"{name}(): {what} must be a 1-d or 2-d array of numbers in kiln, "
+                              f"not {t}")
+    for what, t in (("rowvar", rowvar), ("bias", bias)):
+        if _given(t) and not isinstance(t, (types.Boolean, types.Integer)):
+            raise TypingError(f"{name}(): {what} must be a bool, not {t}")
+    if _given(ddof) and not isinstance(ddof, types.Integer):
+        raise TypingError(f"{name}(): ddof must be an integer")
+    dts = [_np(m.dtype), np.float64] + ([_np(y.dtype)] if _given(y) else [])
+    rt = np.result_type(*dts).type
+    ny = y.ndim if _given(y) else 0
+    scalar = m.ndim == 1 and ny == 0
+    return _cov_core(rt, m.ndim, ny, issubclass(rt, np.complexfloating)), scalar, rt
+
+
+@functools.lru_cache(maxsize=None)
+def _cov_impl(core, scalar, corr, has_y, has_ddof):
+    pick_y = _second if has_y else _first
+    pick_ddof = _second if has_ddof else _zero
+
+    def impl(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None,
+             dtype=None):
+        c = core(m, pick_y(m, y), rowvar, bias, pick_ddof(0, ddof), has_y, has_ddof)
+        return c[0, 0] if scalar else c
+
+    def corr_impl(x, y=None, rowvar=True, bias=None, ddof=None, dtype=None):
+        c = core(x, pick_y(x, y), rowvar, False, 0, has_y, False)
+        v = c.shape[0]
+        d = np.empty(v, np.float64)
+        for r in range(v):
+            d[r] = np.sqrt(np.abs(c[r, r]))
+        for r in range(v):
+            for t in range(v):
+                e = c[r, t] / d[r] / d[t]
+                c[r, t] = _clip_real(e)
+        return c[0, 0] if scalar else c
+
+    return corr_impl if corr else impl
+
+
+@register_jitable
+def _clip_real(e):
+    return -1.0 if e < -1.0 else (1.0 if e > 1.0 else e)
+
+
+@register_jitable
+def _conj(z):
+    return z.real - 1j * z.imag
+
+
+@register_jitable
+def _same(z):
+    return z
+
+
+@overload(np.cov, jit_options=_NUMPY)
+def _ov_cov(m, y=None, rowvar=None, bias=None, ddof=None, fweights=None, aweights=None,
+            dtype=None):
+    for what, t in (("fweights", fweights), ("aweights", aweights), ("dtype", dtype)):
+        if _given(t):
+            raise TypingError(f"np.cov(): {what}= is not supported in kiln yet")
+    core, scalar, rt = _cov_check("np.cov", m, y, rowvar, bias, ddof)
+    return _cov_impl(core, scalar, False, _given(y), _given(ddof))
+
+
+@overload(np.corrcoef, jit_options=_NUMPY)
+def _ov_corrcoef(x, y=None, rowvar=None, bias=None, ddof=None, dtype=None):
+    if _given(dtype):
+        raise TypingError("np.corrcoef(): dtype= is not supported in kiln yet")
+    core, scalar, rt = _cov_check("np.corrcoef", x, y, rowvar, None, None)
+    if issubclass(rt, np.complexfloating):
+        raise TypingError("np.corrcoef() of complex arrays is not supported in kiln yet")
+    return _cov_impl(core, scalar, True, _given(y), False)
