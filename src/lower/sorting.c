@@ -1002,8 +1002,76 @@ lower_histogram(L *l, KnInstr *in)
     return LLVMBuildInsertValue(l->b, t, edges, 1, "");
 }
 
+/* keepdims=True of median/percentile/quantile: r (of type impl->reduced) given back a's axes
+ * with length 1: every one after q's (lead) for axis=None, else axis k; a new C array (a scalar
+ * r) or a view of r */
+static LLVMValueRef
+keep_axes(L *l, KnInstr *in, LLVMValueRef r)
+{
+    KnCallImpl *impl = in->impl;
+    const KnType *kept = in->type, *red = impl->reduced;
+    const KnType *at = argn(in, 0, "a")->type;
+    int lead = kept->ndim - at->ndim, k = (int)impl->value;
+    LLVMValueRef shape[33], strides[33];
+    if (red->kind != KN_TY_ARRAY) {
+        for (int j = 0; j < kept->ndim; j++)
+            shape[j] = i64c(l, 1);
+        LLVMValueRef out = kn_lower_array_alloc(l, kept, shape);
+        store_elem(l, kept->dtype, r, data(l, out));
+        return out;
+    }
+    for (int j = 0, i = 0; j < kept->ndim; j++) {
+        int one = j >= lead && (k < 0 || j == lead + k);
+        shape[j] = one ? i64c(l, 1) : dim(l, r, F_SHAPE, i++);
+    }
+    LLVMValueRef step = i64c(l, itemsize(kept->dtype));
+    for (int j = kept->ndim - 1; j >= 0; j--) {
+        strides[j] = step;
+        step = LLVMBuildMul(l->b, step, shape[j], "");
+    }
+    return view(l, r, kept, shape, strides);
+}
+
+static LLVMValueRef lower_sorting(L *l, KnInstr *in, int id);
+
 LLVMValueRef
 kn_lower_rule_sorting(L *l, KnInstr *in, int id)
+{
+    KnCallImpl *impl = in->impl;
+    if ((id == KN_BI_NP_MEDIAN || id == KN_BI_NP_PERCENTILE || id == KN_BI_NP_QUANTILE) &&
+        impl->reduced) {
+        KnType *kept = in->type;
+        in->type = impl->reduced;
+        LLVMValueRef r = lower_sorting(l, in, id);
+        in->type = kept;
+        return keep_axes(l, in, r);
+    }
+    return lower_sorting(l, in, id);
+}
+
+/* cumsum/cumprod with an axis (typed by kn_type_cum_axis): a C copy in the accumulator's dtype
+ * (in->type's), scanned in place by the runtime */
+LLVMValueRef
+kn_lower_cum_axis(L *l, KnInstr *in, const char *name, LLVMValueRef a, const KnType *t, int k)
+{
+    const KnType *acc = in->type->dtype;
+    LLVMValueRef r = copy_as(l, in, a, t, acc), outer = i64c(l, 1), inner = i64c(l, 1);
+    for (int j = 0; j < t->ndim; j++) {
+        LLVMValueRef s = dim(l, r, F_SHAPE, j);
+        if (j < k)
+            outer = LLVMBuildMul(l->b, outer, s, "");
+        else if (j > k)
+            inner = LLVMBuildMul(l->b, inner, s, "");
+    }
+    LLVMTypeRef p[6] = {l->ptr, l->i64, l->i64, l->i64, l->i32, l->i32};
+    LLVMValueRef args[6] = {data(l, r), outer, dim(l, r, F_SHAPE, k), inner, i32c(l, dt_code(acc)),
+                            i32c(l, !strcmp(name, "cumprod"))};
+    rt_void(l, "kn_rt_cumulate", p, 6, args);
+    return r;
+}
+
+static LLVMValueRef
+lower_sorting(L *l, KnInstr *in, int id)
 {
     switch (id) {
     case KN_BI_ARRAY_SORT:

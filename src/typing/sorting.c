@@ -365,11 +365,12 @@ type_digitize(KnCompilation *c, KnInstr *in, int id)
 
 /* np.median, np.percentile, np.quantile: axis None or an int (impl->value: the axis, or -1) */
 static int
-type_order_stat(KnCompilation *c, KnInstr *in, int id)
+order_stat_type(KnCompilation *c, KnInstr *in, int id)
 {
     int median = id == KN_BI_NP_MEDIAN;
-    static const char *const kw[] = {"a", "q", "axis", "method", NULL};
-    static const char *const kwm[] = {"a", "axis", NULL};
+    static const char *const kw[] = {"a", "q", "axis", "method", "overwrite_input", "keepdims",
+                                     NULL};
+    static const char *const kwm[] = {"a", "axis", "overwrite_input", "keepdims", NULL};
     KN_TRY(kn_typing_check_keywords_of(c, in, fname(id), median ? kwm : kw, median ? 2 : 3));
     KnInstr *a = kn_typing_arg(in, 0, "a"), *q = median ? NULL : kn_typing_arg(in, 1, "q"),
             *axis = kn_typing_arg(in, median ? 1 : 2, "axis"),
@@ -433,6 +434,34 @@ type_order_stat(KnCompilation *c, KnInstr *in, int id)
             "%s()'s q must be a real number, a tuple of them or a 1-d array of them, not %s",
             fname(id), qt->name);
     }
+    return 0;
+}
+
+/* ... and keepdims=True (a constant): the type without it in impl->reduced (lower/sorting.c
+ * gives the result back its axes, of length 1) */
+static int
+type_order_stat(KnCompilation *c, KnInstr *in, int id)
+{
+    KN_TRY(order_stat_type(c, in, id));
+    KnInstr *keep = kn_typing_arg(in, KN_KEYWORD_ONLY, "keepdims");
+    KnInstr *ow = kn_typing_arg(in, KN_KEYWORD_ONLY, "overwrite_input");
+    if (ow && !(ow->type->kind == KN_TY_BOOL))
+        return kn_typing_err(c, ow->span, "%s()'s overwrite_input= must be True or False",
+                             fname(id));
+    KnCallImpl *impl = in->impl;
+    impl->reduced = NULL;
+    if (!keep)
+        return 0;
+    if (!is_const(keep, KN_TY_BOOL))
+        return kn_typing_err(c, keep->span, "keepdims= must be True or False, written as a constant");
+    if (!keep->imm.i)
+        return 0;
+    KnType *a = kn_typing_arg(in, 0, "a")->type, *r = in->type;
+    KnType *d = r->kind == KN_TY_ARRAY ? r->dtype : r;
+    KnInstr *q = id == KN_BI_NP_MEDIAN ? NULL : kn_typing_arg(in, 1, "q");
+    int lead = q && (q->type->kind == KN_TY_ARRAY || q->type->kind == KN_TY_TUPLE);
+    impl->reduced = r;
+    in->type = kn_type_array(c->types, d, a->ndim + lead, 'C', 0);
     return 0;
 }
 
@@ -560,4 +589,18 @@ kn_type_rule_sorting(KnCompilation *c, KnInstr *in, int id, KnType **args, int n
     default:
         return type_order_stat(c, in, id);
     }
+}
+
+/* cumsum/cumprod (a.cumsum(), np.cumsum) along the constant axis k (typing/arrays.c calls this):
+ * the accumulator's dtype as without an axis, a's shape (a 1-d array: as without the axis) */
+int
+kn_type_cum_axis(KnCompilation *c, KnInstr *in, const char *name, KnType *a, int64_t k)
+{
+    KN_TRY(kn_typing_reduction_axis(c, in, name, a, NULL));
+    if (a->ndim <= 1)
+        return 0;
+    KnCallImpl *impl = kn_typing_impl_of(c, in);
+    impl->value = k;
+    in->type = kn_type_array(c->types, in->type->dtype, a->ndim, 'C', 0);
+    return 0;
 }
