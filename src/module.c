@@ -217,8 +217,6 @@ fixed_exceptions(PyObject *table)
                 {KN_EXC_SORTER_BOUNDS, PyExc_ValueError, "Sorter index out of range."},
                 {KN_EXC_SORTER_SIZE, PyExc_ValueError, "sorter.size must equal a.size"},
                 {KN_EXC_HIST_WEIGHTS, PyExc_ValueError, "weights should have the same shape as a."},
-                {KN_EXC_HIST2D_LENGTH, PyExc_ValueError,
-                 "x and y must have the same length."},
             };
             const char *msg = "error in compiled code";
             PyObject *cls = PyExc_ValueError;

@@ -976,3 +976,108 @@ def _ov_corrcoef(x, y=None, rowvar=None, bias=None, ddof=None, dtype=None):
     if issubclass(rt, np.complexfloating):
         raise TypingError("np.corrcoef() of complex arrays is not supported in kiln yet")
     return _cov_impl(core, scalar, True, _given(y), False)
+
+
+# ---- histogram2d -----------------------------------------------------------------------------
+#
+# The edges of each coordinate are np.histogram's (the sorting family's C routine: bins an int or
+# an array of edges, range a pair or None), then each point goes to the bin searchsorted(edges,
+# v, 'right') - 1, a value on the last edge into the last bin, others outside dropped: NumPy's
+# histogramdd, whose counts are float64.
+
+
+@register_jitable
+def _bin_of(edges, v):
+    n = edges.size
+    if not (v >= edges[0] and v <= edges[n - 1]):
+        return -1
+    k = np.searchsorted(edges, v, side="right") - 1
+    return n - 2 if k >= n - 1 else k
+
+
+@register_jitable
+def _hist2d_fill(x, y, xe, ye, w, weighted, density):
+    if x.size != y.size:
+        raise ValueError("x and y must have the same length.")
+    if weighted and w.size != x.size:
+        raise ValueError("weights should have the same length as x and y.")
+    h = np.zeros((xe.size - 1, ye.size - 1), np.float64)
+    for i in range(x.size):
+        p = _bin_of(xe, x[i])
+        q = _bin_of(ye, y[i])
+        if p >= 0 and q >= 0:
+            h[p, q] += w[i] if weighted else 1.0
+    if density:
+        t = h.sum()
+        for p in range(h.shape[0]):
+            for q in range(h.shape[1]):
+                h[p, q] = h[p, q] / t / ((xe[p + 1] - xe[p]) * (ye[q + 1] - ye[q]))
+    return h
+
+
+@register_jitable
+def _item0(t):
+    return t[0]
+
+
+@register_jitable
+def _item1(t):
+    return t[1]
+
+
+@register_jitable
+def _nothing(t):
+    return None
+
+
+@functools.lru_cache(maxsize=None)
+def _hist2d_impl(bins_kind, has_range, weighted, density_kind, ct):
+    """bins_kind: 'default', 'one' (an int or an array for both), 'pair' (one per coordinate)"""
+    r0 = _item0 if has_range else _nothing
+    r1 = _item1 if has_range else _nothing
+    b0 = _item0 if bins_kind == "pair" else _same
+    b1 = _item1 if bins_kind == "pair" else _same
+    pick_w = _second if weighted else _first
+
+    def impl(x, y, bins=10, range=None, density=None, weights=None):
+        if ct is not None:  # NumPy stacks x and y: both of their common dtype
+            xe = np.histogram(x.astype(ct), b0(bins), r0(range))[1]
+            ye = np.histogram(y.astype(ct), b1(bins), r1(range))[1]
+        else:
+            xe = np.histogram(x, b0(bins), r0(range))[1]
+            ye = np.histogram(y, b1(bins), r1(range))[1]
+        dens = density_kind == "runtime" and density
+        return _hist2d_fill(x, y, xe, ye, pick_w(x, weights), weighted, dens), xe, ye
+
+    return impl
+
+
+@overload(np.histogram2d)
+def _ov_histogram2d(x, y, bins=None, range=None, density=None, weights=None):
+    for what, t in (("x", x), ("y", y)):
+        if not (_number_array(t, complex_ok=False) and t.ndim == 1):
+            raise TypingError(f"np.histogram2d(): {what} must be a 1-d array of real numbers, "
+                              f"not {t}")
+    kind = "default"
+    if _given(bins):
+        if isinstance(bins, types.Integer) or (isinstance(bins, types.Array) and bins.ndim == 1):
+            kind = "one"
+        elif isinstance(bins, types.BaseTuple) and len(bins.types) == 2 and all(
+                isinstance(t, types.Integer) or (isinstance(t, types.Array) and t.ndim == 1)
+                for t in bins.types):
+            kind = "pair"
+        else:
+            raise TypingError(f"np.histogram2d(): bins must be an int, a 1-d array of edges or "
+                              f"a pair of them, not {bins}")
+    if _given(range) and not (isinstance(range, types.BaseTuple) and len(range.types) == 2
+                              and all(isinstance(t, types.BaseTuple) for t in range.types)):
+        raise TypingError(f"np.histogram2d(): range must be None or ((xmin, xmax), (ymin, "
+                          f"ymax)), not {range}")
+    if _given(density) and not isinstance(density, types.Boolean):
+        raise TypingError(f"np.histogram2d(): density must be a bool, not {density}")
+    if _given(weights) and not (_number_array(weights, complex_ok=False) and weights.ndim == 1):
+        raise TypingError(f"np.histogram2d(): weights must be a 1-d array of real numbers, not "
+                          f"{weights}")
+    ct = None if x.dtype == y.dtype else np.result_type(_np(x.dtype), _np(y.dtype)).type
+    return _hist2d_impl(kind, _given(range), _given(weights),
+                        "runtime" if _given(density) else "none", ct)

@@ -121,7 +121,6 @@ enum {
     KN_EXC_SORTER_BOUNDS,   /* np.searchsorted(a, v, sorter=s) with an index of s out of bounds */
     KN_EXC_SORTER_SIZE,     /* ... with s of another length than a */
     KN_EXC_HIST_WEIGHTS,    /* np.histogram weights of another shape */
-    KN_EXC_HIST2D_LENGTH,   /* np.histogram2d of x and y of different lengths */
     KN_EXC__FIXED
 };
 
