@@ -1079,5 +1079,7 @@ def _ov_histogram2d(x, y, bins=None, range=None, density=None, weights=None):
         raise TypingError(f"np.histogram2d(): weights must be a 1-d array of real numbers, not "
                           f"{weights}")
     ct = None if x.dtype == y.dtype else np.result_type(_np(x.dtype), _np(y.dtype)).type
+    if _given(range) and (ct or _np(x.dtype)) == np.float32:
+        ct = np.float64  # NumPy's edges from a range of Python floats: float64
     return _hist2d_impl(kind, _given(range), _given(weights),
                         "runtime" if _given(density) else "none", ct)
