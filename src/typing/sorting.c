@@ -294,7 +294,7 @@ type_unique(KnCompilation *c, KnInstr *in, int id)
 {
     static const char *const kw[] = {
         "ar", "return_index", "return_inverse", "return_counts", "axis", "equal_nan", NULL};
-    KN_TRY(kn_typing_check_keywords_of(c, in, fname(id), kw, 1));
+    KN_TRY(kn_typing_check_keywords_of(c, in, fname(id), kw, 5));
     KnInstr *a = kn_typing_arg(in, 0, "ar");
     if (!a)
         return kn_typing_err(c, in->span, "np.unique() needs an array");
@@ -306,14 +306,14 @@ type_unique(KnCompilation *c, KnInstr *in, int id)
     static const char *const flags[] = {"return_index", "return_inverse", "return_counts"};
     int mask = 0;
     for (int i = 0; i < 3; i++) {
-        KnInstr *f = kn_typing_arg(in, KN_KEYWORD_ONLY, flags[i]);
+        KnInstr *f = kn_typing_arg(in, 1 + i, flags[i]);
         if (f && !is_const(f, KN_TY_BOOL))
             return kn_typing_err(c, f->span, "np.unique()'s %s= must be a constant True or False",
                                  flags[i]);
         if (f && f->imm.i)
             mask |= 1 << i;
     }
-    KnInstr *axis = kn_typing_arg(in, KN_KEYWORD_ONLY, "axis");
+    KnInstr *axis = kn_typing_arg(in, 4, "axis");
     if (axis && !is_none(axis))
         return kn_typing_err(c, axis->span, "np.unique()'s axis= is not supported yet in kiln");
     KnInstr *eq = kn_typing_arg(in, KN_KEYWORD_ONLY, "equal_nan");
