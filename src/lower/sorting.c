@@ -216,9 +216,11 @@ not_finite(L *l, LLVMValueRef x)
 /* ---- sort, argsort ---- */
 
 /* kth of np.partition as a scratch buffer of int64 (*nk of them), normalized, checked against
- * the axis length n (NumPy's ValueError) and sorted by the runtime */
+ * the axis length n (NumPy's ValueError, not raised for an empty array: no rows) and sorted by
+ * the runtime */
 static LLVMValueRef
-kth_buffer(L *l, KnInstr *in, const KnInstr *kth, LLVMValueRef n, LLVMValueRef *nk)
+kth_buffer(L *l, KnInstr *in, const KnInstr *kth, LLVMValueRef n, LLVMValueRef rows,
+           LLVMValueRef *nk)
 {
     const KnType *t = kth->type;
     LLVMValueRef v = l->vals[kth->id], buf;
@@ -246,8 +248,10 @@ kth_buffer(L *l, KnInstr *in, const KnInstr *kth, LLVMValueRef n, LLVMValueRef *
     LLVMValueRef a[4] = {buf, *nk, n, bad};
     LLVMValueRef rc = kn_lower_extern(l, "kn_rt_partition_kth", l->i32, p, 4, a);
     LLVMValueRef args[2] = {LLVMBuildLoad2(l->b, l->i64, bad, ""), n};
-    kn_lower_raise_if_args(l, LLVMBuildICmp(l->b, LLVMIntNE, rc, i32c(l, 0), ""),
-                           KN_EXC_PARTITION_KTH, args, 2);
+    LLVMValueRef bad_kth = LLVMBuildAnd(l->b, LLVMBuildICmp(l->b, LLVMIntNE, rc, i32c(l, 0), ""),
+                                        LLVMBuildICmp(l->b, LLVMIntNE, rows, i64c(l, 0), ""), "");
+    bad_kth = LLVMBuildAnd(l->b, bad_kth, LLVMBuildICmp(l->b, LLVMIntNE, n, i64c(l, 0), ""), "");
+    kn_lower_raise_if_args(l, bad_kth, KN_EXC_PARTITION_KTH, args, 2);
     return buf;
 }
 
@@ -257,7 +261,7 @@ rt_sort(L *l, KnInstr *in, const KnInstr *kth, LLVMValueRef buf, LLVMValueRef n,
         int code)
 {
     if (kth) {
-        LLVMValueRef nk, kb = kth_buffer(l, in, kth, n, &nk);
+        LLVMValueRef nk, kb = kth_buffer(l, in, kth, n, rows, &nk);
         LLVMTypeRef p[6] = {l->ptr, l->i64, l->i64, l->i32, l->ptr, l->i64};
         LLVMValueRef a[6] = {buf, n, rows, i32c(l, code), kb, nk};
         rt_void(l, "kn_rt_partition", p, 6, a);
@@ -273,7 +277,7 @@ rt_argsort(L *l, KnInstr *in, const KnInstr *kth, LLVMValueRef buf, LLVMValueRef
            LLVMValueRef rows, int code, LLVMValueRef out)
 {
     if (kth) {
-        LLVMValueRef nk, kb = kth_buffer(l, in, kth, n, &nk);
+        LLVMValueRef nk, kb = kth_buffer(l, in, kth, n, rows, &nk);
         LLVMTypeRef p[7] = {l->ptr, l->i64, l->i64, l->i32, l->ptr, l->i64, l->ptr};
         LLVMValueRef a[7] = {buf, n, rows, i32c(l, code), kb, nk, out};
         rt_void(l, "kn_rt_argpartition", p, 7, a);
