@@ -184,6 +184,22 @@ def _axis3(a, ax):
     return np.ascontiguousarray(a).reshape((o, n, i))
 
 
+@register_jitable
+def _whole3c(a):
+    return a.reshape((1, a.size, 1))
+
+
+@register_jitable
+def _axis3c(a, ax):
+    o, n, i = _split(a.shape, ax)
+    return a.reshape((o, n, i))
+
+
+def _views(t):
+    """(whole3, axis3) for arrays of type t: C arrays are reshaped as they are, others copied"""
+    return (_whole3c, _axis3c) if t.layout == "C" else (_whole3, _axis3)
+
+
 def _number_array(t, complex_ok=True, bool_ok=True):
     if not isinstance(t, types.Array):
         return False
@@ -221,18 +237,21 @@ def _is_float(d):
 
 @functools.lru_cache(maxsize=None)
 def _k_sum(rt, prod):
+    # the reduced axis innermost, the sum in a local: a register, not a store per item
     def kern(b, ddof):
         o, n, i = b.shape
-        out = np.ones((o, i), rt) if prod else np.zeros((o, i), rt)
+        out = np.empty((o, i), rt)
         for p in range(o):
-            for j in range(n):
-                for q in range(i):
+            for q in range(i):
+                s = rt(1) if prod else rt(0)
+                for j in range(n):
                     x = b[p, j, q]
                     if x == x:
                         if prod:
-                            out[p, q] *= x
+                            s *= x
                         else:
-                            out[p, q] += x
+                            s += x
+                out[p, q] = s
         return out
 
     return register_jitable(**_NUMPY)(kern)
@@ -299,19 +318,18 @@ def _k_arg(rt, is_max):
 def _k_mean(mt):
     def kern(b, ddof):
         o, n, i = b.shape
-        s = np.zeros((o, i), mt)
-        c = np.zeros((o, i), np.int64)
-        for p in range(o):
-            for j in range(n):
-                for q in range(i):
-                    x = b[p, j, q]
-                    if x == x:
-                        s[p, q] += x
-                        c[p, q] += 1
+        out = np.empty((o, i), mt)
         for p in range(o):
             for q in range(i):
-                s[p, q] = s[p, q] / c[p, q]
-        return s
+                s = mt(0)
+                c = 0
+                for j in range(n):
+                    x = b[p, j, q]
+                    if x == x:
+                        s += x
+                        c += 1
+                out[p, q] = s / c
+        return out
 
     return register_jitable(**_NUMPY)(kern)
 
@@ -323,22 +341,22 @@ def _k_var(mt, rt, root):
     def kern(b, ddof):
         o, n, i = b.shape
         m = mean(b, 0)
-        s = np.zeros((o, i), rt)
-        c = np.zeros((o, i), np.int64)
-        for p in range(o):
-            for j in range(n):
-                for q in range(i):
-                    x = b[p, j, q]
-                    if x == x:
-                        e = np.abs(x - m[p, q])
-                        s[p, q] += e * e
-                        c[p, q] += 1
+        out = np.empty((o, i), rt)
         for p in range(o):
             for q in range(i):
-                d = c[p, q] - ddof
-                r = s[p, q] / (d if d > 0 else 0)
-                s[p, q] = np.sqrt(r) if root else r
-        return s
+                mm = m[p, q]
+                s = rt(0)
+                c = 0
+                for j in range(n):
+                    x = b[p, j, q]
+                    if x == x:
+                        e = np.abs(x - mm)
+                        s += e * e
+                        c += 1
+                d = c - ddof
+                r = s / (d if d > 0 else 0)
+                out[p, q] = np.sqrt(r) if root else r
+        return out
 
     return register_jitable(**_NUMPY)(kern)
 
@@ -378,18 +396,21 @@ def _k_ptp(rt, floating):
 @register_jitable
 def _k_count(b, ddof):
     o, n, i = b.shape
-    out = np.zeros((o, i), np.int64)
+    out = np.empty((o, i), np.int64)
     for p in range(o):
-        for j in range(n):
-            for q in range(i):
+        for q in range(i):
+            c = 0
+            for j in range(n):
                 if b[p, j, q] != 0:
-                    out[p, q] += 1
+                    c += 1
+            out[p, q] = c
     return out
 
 
 @functools.lru_cache(maxsize=None)
-def _core(kern, ndim, by_axis):
+def _core(kern, ndim, by_axis, views):
     """core(a, axis, ddof): kern's reduction of a, whole (a scalar) or along axis"""
+    _whole3, _axis3 = views
     if not by_axis or ndim <= 1:
         def core(a, axis, ddof):
             if by_axis:
@@ -446,7 +467,7 @@ def _reduce_overload(func, name, params, kernel_of, complex_ok=True, bool_ok=Tru
             raise TypingError(f"{name}(): keepdims= is not supported in kiln yet")
         if _given(ddof) and not isinstance(ddof, (types.Integer, types.Float, types.Boolean)):
             raise TypingError(f"{name}(): ddof must be a number, not {ddof}")
-        return _front(_core(kernel_of(a.dtype), a.ndim, _given(axis)), params)
+        return _front(_core(kernel_of(a.dtype), a.ndim, _given(axis), _views(a)), params)
 
     if params == "dtype":
         def typer_p(a, axis=None, dtype=None, out=None, keepdims=None):
@@ -510,7 +531,8 @@ def _k_cum(rt, prod):
 
 
 @functools.lru_cache(maxsize=None)
-def _cum_impl(kern, by_axis, ndim):
+def _cum_impl(kern, by_axis, ndim, views):
+    _whole3, _axis3 = views
     if not by_axis:
         def impl(a, axis=None, dtype=None, out=None):
             return kern(_whole3(a)).reshape((a.size,))
@@ -529,7 +551,7 @@ def _cum_overload(func, name, prod):
         if not _number_array(a):
             raise TypingError(f"{name}(): an array of numbers is needed, not {a}")
         _check_common(name, a, axis, dtype=dtype, out=out)
-        return _cum_impl(_k_cum(_sum_type(a.dtype), prod), _given(axis), a.ndim)
+        return _cum_impl(_k_cum(_sum_type(a.dtype), prod), _given(axis), a.ndim, _views(a))
 
 
 _cum_overload(np.nancumsum, "np.nancumsum", False)
@@ -607,8 +629,9 @@ def _check_q(qs, scale):
 
 
 @functools.lru_cache(maxsize=None)
-def _nanq_impls(median, scale, q_kind, rt, by_axis, ndim):
+def _nanq_impls(median, scale, q_kind, rt, by_axis, ndim, views):
     """q_kind: 'none' (median), 'scalar', 'array' (an array or a tuple of numbers)"""
+    _whole3, _axis3 = views
     drop = _DROPS.get(ndim)
     whole = not by_axis or ndim <= 1
     if q_kind == "array":
@@ -689,7 +712,7 @@ def _nanq_typer(name, median, scale):
                               f"array of them, not {q}")
         f32 = a.dtype == types.float32
         rt = np.float32 if f32 and q_kind != "array" else np.float64
-        return _nanq_impls(median, scale, q_kind, rt, _given(axis), a.ndim)
+        return _nanq_impls(median, scale, q_kind, rt, _given(axis), a.ndim, _views(a))
 
     if median:
         def typer(a, axis=None, out=None, overwrite_input=None, keepdims=None):
