@@ -372,8 +372,8 @@ sorted_by(L *l, KnInstr *in, LLVMValueRef s, const KnType *d, const KnInstr *sor
     Loop lp;
     kn_lower_loop_begin(l, &lp, n);
     LLVMValueRef i = kn_lower_loop_index(l, &lp);
-    LLVMValueRef j = LLVMBuildLoad2(l->b, l->i64,
-                                    LLVMBuildInBoundsGEP2(l->b, l->i64, data(l, ix), &i, 1, ""), "");
+    LLVMValueRef j = LLVMBuildLoad2(
+        l->b, l->i64, LLVMBuildInBoundsGEP2(l->b, l->i64, data(l, ix), &i, 1, ""), "");
     LLVMValueRef out_of = LLVMBuildICmp(l->b, LLVMIntUGE, j, n, "");
     LLVMBuildStore(l->b, LLVMBuildOr(l->b, LLVMBuildLoad2(l->b, l->i1, bad, ""), out_of, ""), bad);
     j = LLVMBuildSelect(l->b, out_of, i64c(l, 0), j, "");
@@ -853,14 +853,20 @@ f32_linspace(L *l, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef nb, LLVMValueR
 /* weighted counts (or counts as doubles, fl): w the weights (doubles) or NULL; edges NULL for
  * nb equal bins over [lo, hi] */
 static LLVMValueRef
-float_hist(L *l, LLVMValueRef av, LLVMValueRef n, LLVMValueRef lo, LLVMValueRef hi,
-           LLVMValueRef nb, LLVMValueRef edges, LLVMValueRef w)
+float_hist(L *l, LLVMValueRef av, LLVMValueRef n, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef nb,
+           LLVMValueRef edges, LLVMValueRef w)
 {
     LLVMValueRef hist = kn_lower_array_alloc(l, arr_t(l, &kn_type_float64, 1), &nb);
     LLVMTypeRef p[8] = {l->ptr, l->i64, l->f64, l->f64, l->i64, l->ptr, l->ptr, l->ptr};
     LLVMValueRef null = LLVMConstNull(l->ptr);
-    LLVMValueRef args[8] = {data(l, av), n,   lo ? lo : f64c(l, 0), hi ? hi : f64c(l, 0), nb,
-                            edges ? edges : null, w ? w : null, data(l, hist)};
+    LLVMValueRef args[8] = {data(l, av),
+                            n,
+                            lo ? lo : f64c(l, 0),
+                            hi ? hi : f64c(l, 0),
+                            nb,
+                            edges ? edges : null,
+                            w ? w : null,
+                            data(l, hist)};
     rt_void(l, "kn_rt_histogram_weighted", p, 8, args);
     return hist;
 }
@@ -1068,7 +1074,11 @@ kn_lower_cum_axis(L *l, KnInstr *in, const char *name, LLVMValueRef a, const KnT
             inner = LLVMBuildMul(l->b, inner, s, "");
     }
     LLVMTypeRef p[6] = {l->ptr, l->i64, l->i64, l->i64, l->i32, l->i32};
-    LLVMValueRef args[6] = {data(l, r), outer, dim(l, r, F_SHAPE, k), inner, i32c(l, dt_code(acc)),
+    LLVMValueRef args[6] = {data(l, r),
+                            outer,
+                            dim(l, r, F_SHAPE, k),
+                            inner,
+                            i32c(l, dt_code(acc)),
                             i32c(l, !strcmp(name, "cumprod"))};
     rt_void(l, "kn_rt_cumulate", p, 6, args);
     return r;

@@ -290,7 +290,8 @@ void kn_rt_linspace_edges(double lo, double hi, int64_t nbins, double *edges);
  * out of bounds in *bad; then every row of data is partitioned in place (NaN last), or out gets
  * each row's partitioning permutation */
 int32_t kn_rt_partition_kth(int64_t *kth, int64_t nk, int64_t n, int64_t *bad);
-void kn_rt_partition(void *data, int64_t n, int64_t rows, int32_t dt, const int64_t *kth, int64_t nk);
+void kn_rt_partition(void *data, int64_t n, int64_t rows, int32_t dt, const int64_t *kth,
+                     int64_t nk);
 void kn_rt_argpartition(const void *data, int64_t n, int64_t rows, int32_t dt, const int64_t *kth,
                         int64_t nk, int64_t *out);
 

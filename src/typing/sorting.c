@@ -188,8 +188,7 @@ type_partition(KnCompilation *c, KnInstr *in, int id, KnInstr *self)
         !(is_const(kind, KN_TY_STR) && !strcmp(kind->imm.str, "introselect")))
         return kn_typing_err(c, kind->span, "%s()'s kind= must be 'introselect'", fname(id));
     if (order && !is_none(order))
-        return kn_typing_err(c, order->span, "%s()'s order= is for structured arrays",
-                             fname(id));
+        return kn_typing_err(c, order->span, "%s()'s order= is for structured arrays", fname(id));
     if (id == KN_BI_ARRAY_PARTITION && t->readonly)
         return kn_typing_err(c, in->span, "cannot partition a read-only array in place (%s)",
                              t->name);
@@ -270,8 +269,8 @@ type_searchsorted(KnCompilation *c, KnInstr *in, int id, KnInstr *self)
         KnType *st = sorter->type;
         if (st->kind != KN_TY_ARRAY || st->ndim != 1 || st->dtype->kind != KN_TY_INT)
             return kn_typing_err(c, sorter->span,
-                                 "%s()'s sorter must be a 1-d array of integers, not %s",
-                                 fname(id), st->name);
+                                 "%s()'s sorter must be a 1-d array of integers, not %s", fname(id),
+                                 st->name);
     }
     KnCallImpl *impl = impl_of(c, in, id, method ? KN_CALL_METHOD : KN_CALL_BUILTIN);
     impl->value = 0;
@@ -368,8 +367,8 @@ static int
 order_stat_type(KnCompilation *c, KnInstr *in, int id)
 {
     int median = id == KN_BI_NP_MEDIAN;
-    static const char *const kw[] = {"a", "q", "axis", "method", "overwrite_input", "keepdims",
-                                     NULL};
+    static const char *const kw[] = {"a",        "q", "axis", "method", "overwrite_input",
+                                     "keepdims", NULL};
     static const char *const kwm[] = {"a", "axis", "overwrite_input", "keepdims", NULL};
     KN_TRY(kn_typing_check_keywords_of(c, in, fname(id), median ? kwm : kw, median ? 2 : 3));
     KnInstr *a = kn_typing_arg(in, 0, "a"), *q = median ? NULL : kn_typing_arg(in, 1, "q"),
@@ -453,7 +452,8 @@ type_order_stat(KnCompilation *c, KnInstr *in, int id)
     if (!keep)
         return 0;
     if (!is_const(keep, KN_TY_BOOL))
-        return kn_typing_err(c, keep->span, "keepdims= must be True or False, written as a constant");
+        return kn_typing_err(c, keep->span,
+                             "keepdims= must be True or False, written as a constant");
     if (!keep->imm.i)
         return 0;
     KnType *a = kn_typing_arg(in, 0, "a")->type, *r = in->type;
