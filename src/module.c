@@ -297,6 +297,11 @@ fixed_exceptions(PyObject *table)
                  * results are int64, so more than 64 bits is refused the same way */
                 {KN_EXC_GETRANDBITS, PyExc_ValueError,
                  "number of bits must be non-negative (and at most 64 in compiled code)"},
+                /* the sorting family (lower/sorting.c): NumPy's messages */
+                {KN_EXC_PARTITION_KTH, PyExc_ValueError, "kth(={}) out of bounds ({})"},
+                {KN_EXC_SORTER_BOUNDS, PyExc_ValueError, "Sorter index out of range."},
+                {KN_EXC_SORTER_SIZE, PyExc_ValueError, "sorter.size must equal a.size"},
+                {KN_EXC_HIST_WEIGHTS, PyExc_ValueError, "weights should have the same shape as a."},
             };
             const char *msg = "error in compiled code";
             PyObject *cls = PyExc_ValueError;

@@ -599,8 +599,8 @@ def bad_side(a):
     return np.searchsorted(a, 1.0, side="middle")
 
 
-def bad_unique_flag(a):
-    return np.unique(a, return_counts=True)
+def bad_unique_flag(flag, a):
+    return np.unique(a, return_counts=flag)
 
 
 def bad_readonly_sort(a):
@@ -656,7 +656,7 @@ def _compile_error(func, *args):
 @pytest.mark.parametrize("func, args, snippet, words", [
     (bad_side, (np.arange(3.0),), '"middle"', ["search side must be 'left' or 'right'",
                                                "middle"]),
-    (bad_unique_flag, (np.arange(3.0),), "True", ["return_counts=True", "not supported"]),
+    (bad_unique_flag, (True, np.arange(3.0)), "flag)", ["return_counts=", "constant"]),
     (bad_complex_digitize, (np.ones(3, np.complex128),), "a, np", ["may not be complex"]),
     (bad_method, (np.arange(3.0),), '"nearest"', ["method=", "linear"]),
     (bad_q_type, (np.arange(3.0),), "1j", ["q must be a real number"]),

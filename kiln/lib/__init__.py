@@ -50,3 +50,12 @@ _lazy("kiln.lib.construction",
       functions=[np.logspace, np.geomspace, np.meshgrid, np.diag, np.diagflat, np.tri, np.tril,
                  np.triu, np.vander, np.asfortranarray],
       methods=[(types.Array, "item"), (types.Array, "clip")])
+_lazy("kiln.lib.statistics",
+      functions=[np.nansum, np.nanprod, np.nanmean, np.nanvar, np.nanstd, np.nanmin, np.nanmax,
+                 np.nanargmin, np.nanargmax, np.ptp, np.count_nonzero, np.nancumsum,
+                 np.nancumprod, np.nanmedian, np.nanquantile, np.nanpercentile, np.average,
+                 np.cov, np.corrcoef, np.histogram2d],
+      methods=[(types.Array, "ptp")])
+_lazy("kiln.lib.sets",
+      functions=[np.intersect1d, np.union1d, np.setdiff1d, np.setxor1d, np.isin, np.lexsort,
+                 np.sort_complex])

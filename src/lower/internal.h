@@ -199,6 +199,9 @@ LLVMValueRef kn_lower_array_copy(L *l, KnInstr *in, LLVMValueRef a, const KnType
 LLVMValueRef kn_lower_array_creation(L *l, KnInstr *in, int id);
 LLVMValueRef kn_lower_arange(L *l, KnInstr *in);
 LLVMValueRef kn_lower_array_make(L *l, KnInstr *in, int id); /* np.array, linspace, eye, ... */
+/* cumsum/cumprod along axis k (lower/sorting.c) */
+LLVMValueRef kn_lower_cum_axis(L *l, KnInstr *in, const char *name, LLVMValueRef a, const KnType *t,
+                               int k);
 LLVMValueRef kn_lower_reduction(L *l, KnInstr *in, const char *name, LLVMValueRef a,
                                 const KnType *t);
 void kn_lower_array_fill(L *l, LLVMValueRef a, const KnType *t, LLVMValueRef v, const KnType *vt);

@@ -316,6 +316,8 @@ reduction(L *l, KnInstr *in, const char *name, LLVMValueRef a, const KnType *t)
 {
     KnCallImpl *impl = in->impl;
     int scanning = !strncmp(name, "arg", 3) || !strcmp(name, "any") || !strcmp(name, "all");
+    if (impl && impl->value >= 0 && !strncmp(name, "cum", 3)) /* lower/sorting.c */
+        return kn_lower_cum_axis(l, in, name, a, t, (int)impl->value);
     if (impl && impl->value >= 0 && in->type->kind == KN_TY_ARRAY)
         return scanning ? scan_axis(l, in, name, a, t, (int)impl->value)
                         : reduce_axis(l, in, name, a, t, (int)impl->value);

@@ -215,48 +215,109 @@ not_finite(L *l, LLVMValueRef x)
 
 /* ---- sort, argsort ---- */
 
-static void
-rt_sort(L *l, LLVMValueRef buf, LLVMValueRef n, LLVMValueRef rows, int code)
+/* kth of np.partition as a scratch buffer of int64 (*nk of them), normalized, checked against
+ * the axis length n (NumPy's ValueError, not raised for an empty array: no rows) and sorted by
+ * the runtime */
+static LLVMValueRef
+kth_buffer(L *l, KnInstr *in, const KnInstr *kth, LLVMValueRef n, LLVMValueRef rows,
+           LLVMValueRef *nk)
 {
+    const KnType *t = kth->type;
+    LLVMValueRef v = l->vals[kth->id], buf;
+    if (t->kind == KN_TY_ARRAY) {
+        LLVMValueRef cp = copy_as(l, in, v, t, &kn_type_int64);
+        buf = data(l, cp);
+        *nk = field(l, cp, F_NITEMS);
+    } else {
+        int m = t->kind == KN_TY_TUPLE ? t->n : 1;
+        buf = kn_lower_entry_alloca(l, LLVMArrayType2(l->i64, (uint64_t)(m ? m : 1)), "kth");
+        for (int i = 0; i < m; i++) {
+            LLVMValueRef x =
+                t->kind == KN_TY_TUPLE
+                    ? kn_lower_convert(l, LLVMBuildExtractValue(l->b, v, (unsigned)i, ""),
+                                       t->items[i], &kn_type_int64)
+                    : kn_lower_convert(l, v, t, &kn_type_int64);
+            LLVMValueRef idx = i64c(l, i);
+            LLVMBuildStore(l->b, x, LLVMBuildInBoundsGEP2(l->b, l->i64, buf, &idx, 1, ""));
+        }
+        *nk = i64c(l, m);
+    }
+    LLVMValueRef bad = kn_lower_entry_alloca(l, l->i64, "badkth");
+    LLVMBuildStore(l->b, i64c(l, 0), bad);
+    LLVMTypeRef p[4] = {l->ptr, l->i64, l->i64, l->ptr};
+    LLVMValueRef a[4] = {buf, *nk, n, bad};
+    LLVMValueRef rc = kn_lower_extern(l, "kn_rt_partition_kth", l->i32, p, 4, a);
+    LLVMValueRef args[2] = {LLVMBuildLoad2(l->b, l->i64, bad, ""), n};
+    LLVMValueRef bad_kth = LLVMBuildAnd(l->b, LLVMBuildICmp(l->b, LLVMIntNE, rc, i32c(l, 0), ""),
+                                        LLVMBuildICmp(l->b, LLVMIntNE, rows, i64c(l, 0), ""), "");
+    bad_kth = LLVMBuildAnd(l->b, bad_kth, LLVMBuildICmp(l->b, LLVMIntNE, n, i64c(l, 0), ""), "");
+    kn_lower_raise_if_args(l, bad_kth, KN_EXC_PARTITION_KTH, args, 2);
+    return buf;
+}
+
+/* sort (or, with kth, partition) rows of n items in place */
+static void
+rt_sort(L *l, KnInstr *in, const KnInstr *kth, LLVMValueRef buf, LLVMValueRef n, LLVMValueRef rows,
+        int code)
+{
+    if (kth) {
+        LLVMValueRef nk, kb = kth_buffer(l, in, kth, n, rows, &nk);
+        LLVMTypeRef p[6] = {l->ptr, l->i64, l->i64, l->i32, l->ptr, l->i64};
+        LLVMValueRef a[6] = {buf, n, rows, i32c(l, code), kb, nk};
+        rt_void(l, "kn_rt_partition", p, 6, a);
+        return;
+    }
     LLVMTypeRef p[4] = {l->ptr, l->i64, l->i64, l->i32};
     LLVMValueRef a[4] = {buf, n, rows, i32c(l, code)};
     rt_void(l, "kn_rt_sort", p, 4, a);
 }
 
 static void
-rt_argsort(L *l, LLVMValueRef buf, LLVMValueRef n, LLVMValueRef rows, int code, LLVMValueRef out)
+rt_argsort(L *l, KnInstr *in, const KnInstr *kth, LLVMValueRef buf, LLVMValueRef n,
+           LLVMValueRef rows, int code, LLVMValueRef out)
 {
+    if (kth) {
+        LLVMValueRef nk, kb = kth_buffer(l, in, kth, n, rows, &nk);
+        LLVMTypeRef p[7] = {l->ptr, l->i64, l->i64, l->i32, l->ptr, l->i64, l->ptr};
+        LLVMValueRef a[7] = {buf, n, rows, i32c(l, code), kb, nk, out};
+        rt_void(l, "kn_rt_argpartition", p, 7, a);
+        return;
+    }
     LLVMTypeRef p[5] = {l->ptr, l->i64, l->i64, l->i32, l->ptr};
     LLVMValueRef a[5] = {buf, n, rows, i32c(l, code), out};
     rt_void(l, "kn_rt_argsort", p, 5, a);
 }
 
+/* sorts; with kth (np.partition and its kin) partitions */
 static LLVMValueRef
-lower_sort(L *l, KnInstr *in, int id, KnInstr *src)
+lower_sort(L *l, KnInstr *in, int id, KnInstr *src, const KnInstr *kth)
 {
     KnCallImpl *impl = in->impl;
     LLVMValueRef a = l->vals[src->id], n, rows;
     const KnType *t = src->type, *d = t->dtype, *vt;
-    int arg = id == KN_BI_NP_ARGSORT || id == KN_BI_ARRAY_ARGSORT, code = dt_code(d);
+    int arg = id == KN_BI_NP_ARGSORT || id == KN_BI_ARRAY_ARGSORT || id == KN_BI_NP_ARGPARTITION ||
+              id == KN_BI_ARRAY_ARGPARTITION,
+        code = dt_code(d);
+    int inplace = id == KN_BI_ARRAY_SORT || id == KN_BI_ARRAY_PARTITION;
     int k = (int)impl->value, last = k == t->ndim - 1;
     if (k < 0) { /* axis=None: the flattened array */
         LLVMValueRef r = flat_copy(l, in, a, t, d);
         n = field(l, r, F_NITEMS);
         if (!arg) {
-            rt_sort(l, data(l, r), n, i64c(l, 1), code);
+            rt_sort(l, in, kth, data(l, r), n, i64c(l, 1), code);
             return r;
         }
         LLVMValueRef out = alloc_like(l, in->type, &n, r, t);
-        rt_argsort(l, data(l, r), n, i64c(l, 1), code, data(l, out));
+        rt_argsort(l, in, kth, data(l, r), n, i64c(l, 1), code, data(l, out));
         return out;
     }
     rows_of(l, a, k, &n, &rows);
-    if (id == KN_BI_ARRAY_SORT) {
+    if (inplace) {
         if (t->layout == 'C' && last) {
-            rt_sort(l, data(l, a), n, rows, code);
+            rt_sort(l, in, kth, data(l, a), n, rows, code);
         } else {
             LLVMValueRef v = axis_last(l, a, t, k, &vt), tmp = copy_as(l, in, v, vt, d);
-            rt_sort(l, data(l, tmp), n, rows, code);
+            rt_sort(l, in, kth, data(l, tmp), n, rows, code);
             copy_into(l, in, v, vt, tmp, arr_t(l, d, t->ndim));
         }
         return LLVMConstInt(l->i8, 0, 0);
@@ -267,11 +328,11 @@ lower_sort(L *l, KnInstr *in, int id, KnInstr *src)
     if (last) {
         if (!arg) {
             LLVMValueRef r = copy_as(l, in, a, t, d);
-            rt_sort(l, data(l, r), n, rows, code);
+            rt_sort(l, in, kth, data(l, r), n, rows, code);
             return r;
         }
         LLVMValueRef c = contig(l, in, a, t, d), out = alloc_like(l, in->type, shape, a, t);
-        rt_argsort(l, data(l, c), n, rows, code, data(l, out));
+        rt_argsort(l, in, kth, data(l, c), n, rows, code, data(l, out));
         return out;
     }
     /* another axis: sort the rows of a copy with axis k last, then copy them back in place */
@@ -283,9 +344,9 @@ lower_sort(L *l, KnInstr *in, int id, KnInstr *src)
             pshape[j] = dim(l, tmp, F_SHAPE, j);
         rt = arr_t(l, &kn_type_int64, t->ndim);
         res = kn_lower_array_alloc(l, rt, pshape);
-        rt_argsort(l, data(l, tmp), n, rows, code, data(l, res));
+        rt_argsort(l, in, kth, data(l, tmp), n, rows, code, data(l, res));
     } else {
-        rt_sort(l, data(l, tmp), n, rows, code);
+        rt_sort(l, in, kth, data(l, tmp), n, rows, code);
     }
     LLVMValueRef out = alloc_like(l, in->type, shape, a, t);
     LLVMValueRef ov = axis_last(l, out, in->type, k, &vt);
@@ -295,15 +356,46 @@ lower_sort(L *l, KnInstr *in, int id, KnInstr *src)
 
 /* ---- searchsorted, digitize ---- */
 
-/* np.searchsorted(a, v, side) and np.digitize(x, bins, right): `sorted` is the array searched,
- * `keys` the values looked up (a scalar or an array), both compared in impl->operand */
+/* searchsorted's sorter=: a new C array of a[sorter] (dtype d; s a C array of it), NumPy's
+ * checks: the same length, every index in range */
 static LLVMValueRef
-lower_search(L *l, KnInstr *in, int id, KnInstr *sorted, KnInstr *keys)
+sorted_by(L *l, KnInstr *in, LLVMValueRef s, const KnType *d, const KnInstr *sorter)
+{
+    LLVMValueRef ix = contig(l, in, l->vals[sorter->id], sorter->type, &kn_type_int64);
+    LLVMValueRef n = field(l, s, F_NITEMS);
+    kn_lower_raise_if(l, LLVMBuildICmp(l->b, LLVMIntNE, field(l, ix, F_NITEMS), n, ""),
+                      KN_EXC_SORTER_SIZE);
+    LLVMValueRef out = kn_lower_array_alloc_within(l, arr_t(l, d, 1), &n, n);
+    LLVMValueRef bad = kn_lower_entry_alloca(l, l->i1, "badsorter");
+    LLVMBuildStore(l->b, LLVMConstInt(l->i1, 0, 0), bad);
+    LLVMTypeRef et = d->kind == KN_TY_BOOL ? l->i8 : kn_lower_type(l, d);
+    Loop lp;
+    kn_lower_loop_begin(l, &lp, n);
+    LLVMValueRef i = kn_lower_loop_index(l, &lp);
+    LLVMValueRef j = LLVMBuildLoad2(
+        l->b, l->i64, LLVMBuildInBoundsGEP2(l->b, l->i64, data(l, ix), &i, 1, ""), "");
+    LLVMValueRef out_of = LLVMBuildICmp(l->b, LLVMIntUGE, j, n, "");
+    LLVMBuildStore(l->b, LLVMBuildOr(l->b, LLVMBuildLoad2(l->b, l->i1, bad, ""), out_of, ""), bad);
+    j = LLVMBuildSelect(l->b, out_of, i64c(l, 0), j, "");
+    LLVMValueRef x = load_elem(l, d, LLVMBuildInBoundsGEP2(l->b, et, data(l, s), &j, 1, ""));
+    store_elem(l, d, x, LLVMBuildInBoundsGEP2(l->b, et, data(l, out), &i, 1, ""));
+    kn_lower_loop_end(l, &lp);
+    kn_lower_raise_if(l, LLVMBuildLoad2(l->b, l->i1, bad, ""), KN_EXC_SORTER_BOUNDS);
+    return out;
+}
+
+/* np.searchsorted(a, v, side, sorter), a.searchsorted(v, side, sorter) and np.digitize(x, bins,
+ * right): `sorted` is the array searched, `keys` the values looked up (a scalar or an array),
+ * both compared in impl->operand */
+static LLVMValueRef
+lower_search(L *l, KnInstr *in, int id, KnInstr *sorted, KnInstr *keys, const KnInstr *sorter)
 {
     KnCallImpl *impl = in->impl;
     const KnType *d = impl->operand;
     int code = dt_code(d);
     LLVMValueRef s = contig(l, in, l->vals[sorted->id], sorted->type, d);
+    if (sorter && sorter->type->kind != KN_TY_NONE)
+        s = sorted_by(l, in, s, d, sorter);
     LLVMValueRef ns = field(l, s, F_NITEMS), kbuf, nk, out, outp;
     const KnType *kt = keys->type;
     if (kt->kind == KN_TY_ARRAY) {
@@ -322,7 +414,7 @@ lower_search(L *l, KnInstr *in, int id, KnInstr *sorted, KnInstr *keys)
         outp = kn_lower_entry_alloca(l, l->i64, "pos");
     }
     LLVMTypeRef p[7] = {l->ptr, l->i64, l->ptr, l->i64, l->i32, l->i32, l->ptr};
-    if (id == KN_BI_NP_SEARCHSORTED) {
+    if (id != KN_BI_NP_DIGITIZE) {
         LLVMValueRef a[7] = {data(l, s), ns, kbuf, nk, i32c(l, code), i32c(l, (int)impl->value),
                              outp};
         rt_void(l, "kn_rt_searchsorted", p, 7, a);
@@ -338,14 +430,74 @@ lower_search(L *l, KnInstr *in, int id, KnInstr *sorted, KnInstr *keys)
 
 /* ---- unique ---- */
 
+/* a's first cnt items: another reference to its memory (a 1-d C array) */
+static LLVMValueRef
+first_items(L *l, LLVMValueRef a, LLVMValueRef cnt)
+{
+    LLVMValueRef res = LLVMBuildInsertValue(l->b, a, cnt, F_NITEMS, "");
+    LLVMValueRef shape = LLVMBuildInsertValue(l->b, field(l, a, F_SHAPE), cnt, 0, "");
+    return LLVMBuildInsertValue(l->b, res, shape, F_SHAPE, "");
+}
+
+/* np.unique with return_index (mask bit 0), return_inverse (1), return_counts (2): a tuple */
+static LLVMValueRef
+lower_unique_all(L *l, KnInstr *in, int mask)
+{
+    KnInstr *a = argn(in, 0, "ar");
+    const KnType *d = a->type->dtype, *it = arr_t(l, &kn_type_int64, 1);
+    LLVMValueRef src = flat_contig(l, in, l->vals[a->id], a->type, d), n = field(l, src, F_NITEMS);
+    const KnType *tt = in->type;
+    LLVMValueRef vals = kn_lower_array_alloc_within(l, tt->items[0], &n, n);
+    LLVMValueRef perm = kn_lower_array_alloc(l, it, &n), null = LLVMConstNull(l->ptr);
+    LLVMValueRef outs[3] = {NULL, NULL, NULL};
+    int m = 1;
+    for (int i = 0; i < 3; i++) {
+        if (!(mask & (1 << i)))
+            continue;
+        const KnType *ot = tt->items[m++];
+        if (i == 1 && a->type->ndim > 1) { /* the inverse in the input's shape */
+            LLVMValueRef shape[32];
+            for (int j = 0; j < a->type->ndim; j++)
+                shape[j] = dim(l, l->vals[a->id], F_SHAPE, j);
+            outs[i] = kn_lower_array_alloc(l, ot, shape);
+        } else {
+            outs[i] = kn_lower_array_alloc(l, ot, &n);
+        }
+    }
+    LLVMTypeRef p[8] = {l->ptr, l->i64, l->i32, l->ptr, l->ptr, l->ptr, l->ptr, l->ptr};
+    LLVMValueRef args[8] = {data(l, src),
+                            n,
+                            i32c(l, dt_code(d)),
+                            data(l, vals),
+                            data(l, perm),
+                            outs[0] ? data(l, outs[0]) : null,
+                            outs[1] ? data(l, outs[1]) : null,
+                            outs[2] ? data(l, outs[2]) : null};
+    LLVMValueRef cnt = kn_lower_extern(l, "kn_rt_unique_all", l->i64, p, 8, args);
+    LLVMValueRef t = LLVMGetUndef(kn_lower_type(l, tt));
+    LLVMValueRef items[4] = {first_items(l, vals, cnt)};
+    m = 1;
+    for (int i = 0; i < 3; i++)
+        if (outs[i])
+            items[m++] = i == 1 ? outs[i] : first_items(l, outs[i], cnt);
+    for (int i = 0; i < m; i++) { /* the tuple holds references of its own */
+        kn_lower_incref(l, items[i], tt->items[i]);
+        t = LLVMBuildInsertValue(l->b, t, items[i], (unsigned)i, "");
+    }
+    return t;
+}
+
 static LLVMValueRef
 lower_unique(L *l, KnInstr *in)
 {
+    int mask = (int)((KnCallImpl *)in->impl)->value;
+    if (mask)
+        return lower_unique_all(l, in, mask);
     KnInstr *a = argn(in, 0, "ar");
     const KnType *d = a->type->dtype;
     int code = dt_code(d);
     LLVMValueRef r = flat_copy(l, in, l->vals[a->id], a->type, d), n = field(l, r, F_NITEMS);
-    rt_sort(l, data(l, r), n, i64c(l, 1), code);
+    rt_sort(l, in, NULL, data(l, r), n, i64c(l, 1), code);
     LLVMTypeRef p[3] = {l->ptr, l->i64, l->i32};
     LLVMValueRef args[3] = {data(l, r), n, i32c(l, code)};
     LLVMValueRef cnt = kn_lower_extern(l, "kn_rt_unique", l->i64, p, 3, args);
@@ -698,9 +850,30 @@ f32_linspace(L *l, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef nb, LLVMValueR
 
 /* the counts and edges of np.histogram(a, bins) with bins an int: NumPy's checks, its outer
  * edges (the data's range or range=, widened by 0.5 each way when empty), equal bins */
+/* weighted counts (or counts as doubles, fl): w the weights (doubles) or NULL; edges NULL for
+ * nb equal bins over [lo, hi] */
+static LLVMValueRef
+float_hist(L *l, LLVMValueRef av, LLVMValueRef n, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef nb,
+           LLVMValueRef edges, LLVMValueRef w)
+{
+    LLVMValueRef hist = kn_lower_array_alloc(l, arr_t(l, &kn_type_float64, 1), &nb);
+    LLVMTypeRef p[8] = {l->ptr, l->i64, l->f64, l->f64, l->i64, l->ptr, l->ptr, l->ptr};
+    LLVMValueRef null = LLVMConstNull(l->ptr);
+    LLVMValueRef args[8] = {data(l, av),
+                            n,
+                            lo ? lo : f64c(l, 0),
+                            hi ? hi : f64c(l, 0),
+                            nb,
+                            edges ? edges : null,
+                            w ? w : null,
+                            data(l, hist)};
+    rt_void(l, "kn_rt_histogram_weighted", p, 8, args);
+    return hist;
+}
+
 static void
 equal_bins(L *l, KnInstr *in, LLVMValueRef av, LLVMValueRef n, LLVMValueRef *hist,
-           LLVMValueRef *edges)
+           LLVMValueRef *edges, LLVMValueRef w, int fl, LLVMValueRef *dedges)
 {
     KnInstr *bins = argn(in, 1, "bins"), *range = argn(in, 2, "range");
     LLVMValueRef nb =
@@ -735,6 +908,12 @@ equal_bins(L *l, KnInstr *in, LLVMValueRef av, LLVMValueRef n, LLVMValueRef *his
     rt_void(l, "kn_rt_linspace_edges", pe, 4, ae);
     *hist = kn_lower_array_alloc(l, arr_t(l, &kn_type_int64, 1), &nb);
     const KnType *et = ((KnCallImpl *)in->impl)->result;
+    if (et == &kn_type_float64 && fl) {
+        *hist = float_hist(l, av, n, lo, hi, nb, NULL, w);
+        *edges = e;
+        *dedges = data(l, e);
+        return;
+    }
     if (et == &kn_type_float64) {
         LLVMTypeRef ph[6] = {l->ptr, l->i64, l->f64, l->f64, l->i64, l->ptr};
         LLVMValueRef ah[6] = {data(l, av), n, lo, hi, nb, data(l, *hist)};
@@ -751,6 +930,11 @@ equal_bins(L *l, KnInstr *in, LLVMValueRef av, LLVMValueRef n, LLVMValueRef *his
                      data(l, e));
     *edges = copy_as(l, in, e, e64, et);
     LLVMValueRef e32 = copy_as(l, in, *edges, arr_t(l, et, 1), &kn_type_float64);
+    if (fl) {
+        *hist = float_hist(l, av, n, NULL, NULL, nb, data(l, e32), w);
+        *dedges = data(l, e32);
+        return;
+    }
     LLVMTypeRef ph[5] = {l->ptr, l->i64, l->ptr, l->i64, l->ptr};
     LLVMValueRef ah[5] = {data(l, av), n, data(l, e32), ne, data(l, *hist)};
     rt_void(l, "kn_rt_histogram_edges", ph, 5, ah);
@@ -759,11 +943,28 @@ equal_bins(L *l, KnInstr *in, LLVMValueRef av, LLVMValueRef n, LLVMValueRef *his
 static LLVMValueRef
 lower_histogram(L *l, KnInstr *in)
 {
-    KnInstr *a = argn(in, 0, "a"), *bins = argn(in, 1, "bins");
-    const KnType *f = &kn_type_float64;
+    KnInstr *a = argn(in, 0, "a"), *bins = argn(in, 1, "bins"), *wi = argn(in, 4, "weights");
+    const KnType *f = &kn_type_float64, *ht = ((KnCallImpl *)in->impl)->operand;
     LLVMValueRef av = flat_contig(l, in, l->vals[a->id], a->type, f);
     LLVMValueRef n = field(l, av, F_NITEMS);
-    LLVMValueRef hist, edges;
+    LLVMValueRef hist, edges, w = NULL, dedges = NULL;
+    int weighted = wi && wi->type->kind != KN_TY_NONE;
+    KnInstr *di = argn(in, 3, "density");
+    int density = di && di->op == KN_OP_CONST && di->type->kind == KN_TY_BOOL && di->imm.i;
+    int fl = weighted || density; /* counts as doubles */
+    if (weighted) {
+        LLVMValueRef wv = flat_contig(l, in, l->vals[wi->id], wi->type, f);
+        LLVMValueRef bad = LLVMBuildICmp(l->b, LLVMIntNE, field(l, wv, F_NITEMS), n, "");
+        for (int j = 0; j < a->type->ndim && j < wi->type->ndim; j++)
+            bad = LLVMBuildOr(l->b, bad,
+                              LLVMBuildICmp(l->b, LLVMIntNE, dim(l, l->vals[a->id], F_SHAPE, j),
+                                            dim(l, l->vals[wi->id], F_SHAPE, j), ""),
+                              "");
+        if (a->type->ndim != wi->type->ndim)
+            bad = LLVMConstInt(l->i1, 1, 0);
+        kn_lower_raise_if(l, bad, KN_EXC_HIST_WEIGHTS);
+        w = data(l, wv);
+    }
     if (((KnCallImpl *)in->impl)->value) { /* bins: an array of edges */
         LLVMValueRef bv = l->vals[bins->id], ev = contig(l, in, bv, bins->type, f);
         LLVMValueRef ne = field(l, ev, F_NITEMS);
@@ -783,14 +984,26 @@ lower_histogram(L *l, KnInstr *in)
                        bad);
         kn_lower_loop_end(l, &lp);
         kn_lower_raise_if(l, LLVMBuildLoad2(l->b, l->i1, bad, ""), KN_EXC_HIST_EDGES);
-        hist = kn_lower_array_alloc(l, arr_t(l, &kn_type_int64, 1), &pairs);
-        LLVMTypeRef p[5] = {l->ptr, l->i64, l->ptr, l->i64, l->ptr};
-        LLVMValueRef args[5] = {data(l, av), n, data(l, ev), ne, data(l, hist)};
-        rt_void(l, "kn_rt_histogram_edges", p, 5, args);
+        if (fl) {
+            hist = float_hist(l, av, n, NULL, NULL, pairs, data(l, ev), w);
+            dedges = data(l, ev);
+        } else {
+            hist = kn_lower_array_alloc(l, arr_t(l, &kn_type_int64, 1), &pairs);
+            LLVMTypeRef p[5] = {l->ptr, l->i64, l->ptr, l->i64, l->ptr};
+            LLVMValueRef args[5] = {data(l, av), n, data(l, ev), ne, data(l, hist)};
+            rt_void(l, "kn_rt_histogram_edges", p, 5, args);
+        }
         edges = copy_as(l, in, bv, bins->type, bins->type->dtype);
     } else {
-        equal_bins(l, in, av, n, &hist, &edges);
+        equal_bins(l, in, av, n, &hist, &edges, w, fl, &dedges);
     }
+    if (density) {
+        LLVMTypeRef p[3] = {l->ptr, l->i64, l->ptr};
+        LLVMValueRef args[3] = {data(l, hist), field(l, hist, F_NITEMS), dedges};
+        rt_void(l, "kn_rt_histogram_density", p, 3, args);
+    }
+    if (fl && ht != &kn_type_float64) /* the weights' dtype */
+        hist = copy_as(l, in, hist, arr_t(l, &kn_type_float64, 1), ht);
     /* the tuple holds references of its own; the arrays stay owned temporaries */
     kn_lower_incref(l, hist, in->type->items[0]);
     kn_lower_incref(l, edges, in->type->items[1]);
@@ -799,20 +1012,101 @@ lower_histogram(L *l, KnInstr *in)
     return LLVMBuildInsertValue(l->b, t, edges, 1, "");
 }
 
+/* keepdims=True of median/percentile/quantile: r (of type impl->reduced) given back a's axes
+ * with length 1: every one after q's (lead) for axis=None, else axis k; a new C array (a scalar
+ * r) or a view of r */
+static LLVMValueRef
+keep_axes(L *l, KnInstr *in, LLVMValueRef r)
+{
+    KnCallImpl *impl = in->impl;
+    const KnType *kept = in->type, *red = impl->reduced;
+    const KnType *at = argn(in, 0, "a")->type;
+    int lead = kept->ndim - at->ndim, k = (int)impl->value;
+    LLVMValueRef shape[33], strides[33];
+    if (red->kind != KN_TY_ARRAY) {
+        for (int j = 0; j < kept->ndim; j++)
+            shape[j] = i64c(l, 1);
+        LLVMValueRef out = kn_lower_array_alloc(l, kept, shape);
+        store_elem(l, kept->dtype, r, data(l, out));
+        return out;
+    }
+    for (int j = 0, i = 0; j < kept->ndim; j++) {
+        int one = j >= lead && (k < 0 || j == lead + k);
+        shape[j] = one ? i64c(l, 1) : dim(l, r, F_SHAPE, i++);
+    }
+    LLVMValueRef step = i64c(l, itemsize(kept->dtype));
+    for (int j = kept->ndim - 1; j >= 0; j--) {
+        strides[j] = step;
+        step = LLVMBuildMul(l->b, step, shape[j], "");
+    }
+    return view(l, r, kept, shape, strides);
+}
+
+static LLVMValueRef lower_sorting(L *l, KnInstr *in, int id);
+
 LLVMValueRef
 kn_lower_rule_sorting(L *l, KnInstr *in, int id)
+{
+    KnCallImpl *impl = in->impl;
+    if ((id == KN_BI_NP_MEDIAN || id == KN_BI_NP_PERCENTILE || id == KN_BI_NP_QUANTILE) &&
+        impl->reduced) {
+        KnType *kept = in->type;
+        in->type = impl->reduced;
+        LLVMValueRef r = lower_sorting(l, in, id);
+        in->type = kept;
+        return keep_axes(l, in, r);
+    }
+    return lower_sorting(l, in, id);
+}
+
+/* cumsum/cumprod with an axis (typed by kn_type_cum_axis): a C copy in the accumulator's dtype
+ * (in->type's), scanned in place by the runtime */
+LLVMValueRef
+kn_lower_cum_axis(L *l, KnInstr *in, const char *name, LLVMValueRef a, const KnType *t, int k)
+{
+    const KnType *acc = in->type->dtype;
+    LLVMValueRef r = copy_as(l, in, a, t, acc), outer = i64c(l, 1), inner = i64c(l, 1);
+    for (int j = 0; j < t->ndim; j++) {
+        LLVMValueRef s = dim(l, r, F_SHAPE, j);
+        if (j < k)
+            outer = LLVMBuildMul(l->b, outer, s, "");
+        else if (j > k)
+            inner = LLVMBuildMul(l->b, inner, s, "");
+    }
+    LLVMTypeRef p[6] = {l->ptr, l->i64, l->i64, l->i64, l->i32, l->i32};
+    LLVMValueRef args[6] = {data(l, r),
+                            outer,
+                            dim(l, r, F_SHAPE, k),
+                            inner,
+                            i32c(l, dt_code(acc)),
+                            i32c(l, !strcmp(name, "cumprod"))};
+    rt_void(l, "kn_rt_cumulate", p, 6, args);
+    return r;
+}
+
+static LLVMValueRef
+lower_sorting(L *l, KnInstr *in, int id)
 {
     switch (id) {
     case KN_BI_ARRAY_SORT:
     case KN_BI_ARRAY_ARGSORT:
-        return lower_sort(l, in, id, in->args[0]->args[0]);
+        return lower_sort(l, in, id, in->args[0]->args[0], NULL);
     case KN_BI_NP_SORT:
     case KN_BI_NP_ARGSORT:
-        return lower_sort(l, in, id, argn(in, 0, "a"));
+        return lower_sort(l, in, id, argn(in, 0, "a"), NULL);
+    case KN_BI_ARRAY_PARTITION:
+    case KN_BI_ARRAY_ARGPARTITION:
+        return lower_sort(l, in, id, in->args[0]->args[0], argn(in, 0, "kth"));
+    case KN_BI_NP_PARTITION:
+    case KN_BI_NP_ARGPARTITION:
+        return lower_sort(l, in, id, argn(in, 0, "a"), argn(in, 1, "kth"));
     case KN_BI_NP_SEARCHSORTED:
-        return lower_search(l, in, id, argn(in, 0, "a"), argn(in, 1, "v"));
+        return lower_search(l, in, id, argn(in, 0, "a"), argn(in, 1, "v"), argn(in, 3, "sorter"));
+    case KN_BI_ARRAY_SEARCHSORTED:
+        return lower_search(l, in, id, in->args[0]->args[0], argn(in, 0, "v"),
+                            argn(in, 2, "sorter"));
     case KN_BI_NP_DIGITIZE:
-        return lower_search(l, in, id, argn(in, 1, "bins"), argn(in, 0, "x"));
+        return lower_search(l, in, id, argn(in, 1, "bins"), argn(in, 0, "x"), NULL);
     case KN_BI_NP_UNIQUE:
         return lower_unique(l, in);
     case KN_BI_NP_MEDIAN:

@@ -101,9 +101,11 @@ kn_pass_instr_raises(const KnCompilation *c, const KnInstr *in)
         return call_raises(c, in);
     case KN_OP_GETITEM:
         /* a constant index into a tuple is checked by typing; everything else at run time */
-        return !(in->args[0]->type->kind == KN_TY_TUPLE && in->args[1]->op == KN_OP_CONST);
+        /* (untyped operands: a block typing found dead, under a constant condition) */
+        return !in->args[0]->type ||
+               !(in->args[0]->type->kind == KN_TY_TUPLE && in->args[1]->op == KN_OP_CONST);
     case KN_OP_SLICE:
-        return in->args[0]->type->kind != KN_TY_TUPLE;
+        return !in->args[0]->type || in->args[0]->type->kind != KN_TY_TUPLE;
     case KN_OP_GETATTR: /* an attribute implemented in Python (overload_attribute) */
         return in->impl && ((const KnCallImpl *)in->impl)->kind == KN_CALL_JITTED &&
                call_raises(c, in);

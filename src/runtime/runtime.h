@@ -177,6 +177,10 @@ enum {
     KN_EXC_NPG_CHOICE_FEWER,
     KN_EXC_NPG_CHOICE_NEG_DIMS,
     KN_EXC_NPG_UNIFORM_NEG,
+    KN_EXC_PARTITION_KTH, /* np.partition(a, kth) with kth out of bounds (lower/sorting.c) */
+    KN_EXC_SORTER_BOUNDS, /* np.searchsorted(a, v, sorter=s) with an index of s out of bounds */
+    KN_EXC_SORTER_SIZE,   /* ... with s of another length than a */
+    KN_EXC_HIST_WEIGHTS,  /* np.histogram weights of another shape */
     KN_EXC__FIXED
 };
 
@@ -358,6 +362,31 @@ int64_t kn_rt_fancy_get(const void *base, int32_t bnd, int64_t isz, const int64_
                         int32_t nadv, int32_t place, void *out, int32_t ond, int64_t *err);
 int64_t kn_rt_fancy_set(void *base, int32_t bnd, int64_t isz, const int64_t *advw, int32_t nadv,
                         int32_t place, const void *value, int32_t vnd, int64_t *err);
+/* np.partition / np.argpartition (select.c): kth (nk values, scratch) normalized for rows of n
+ * items and sorted by kn_rt_partition_kth, which returns 0, or -1 with the first normalized value
+ * out of bounds in *bad; then every row of data is partitioned in place (NaN last), or out gets
+ * each row's partitioning permutation */
+int32_t kn_rt_partition_kth(int64_t *kth, int64_t nk, int64_t n, int64_t *bad);
+void kn_rt_partition(void *data, int64_t n, int64_t rows, int32_t dt, const int64_t *kth,
+                     int64_t nk);
+void kn_rt_argpartition(const void *data, int64_t n, int64_t rows, int32_t dt, const int64_t *kth,
+                        int64_t nk, int64_t *out);
+
+/* np.unique with return_index/return_inverse/return_counts (sort.c): perm[n] scratch, values[n]
+ * of dt gets the distinct values (their count returned), index/inverse/counts (each may be NULL)
+ * NumPy's other results */
+int64_t kn_rt_unique_all(const void *data, int64_t n, int32_t dt, void *values, int64_t *perm,
+                         int64_t *index, int64_t *inverse, int64_t *counts);
+/* cumsum (prod 0) or cumprod along the middle axis of a C array (outer, n, inner) of dt, one of
+ * KN_DT_I64/U64/F32/F64/C64/C128, in place (sort.c) */
+void kn_rt_cumulate(void *data, int64_t outer, int64_t n, int64_t inner, int32_t dt, int32_t prod);
+/* np.histogram with weights or density (search.c): hist[nbins] of doubles, zeroed here; the bins
+ * are nbins equal ones over [lo, hi] when edges is NULL, else the nedges - 1 given by the
+ * increasing edges; w (n weights, or NULL for ones) */
+void kn_rt_histogram_weighted(const double *a, int64_t n, double lo, double hi, int64_t nbins,
+                              const double *edges, const double *w, double *hist);
+/* density: hist[k] / (sum(hist) * (edges[k + 1] - edges[k])) in place */
+void kn_rt_histogram_density(double *hist, int64_t nbins, const double *edges);
 
 /* exc.c: the text of a str argument of an exception raised with run-time arguments (slot k) */
 void kn_rt_exc_text(int64_t k, const void *str);

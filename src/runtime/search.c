@@ -366,24 +366,76 @@ kn_rt_linspace_edges(double lo, double hi, int64_t nbins, double *edges)
         edges[k] = linspace_at(lo, delta, step, nbins, k, hi);
 }
 
+/* the bin of v among nbins equal bins over [lo, hi] (NumPy's formula, corrected by the edges
+ * np.linspace gives), -1 outside the range or NaN */
+static int64_t
+equal_bin(double v, double lo, double hi, int64_t nbins)
+{
+    double delta = hi - lo, step = delta / (double)nbins, denom = hi - lo;
+    if (!(v >= lo && v <= hi))
+        return -1;
+    int64_t k = (int64_t)(((v - lo) / denom) * (double)nbins);
+    if (k == nbins)
+        k--;
+    if (v < linspace_at(lo, delta, step, nbins, k, hi))
+        k--;
+    else if (k != nbins - 1 && v >= linspace_at(lo, delta, step, nbins, k + 1, hi))
+        k++;
+    return k;
+}
+
+/* the bin of v among the nb = nedges - 1 bins of increasing edges, the last edge inclusive; -1
+ * outside */
+static int64_t
+edge_bin(double v, const double *edges, int64_t nb)
+{
+    if (!(v >= edges[0] && v <= edges[nb]))
+        return -1;
+    /* the number of edges <= v, less one; v == last goes to the last bin */
+    int64_t lo = 0, hi = nb + 1;
+    while (lo < hi) {
+        int64_t mid = lo + ((hi - lo) >> 1);
+        if (edges[mid] <= v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo - 1 < nb ? lo - 1 : nb - 1;
+}
+
 void
 kn_rt_histogram(const double *a, int64_t n, double lo, double hi, int64_t nbins, int64_t *hist)
 {
-    double delta = hi - lo, step = delta / (double)nbins, denom = hi - lo;
     memset(hist, 0, (size_t)nbins * sizeof *hist);
     for (int64_t i = 0; i < n; i++) {
-        double v = a[i];
-        if (!(v >= lo && v <= hi))
-            continue; /* outside the range, or NaN */
-        int64_t k = (int64_t)(((v - lo) / denom) * (double)nbins);
-        if (k == nbins)
-            k--;
-        if (v < linspace_at(lo, delta, step, nbins, k, hi))
-            k--;
-        else if (k != nbins - 1 && v >= linspace_at(lo, delta, step, nbins, k + 1, hi))
-            k++;
-        hist[k]++;
+        int64_t k = equal_bin(a[i], lo, hi, nbins);
+        if (k >= 0)
+            hist[k]++;
     }
+}
+
+void
+kn_rt_histogram_weighted(const double *a, int64_t n, double lo, double hi, int64_t nbins,
+                         const double *edges, const double *w, double *hist)
+{
+    if (nbins < 1)
+        return;
+    memset(hist, 0, (size_t)nbins * sizeof *hist);
+    for (int64_t i = 0; i < n; i++) {
+        int64_t k = edges ? edge_bin(a[i], edges, nbins) : equal_bin(a[i], lo, hi, nbins);
+        if (k >= 0)
+            hist[k] += w ? w[i] : 1.0;
+    }
+}
+
+void
+kn_rt_histogram_density(double *hist, int64_t nbins, const double *edges)
+{
+    double total = 0;
+    for (int64_t k = 0; k < nbins; k++)
+        total += hist[k];
+    for (int64_t k = 0; k < nbins; k++)
+        hist[k] = hist[k] / (edges[k + 1] - edges[k]) / total;
 }
 
 void
@@ -394,23 +446,9 @@ kn_rt_histogram_edges(const double *a, int64_t n, const double *edges, int64_t n
     if (nb < 1)
         return;
     memset(hist, 0, (size_t)nb * sizeof *hist);
-    double first = edges[0], last = edges[nb];
     for (int64_t i = 0; i < n; i++) {
-        double v = a[i];
-        if (!(v >= first && v <= last))
-            continue;
-        /* the number of edges <= v, less one; v == last goes to the last bin */
-        int64_t lo = 0, hi = nedges;
-        while (lo < hi) {
-            int64_t mid = lo + ((hi - lo) >> 1);
-            if (edges[mid] <= v)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        int64_t k = lo - 1;
-        if (k >= nb)
-            k = nb - 1;
-        hist[k]++;
+        int64_t k = edge_bin(a[i], edges, nb);
+        if (k >= 0)
+            hist[k]++;
     }
 }

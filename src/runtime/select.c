@@ -423,3 +423,264 @@ kn_rt_median(void *scratch, int64_t n, int32_t dt)
         return 0.0;
     }
 }
+
+/* ---- np.partition, np.argpartition ----
+ *
+ * kth (nk values, the caller's scratch) is normalized in place (negative counts from the end),
+ * checked, sorted and made distinct. Each row is then partitioned: floats first move their NaNs
+ * to the end (they sort last), then the wanted ranks below the count of numbers are selected
+ * (sel_N above, or argsel_N on an index array). Complex rows are sorted in full (a sorted row is a
+ * valid partition; the selection has no complex order). */
+
+/* argsel_N(ix, v, lo, hi, ks, nk, depth): sel_N on the index array ix, comparing v[ix[.]] */
+#define KN_DEF_ARGSELECT(N, T)                                                                     \
+    static void argheap_##N(int64_t *a, const T *v, int64_t n)                                     \
+    {                                                                                              \
+        for (int64_t s = n / 2; s-- > 0;) {                                                        \
+            for (int64_t r = s, c; (c = 2 * r + 1) < n; r = c) {                                   \
+                if (c + 1 < n && v[a[c]] < v[a[c + 1]])                                            \
+                    c++;                                                                           \
+                if (!(v[a[r]] < v[a[c]]))                                                          \
+                    break;                                                                         \
+                int64_t t = a[r];                                                                  \
+                a[r] = a[c];                                                                       \
+                a[c] = t;                                                                          \
+            }                                                                                      \
+        }                                                                                          \
+        for (int64_t e = n - 1; e > 0; e--) {                                                      \
+            int64_t t = a[0];                                                                      \
+            a[0] = a[e];                                                                           \
+            a[e] = t;                                                                              \
+            for (int64_t r = 0, c; (c = 2 * r + 1) < e; r = c) {                                   \
+                if (c + 1 < e && v[a[c]] < v[a[c + 1]])                                            \
+                    c++;                                                                           \
+                if (!(v[a[r]] < v[a[c]]))                                                          \
+                    break;                                                                         \
+                int64_t u = a[r];                                                                  \
+                a[r] = a[c];                                                                       \
+                a[c] = u;                                                                          \
+            }                                                                                      \
+        }                                                                                          \
+    }                                                                                              \
+    static void argsel_##N(int64_t *a, const T *v, int64_t lo, int64_t hi, const int64_t *ks,      \
+                           int64_t nk, int depth)                                                  \
+    {                                                                                              \
+        while (nk > 0 && hi - lo > KN_SELECT_SMALL) {                                              \
+            if (depth-- <= 0) {                                                                    \
+                argheap_##N(a + lo, v, hi - lo);                                                   \
+                return;                                                                            \
+            }                                                                                      \
+            int64_t mid = lo + (hi - lo) / 2;                                                      \
+            T x = v[a[lo]], y = v[a[mid]], z = v[a[hi - 1]];                                       \
+            T p = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));           \
+            int64_t i = lo - 1, j = hi;                                                            \
+            for (;;) {                                                                             \
+                do                                                                                 \
+                    i++;                                                                           \
+                while (v[a[i]] < p);                                                               \
+                do                                                                                 \
+                    j--;                                                                           \
+                while (p < v[a[j]]);                                                               \
+                if (i >= j)                                                                        \
+                    break;                                                                         \
+                int64_t t = a[i];                                                                  \
+                a[i] = a[j];                                                                       \
+                a[j] = t;                                                                          \
+            }                                                                                      \
+            int64_t nl = 0;                                                                        \
+            while (nl < nk && ks[nl] <= j)                                                         \
+                nl++;                                                                              \
+            if (nl < nk)                                                                           \
+                argsel_##N(a, v, j + 1, hi, ks + nl, nk - nl, depth);                              \
+            hi = j + 1;                                                                            \
+            nk = nl;                                                                               \
+        }                                                                                          \
+        if (nk > 0) {                                                                              \
+            for (int64_t i = lo + 1; i < hi; i++) {                                                \
+                int64_t w = a[i];                                                                  \
+                int64_t j = i;                                                                     \
+                for (; j > lo && v[w] < v[a[j - 1]]; j--)                                          \
+                    a[j] = a[j - 1];                                                               \
+                a[j] = w;                                                                          \
+            }                                                                                      \
+        }                                                                                          \
+    }
+
+KN_DEF_ARGSELECT(i8, int8_t)
+KN_DEF_ARGSELECT(i16, int16_t)
+KN_DEF_ARGSELECT(i32, int32_t)
+KN_DEF_ARGSELECT(i64, int64_t)
+KN_DEF_ARGSELECT(u8, uint8_t)
+KN_DEF_ARGSELECT(u16, uint16_t)
+KN_DEF_ARGSELECT(u32, uint32_t)
+KN_DEF_ARGSELECT(u64, uint64_t)
+KN_DEF_ARGSELECT(f32, float)
+KN_DEF_ARGSELECT(f64, double)
+
+/* the numbers of a float row first (unordered), NaNs after them: their count */
+#define KN_DEF_NANS_LAST(N, T)                                                                     \
+    static int64_t nans_last_##N(T *a, int64_t n)                                                  \
+    {                                                                                              \
+        int64_t i = 0, j = n;                                                                      \
+        for (;;) {                                                                                 \
+            while (i < j && !KN_IS_NAN(a[i]))                                                      \
+                i++;                                                                               \
+            while (i < j && KN_IS_NAN(a[j - 1]))                                                   \
+                j--;                                                                               \
+            if (i >= j)                                                                            \
+                return i;                                                                          \
+            T t = a[i];                                                                            \
+            a[i] = a[j - 1];                                                                       \
+            a[j - 1] = t;                                                                          \
+        }                                                                                          \
+    }                                                                                              \
+    static int64_t argnans_last_##N(int64_t *a, const T *v, int64_t n)                             \
+    {                                                                                              \
+        int64_t i = 0, j = n;                                                                      \
+        for (;;) {                                                                                 \
+            while (i < j && !KN_IS_NAN(v[a[i]]))                                                   \
+                i++;                                                                               \
+            while (i < j && KN_IS_NAN(v[a[j - 1]]))                                                \
+                j--;                                                                               \
+            if (i >= j)                                                                            \
+                return i;                                                                          \
+            int64_t t = a[i];                                                                      \
+            a[i] = a[j - 1];                                                                       \
+            a[j - 1] = t;                                                                          \
+        }                                                                                          \
+    }
+KN_DEF_NANS_LAST(f32, float)
+KN_DEF_NANS_LAST(f64, double)
+
+static int
+cmp_i64(const void *x, const void *y)
+{
+    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    return (a > b) - (a < b);
+}
+
+int32_t
+kn_rt_partition_kth(int64_t *kth, int64_t nk, int64_t n, int64_t *bad)
+{
+    for (int64_t i = 0; i < nk; i++) {
+        int64_t k = kth[i] < 0 ? kth[i] + n : kth[i];
+        kth[i] = k;
+        if (k < 0 || k >= n) {
+            *bad = k;
+            return -1;
+        }
+    }
+    qsort(kth, (size_t)nk, sizeof *kth, cmp_i64);
+    return 0;
+}
+
+/* the ranks below m (kth sorted), distinct: their count, into ks */
+static int64_t
+ranks_below(const int64_t *kth, int64_t nk, int64_t m, int64_t *ks)
+{
+    int64_t c = 0;
+    for (int64_t i = 0; i < nk && kth[i] < m; i++)
+        if (!c || ks[c - 1] != kth[i])
+            ks[c++] = kth[i];
+    return c;
+}
+
+#define KN_PART_VALUES(N, T, NANS)                                                                 \
+    for (int64_t r = 0; r < rows; r++) {                                                           \
+        T *row = (T *)data + r * n;                                                                \
+        int64_t m = NANS(row, n);                                                                  \
+        int64_t c = ranks_below(kth, nk, m, ks);                                                   \
+        sel_##N(row, 0, m, ks, c, depth_limit(m), NULL);                                           \
+    }                                                                                              \
+    break
+#define KN_NO_NANS(row, n) ((void)(row), (n))
+
+void
+kn_rt_partition(void *data, int64_t n, int64_t rows, int32_t dt, const int64_t *kth, int64_t nk)
+{
+    if (dt == KN_DT_C64 || dt == KN_DT_C128) {
+        kn_rt_sort(data, n, rows, dt);
+        return;
+    }
+    int64_t small[8], *ks = nk <= 8 ? small : malloc((size_t)nk * sizeof *ks);
+    if (!ks) { /* no memory for the ranks: a full sort is a partition too */
+        kn_rt_sort(data, n, rows, dt);
+        return;
+    }
+    switch (dt) {
+    case KN_DT_BOOL:
+    case KN_DT_U8:
+        KN_PART_VALUES(u8, uint8_t, KN_NO_NANS);
+    case KN_DT_I8:
+        KN_PART_VALUES(i8, int8_t, KN_NO_NANS);
+    case KN_DT_I16:
+        KN_PART_VALUES(i16, int16_t, KN_NO_NANS);
+    case KN_DT_I32:
+        KN_PART_VALUES(i32, int32_t, KN_NO_NANS);
+    case KN_DT_I64:
+        KN_PART_VALUES(i64, int64_t, KN_NO_NANS);
+    case KN_DT_U16:
+        KN_PART_VALUES(u16, uint16_t, KN_NO_NANS);
+    case KN_DT_U32:
+        KN_PART_VALUES(u32, uint32_t, KN_NO_NANS);
+    case KN_DT_U64:
+        KN_PART_VALUES(u64, uint64_t, KN_NO_NANS);
+    case KN_DT_F32:
+        KN_PART_VALUES(f32, float, nans_last_f32);
+    default:
+        KN_PART_VALUES(f64, double, nans_last_f64);
+    }
+    if (ks != small)
+        free(ks);
+}
+
+#define KN_ARGPART(N, T, NANS)                                                                     \
+    for (int64_t r = 0; r < rows; r++) {                                                           \
+        const T *v = (const T *)data + r * n;                                                      \
+        int64_t *ix = out + r * n;                                                                 \
+        for (int64_t i = 0; i < n; i++)                                                            \
+            ix[i] = i;                                                                             \
+        int64_t m = NANS(ix, v, n);                                                                \
+        int64_t c = ranks_below(kth, nk, m, ks);                                                   \
+        argsel_##N(ix, v, 0, m, ks, c, depth_limit(m));                                            \
+    }                                                                                              \
+    break
+#define KN_ARG_NO_NANS(ix, v, n) ((void)(ix), (void)(v), (n))
+
+void
+kn_rt_argpartition(const void *data, int64_t n, int64_t rows, int32_t dt, const int64_t *kth,
+                   int64_t nk, int64_t *out)
+{
+    int64_t small[8], *ks = nk <= 8 ? small : malloc((size_t)nk * sizeof *ks);
+    if (dt == KN_DT_C64 || dt == KN_DT_C128 || !ks) {
+        kn_rt_argsort(data, n, rows, dt, out);
+        if (ks && ks != small)
+            free(ks);
+        return;
+    }
+    switch (dt) {
+    case KN_DT_BOOL:
+    case KN_DT_U8:
+        KN_ARGPART(u8, uint8_t, KN_ARG_NO_NANS);
+    case KN_DT_I8:
+        KN_ARGPART(i8, int8_t, KN_ARG_NO_NANS);
+    case KN_DT_I16:
+        KN_ARGPART(i16, int16_t, KN_ARG_NO_NANS);
+    case KN_DT_I32:
+        KN_ARGPART(i32, int32_t, KN_ARG_NO_NANS);
+    case KN_DT_I64:
+        KN_ARGPART(i64, int64_t, KN_ARG_NO_NANS);
+    case KN_DT_U16:
+        KN_ARGPART(u16, uint16_t, KN_ARG_NO_NANS);
+    case KN_DT_U32:
+        KN_ARGPART(u32, uint32_t, KN_ARG_NO_NANS);
+    case KN_DT_U64:
+        KN_ARGPART(u64, uint64_t, KN_ARG_NO_NANS);
+    case KN_DT_F32:
+        KN_ARGPART(f32, float, argnans_last_f32);
+    default:
+        KN_ARGPART(f64, double, argnans_last_f64);
+    }
+    if (ks != small)
+        free(ks);
+}

@@ -981,3 +981,149 @@ kn_rt_unique(void *data, int64_t n, int32_t dt)
         return n;
     }
 }
+
+/* ---- np.unique(return_index, return_inverse, return_counts) ----
+ *
+ * A stable argsort, the values gathered in sorted order, then one pass over the groups of equal
+ * values (NaNs one group, as kn_rt_unique; -0.0 and +0.0 one group, the first sorted stands for
+ * it): the group's value moved to the front, the first index of each group (the smallest: the
+ * sort is stable), each item's group and each group's size. */
+#define KN_SAME_INT(a, b) ((a) == (b))
+#define KN_SAME_FLT(a, b) ((a) == (b) || (KN_IS_NAN(a) && KN_IS_NAN(b)))
+#define KN_DEF_GROUPS(N, T, SAME)                                                                  \
+    static int64_t groups_##N(const T *src, int64_t n, T *s, const int64_t *perm, int64_t *index,  \
+                              int64_t *inverse, int64_t *counts)                                   \
+    {                                                                                              \
+        int64_t m = 0;                                                                             \
+        for (int64_t i = 0; i < n; i++) {                                                          \
+            T v = src[perm[i]];                                                                    \
+            if (m == 0 || !SAME(v, s[m - 1])) {                                                    \
+                s[m] = v;                                                                          \
+                if (index)                                                                         \
+                    index[m] = perm[i];                                                            \
+                if (counts)                                                                        \
+                    counts[m] = 0;                                                                 \
+                m++;                                                                               \
+            }                                                                                      \
+            if (counts)                                                                            \
+                counts[m - 1]++;                                                                   \
+            if (inverse)                                                                           \
+                inverse[perm[i]] = m - 1;                                                          \
+        }                                                                                          \
+        return m;                                                                                  \
+    }
+KN_DEF_GROUPS(u8, uint8_t, KN_SAME_INT)
+KN_DEF_GROUPS(u16, uint16_t, KN_SAME_INT)
+KN_DEF_GROUPS(u32, uint32_t, KN_SAME_INT)
+KN_DEF_GROUPS(u64, uint64_t, KN_SAME_INT)
+KN_DEF_GROUPS(f32, float, KN_SAME_FLT)
+KN_DEF_GROUPS(f64, double, KN_SAME_FLT)
+
+typedef struct {
+    float re, im;
+} KnGroupC64;
+typedef struct {
+    double re, im;
+} KnGroupC128;
+#define KN_CNAN(z) (KN_IS_NAN((z).re) || KN_IS_NAN((z).im))
+#define KN_SAME_CPX(a, b) (((a).re == (b).re && (a).im == (b).im) || (KN_CNAN(a) && KN_CNAN(b)))
+KN_DEF_GROUPS(c64, KnGroupC64, KN_SAME_CPX)
+KN_DEF_GROUPS(c128, KnGroupC128, KN_SAME_CPX)
+
+int64_t
+kn_rt_unique_all(const void *data, int64_t n, int32_t dt, void *values, int64_t *perm,
+                 int64_t *index, int64_t *inverse, int64_t *counts)
+{
+    if (n < 1)
+        return 0;
+    kn_rt_argsort(data, n, 1, dt, perm);
+    switch (dt) {
+    case KN_DT_BOOL:
+    case KN_DT_U8:
+    case KN_DT_I8:
+        return groups_u8(data, n, values, perm, index, inverse, counts);
+    case KN_DT_U16:
+    case KN_DT_I16:
+        return groups_u16(data, n, values, perm, index, inverse, counts);
+    case KN_DT_U32:
+    case KN_DT_I32:
+        return groups_u32(data, n, values, perm, index, inverse, counts);
+    case KN_DT_U64:
+    case KN_DT_I64:
+        return groups_u64(data, n, values, perm, index, inverse, counts);
+    case KN_DT_F32:
+        return groups_f32(data, n, values, perm, index, inverse, counts);
+    case KN_DT_F64:
+        return groups_f64(data, n, values, perm, index, inverse, counts);
+    case KN_DT_C64:
+        return groups_c64(data, n, values, perm, index, inverse, counts);
+    default:
+        return groups_c128(data, n, values, perm, index, inverse, counts);
+    }
+}
+
+/* ---- cumsum / cumprod along an axis ----
+ *
+ * data: a C array of shape (outer, n, inner) of the accumulator's dtype (int64, uint64, float32,
+ * float64, complex64, complex128: the caller converted into it), scanned in place along the
+ * middle axis. */
+#define KN_DEF_CUM(N, T)                                                                           \
+    static void cum_##N(T *a, int64_t outer, int64_t n, int64_t inner, int prod)                   \
+    {                                                                                              \
+        for (int64_t p = 0; p < outer; p++) {                                                      \
+            T *b = a + p * n * inner;                                                              \
+            for (int64_t j = 1; j < n; j++)                                                        \
+                for (int64_t q = 0; q < inner; q++) {                                              \
+                    if (prod)                                                                      \
+                        b[j * inner + q] *= b[(j - 1) * inner + q];                                \
+                    else                                                                           \
+                        b[j * inner + q] += b[(j - 1) * inner + q];                                \
+                }                                                                                  \
+        }                                                                                          \
+    }
+KN_DEF_CUM(i64, uint64_t) /* wrapping, as NumPy's int64 sums */
+KN_DEF_CUM(f32, float)
+KN_DEF_CUM(f64, double)
+/* complex: NumPy's plain product formula (C's complex multiply treats inf and nan otherwise) */
+#define KN_DEF_CUM_C(N, T)                                                                         \
+    static void cum_##N(T *a, int64_t outer, int64_t n, int64_t inner, int prod)                   \
+    {                                                                                              \
+        for (int64_t p = 0; p < outer; p++) {                                                      \
+            T *b = a + 2 * p * n * inner;                                                          \
+            for (int64_t j = 1; j < n; j++)                                                        \
+                for (int64_t q = 0; q < inner; q++) {                                              \
+                    T *x = b + 2 * (j * inner + q), *y = b + 2 * ((j - 1) * inner + q);            \
+                    if (prod) {                                                                    \
+                        T re = y[0] * x[0] - y[1] * x[1], im = y[0] * x[1] + y[1] * x[0];          \
+                        x[0] = re;                                                                 \
+                        x[1] = im;                                                                 \
+                    } else {                                                                       \
+                        x[0] += y[0];                                                              \
+                        x[1] += y[1];                                                              \
+                    }                                                                              \
+                }                                                                                  \
+        }                                                                                          \
+    }
+KN_DEF_CUM_C(c64, float)
+KN_DEF_CUM_C(c128, double)
+
+void
+kn_rt_cumulate(void *data, int64_t outer, int64_t n, int64_t inner, int32_t dt, int32_t prod)
+{
+    switch (dt) {
+    case KN_DT_F32:
+        cum_f32(data, outer, n, inner, prod);
+        break;
+    case KN_DT_F64:
+        cum_f64(data, outer, n, inner, prod);
+        break;
+    case KN_DT_C64:
+        cum_c64(data, outer, n, inner, prod);
+        break;
+    case KN_DT_C128:
+        cum_c128(data, outer, n, inner, prod);
+        break;
+    default:
+        cum_i64(data, outer, n, inner, prod);
+    }
+}

@@ -756,6 +756,8 @@ kn_typing_reduction_axis(KnCompilation *c, KnInstr *in, const char *name, KnType
             return kn_typing_err(c, axis->span,
                                  "axis %lld is out of bounds for an array of dimension %d",
                                  (long long)axis->imm.i, a->ndim);
+        if (!strncmp(name, "cum", 3)) /* the sorting family's file (typing/sorting.c) */
+            return kn_type_cum_axis(c, in, name, a, k);
         static const char *const ok[] = {"sum",    "prod",   "min", "max", "mean",
                                          "argmin", "argmax", "any", "all"};
         int supported = 0;

@@ -145,6 +145,8 @@ KnType *kn_typing_index_result(KnCompilation *c, KnSpan span, KnType *a, KnType 
 int kn_typing_index_is_fancy(const KnType *idx); /* an array in the index (arrays.c) */
 int kn_typing_setitem(KnCompilation *c, KnInstr *in);
 int kn_typing_reduction(KnCompilation *c, KnInstr *in, const char *name, KnType *a);
+/* cumsum/cumprod along constant axis k (typing/sorting.c) */
+int kn_type_cum_axis(KnCompilation *c, KnInstr *in, const char *name, KnType *a, int64_t k);
 int kn_typing_reduction_axis(KnCompilation *c, KnInstr *in, const char *name, KnType *a,
                              KnInstr *axis);
 

@@ -142,6 +142,75 @@ type_sort(KnCompilation *c, KnInstr *in, int id, KnInstr *self)
     return 0;
 }
 
+/* kth of np.partition: an int, a tuple of ints or a 1-d array of ints (bool is not an index) */
+static int
+kth_ok(KnCompilation *c, int id, KnInstr *kth)
+{
+    KnType *t = kth->type;
+    int ok = t->kind == KN_TY_INT;
+    if (t->kind == KN_TY_TUPLE) {
+        ok = 1;
+        for (int i = 0; i < t->n; i++)
+            ok &= t->items[i]->kind == KN_TY_INT;
+    }
+    if (t->kind == KN_TY_ARRAY)
+        ok = t->ndim == 1 && t->dtype->kind == KN_TY_INT;
+    if (!ok)
+        return kn_typing_err(c, kth->span,
+                             "%s()'s kth must be an integer, a tuple of integers or a 1-d array "
+                             "of integers, not %s",
+                             fname(id), t->name);
+    return 0;
+}
+
+/* np.partition, np.argpartition, a.partition(), a.argpartition() */
+static int
+type_partition(KnCompilation *c, KnInstr *in, int id, KnInstr *self)
+{
+    int method = id == KN_BI_ARRAY_PARTITION || id == KN_BI_ARRAY_ARGPARTITION;
+    int arg = id == KN_BI_NP_ARGPARTITION || id == KN_BI_ARRAY_ARGPARTITION;
+    KnCallImpl *impl = impl_of(c, in, id, method ? KN_CALL_METHOD : KN_CALL_BUILTIN);
+    static const char *const kw[] = {"a", "kth", "axis", "kind", "order", NULL};
+    KN_TRY(kn_typing_check_keywords_of(c, in, fname(id), method ? kw + 1 : kw, method ? 4 : 5));
+    int o = method ? -1 : 0;
+    KnInstr *a = method ? self : kn_typing_arg(in, 0, "a");
+    KnInstr *kth = kn_typing_arg(in, o + 1, "kth"), *axis = kn_typing_arg(in, o + 2, "axis"),
+            *kind = kn_typing_arg(in, o + 3, "kind"), *order = kn_typing_arg(in, o + 4, "order");
+    if (!a || !kth)
+        return kn_typing_err(c, in->span, "%s() needs %s", fname(id),
+                             method ? "kth" : "an array and kth");
+    KnType *t = a->type;
+    if (!numeric_array(t))
+        return kn_typing_err(c, a->span, "%s() needs an array of numbers, not %s", fname(id),
+                             t->name);
+    KN_TRY(kth_ok(c, id, kth));
+    if (kind && !is_none(kind) &&
+        !(is_const(kind, KN_TY_STR) && !strcmp(kind->imm.str, "introselect")))
+        return kn_typing_err(c, kind->span, "%s()'s kind= must be 'introselect'", fname(id));
+    if (order && !is_none(order))
+        return kn_typing_err(c, order->span, "%s()'s order= is for structured arrays", fname(id));
+    if (id == KN_BI_ARRAY_PARTITION && t->readonly)
+        return kn_typing_err(c, in->span, "cannot partition a read-only array in place (%s)",
+                             t->name);
+    if (!t->ndim && !(axis && is_none(axis)))
+        return kn_typing_err(c, a->span,
+                             "axis -1 is out of bounds for array of dimension 0 (%s() of a 0-d "
+                             "array needs axis=None)",
+                             fname(id));
+    int64_t k = axis_of(c, id, axis, t, !method, in->span);
+    if (k == -2)
+        return -1;
+    impl->value = k;
+    impl->operand = t->dtype;
+    KnType *d = arg ? &kn_type_int64 : t->dtype;
+    impl->result = d;
+    if (id == KN_BI_ARRAY_PARTITION)
+        in->type = &kn_type_none;
+    else
+        in->type = kn_type_array(c->types, d, k == KN_AXIS_NONE ? 1 : t->ndim, 'C', 0);
+    return 0;
+}
+
 /* the dtype two operands are compared in: NumPy converts both to their common type */
 static KnType *
 common(KnType *a, KnType *b)
@@ -182,18 +251,28 @@ like(KnCompilation *c, KnType *v, KnType *d)
     return v->kind == KN_TY_ARRAY ? kn_type_array(c->types, d, v->ndim, 'C', 0) : d;
 }
 
+/* np.searchsorted(a, v, side, sorter) and a.searchsorted(v, side, sorter) */
 static int
-type_searchsorted(KnCompilation *c, KnInstr *in, int id)
+type_searchsorted(KnCompilation *c, KnInstr *in, int id, KnInstr *self)
 {
-    static const char *const kw[] = {"a", "v", "side", NULL};
-    KN_TRY(kn_typing_check_keywords_of(c, in, fname(id), kw, 3));
-    KnInstr *a = kn_typing_arg(in, 0, "a"), *v = kn_typing_arg(in, 1, "v"),
-            *side = kn_typing_arg(in, 2, "side");
+    int method = id == KN_BI_ARRAY_SEARCHSORTED;
+    static const char *const kw[] = {"a", "v", "side", "sorter", NULL};
+    KN_TRY(kn_typing_check_keywords_of(c, in, fname(id), method ? kw + 1 : kw, method ? 3 : 4));
+    int o = method ? -1 : 0;
+    KnInstr *a = method ? self : kn_typing_arg(in, 0, "a"), *v = kn_typing_arg(in, o + 1, "v"),
+            *side = kn_typing_arg(in, o + 2, "side"), *sorter = kn_typing_arg(in, o + 3, "sorter");
     if (!a || !v)
-        return kn_typing_err(c, in->span, "np.searchsorted() needs a and v");
+        return kn_typing_err(c, in->span, "%s() needs a and v", fname(id));
     KN_TRY(vector_arg(c, id, a, "a", 1));
     KN_TRY(value_arg(c, id, v, "v", 1));
-    KnCallImpl *impl = impl_of(c, in, id, KN_CALL_BUILTIN);
+    if (sorter && !is_none(sorter)) {
+        KnType *st = sorter->type;
+        if (st->kind != KN_TY_ARRAY || st->ndim != 1 || st->dtype->kind != KN_TY_INT)
+            return kn_typing_err(c, sorter->span,
+                                 "%s()'s sorter must be a 1-d array of integers, not %s", fname(id),
+                                 st->name);
+    }
+    KnCallImpl *impl = impl_of(c, in, id, method ? KN_CALL_METHOD : KN_CALL_BUILTIN);
     impl->value = 0;
     if (side) {
         if (!is_const(side, KN_TY_STR))
@@ -213,28 +292,49 @@ static int
 type_unique(KnCompilation *c, KnInstr *in, int id)
 {
     static const char *const kw[] = {
-        "ar", "return_index", "return_inverse", "return_counts", "equal_nan", NULL};
-    KN_TRY(kn_typing_check_keywords_of(c, in, fname(id), kw, 1));
+        "ar", "return_index", "return_inverse", "return_counts", "axis", "equal_nan", NULL};
+    KN_TRY(kn_typing_check_keywords_of(c, in, fname(id), kw, 5));
     KnInstr *a = kn_typing_arg(in, 0, "ar");
     if (!a)
         return kn_typing_err(c, in->span, "np.unique() needs an array");
     if (!numeric_array(a->type))
         return kn_typing_err(c, a->span, "np.unique() needs an array of numbers, not %s",
                              a->type->name);
+    /* return_index, return_inverse, return_counts: constants (the result's type depends on
+     * them), bits 0, 1, 2 of impl->value */
     static const char *const flags[] = {"return_index", "return_inverse", "return_counts"};
+    int mask = 0;
     for (int i = 0; i < 3; i++) {
-        KnInstr *f = kn_typing_arg(in, KN_KEYWORD_ONLY, flags[i]);
-        if (f && !(is_const(f, KN_TY_BOOL) && !f->imm.i))
-            return kn_typing_err(c, f->span, "np.unique(%s=True) is not supported yet in kiln",
+        KnInstr *f = kn_typing_arg(in, 1 + i, flags[i]);
+        if (f && !is_const(f, KN_TY_BOOL))
+            return kn_typing_err(c, f->span, "np.unique()'s %s= must be a constant True or False",
                                  flags[i]);
+        if (f && f->imm.i)
+            mask |= 1 << i;
     }
+    KnInstr *axis = kn_typing_arg(in, 4, "axis");
+    if (axis && !is_none(axis))
+        return kn_typing_err(c, axis->span, "np.unique()'s axis= is not supported yet in kiln");
     KnInstr *eq = kn_typing_arg(in, KN_KEYWORD_ONLY, "equal_nan");
     if (eq && !(is_const(eq, KN_TY_BOOL) && eq->imm.i))
         return kn_typing_err(c, eq->span,
                              "np.unique(equal_nan=False) is not supported yet in kiln");
     KnCallImpl *impl = impl_of(c, in, id, KN_CALL_BUILTIN);
     impl->operand = a->type->dtype;
+    impl->value = mask;
     in->type = kn_type_array(c->types, a->type->dtype, 1, 'C', 0);
+    if (!mask)
+        return 0;
+    KnType *items[4] = {in->type}, *ix = kn_type_array(c->types, &kn_type_int64, 1, 'C', 0);
+    int m = 1;
+    if (mask & 1)
+        items[m++] = ix;
+    if (mask & 2) /* NumPy 2: the inverse has the input's shape */
+        items[m++] =
+            kn_type_array(c->types, &kn_type_int64, a->type->ndim ? a->type->ndim : 1, 'C', 0);
+    if (mask & 4)
+        items[m++] = ix;
+    in->type = kn_type_tuple(c->types, items, m);
     return 0;
 }
 
@@ -264,11 +364,12 @@ type_digitize(KnCompilation *c, KnInstr *in, int id)
 
 /* np.median, np.percentile, np.quantile: axis None or an int (impl->value: the axis, or -1) */
 static int
-type_order_stat(KnCompilation *c, KnInstr *in, int id)
+order_stat_type(KnCompilation *c, KnInstr *in, int id)
 {
     int median = id == KN_BI_NP_MEDIAN;
-    static const char *const kw[] = {"a", "q", "axis", "method", NULL};
-    static const char *const kwm[] = {"a", "axis", NULL};
+    static const char *const kw[] = {"a",        "q", "axis", "method", "overwrite_input",
+                                     "keepdims", NULL};
+    static const char *const kwm[] = {"a", "axis", "overwrite_input", "keepdims", NULL};
     KN_TRY(kn_typing_check_keywords_of(c, in, fname(id), median ? kwm : kw, median ? 2 : 3));
     KnInstr *a = kn_typing_arg(in, 0, "a"), *q = median ? NULL : kn_typing_arg(in, 1, "q"),
             *axis = kn_typing_arg(in, median ? 1 : 2, "axis"),
@@ -335,6 +436,35 @@ type_order_stat(KnCompilation *c, KnInstr *in, int id)
     return 0;
 }
 
+/* ... and keepdims=True (a constant): the type without it in impl->reduced (lower/sorting.c
+ * gives the result back its axes, of length 1) */
+static int
+type_order_stat(KnCompilation *c, KnInstr *in, int id)
+{
+    KN_TRY(order_stat_type(c, in, id));
+    KnInstr *keep = kn_typing_arg(in, KN_KEYWORD_ONLY, "keepdims");
+    KnInstr *ow = kn_typing_arg(in, KN_KEYWORD_ONLY, "overwrite_input");
+    if (ow && !(ow->type->kind == KN_TY_BOOL))
+        return kn_typing_err(c, ow->span, "%s()'s overwrite_input= must be True or False",
+                             fname(id));
+    KnCallImpl *impl = in->impl;
+    impl->reduced = NULL;
+    if (!keep)
+        return 0;
+    if (!is_const(keep, KN_TY_BOOL))
+        return kn_typing_err(c, keep->span,
+                             "keepdims= must be True or False, written as a constant");
+    if (!keep->imm.i)
+        return 0;
+    KnType *a = kn_typing_arg(in, 0, "a")->type, *r = in->type;
+    KnType *d = r->kind == KN_TY_ARRAY ? r->dtype : r;
+    KnInstr *q = id == KN_BI_NP_MEDIAN ? NULL : kn_typing_arg(in, 1, "q");
+    int lead = q && (q->type->kind == KN_TY_ARRAY || q->type->kind == KN_TY_TUPLE);
+    impl->reduced = r;
+    in->type = kn_type_array(c->types, d, a->ndim + lead, 'C', 0);
+    return 0;
+}
+
 static int
 type_interp(KnCompilation *c, KnInstr *in, int id)
 {
@@ -366,10 +496,11 @@ type_interp(KnCompilation *c, KnInstr *in, int id)
 static int
 type_histogram(KnCompilation *c, KnInstr *in, int id)
 {
-    static const char *const kw[] = {"a", "bins", "range", NULL};
-    KN_TRY(kn_typing_check_keywords_of(c, in, fname(id), kw, 3));
+    static const char *const kw[] = {"a", "bins", "range", "density", "weights", NULL};
+    KN_TRY(kn_typing_check_keywords_of(c, in, fname(id), kw, 5));
     KnInstr *a = kn_typing_arg(in, 0, "a"), *bins = kn_typing_arg(in, 1, "bins"),
-            *range = kn_typing_arg(in, 2, "range");
+            *range = kn_typing_arg(in, 2, "range"), *density = kn_typing_arg(in, 3, "density"),
+            *weights = kn_typing_arg(in, 4, "weights");
     if (!a)
         return kn_typing_err(c, in->span, "np.histogram() needs an array");
     if (!numeric_array(a->type) || a->type->dtype->kind == KN_TY_COMPLEX)
@@ -398,7 +529,26 @@ type_histogram(KnCompilation *c, KnInstr *in, int id)
                                  r->name);
     }
     impl->result = edges;
-    KnType *items[2] = {kn_type_array(c->types, &kn_type_int64, 1, 'C', 0),
+    /* the counts: int64; weights: of the weights' dtype; density: float64 (impl->operand) */
+    KnType *counts = &kn_type_int64;
+    if (weights && !is_none(weights)) {
+        KnType *w = weights->type;
+        if (w->kind != KN_TY_ARRAY || !numeric_array(w) || w->dtype->kind == KN_TY_COMPLEX)
+            return kn_typing_err(c, weights->span,
+                                 "np.histogram()'s weights must be an array of real numbers, "
+                                 "not %s",
+                                 w->name);
+        counts = w->dtype;
+    }
+    if (density && !is_none(density)) {
+        if (!is_const(density, KN_TY_BOOL))
+            return kn_typing_err(c, density->span,
+                                 "np.histogram()'s density= must be a constant True or False");
+        if (density->imm.i)
+            counts = &kn_type_float64;
+    }
+    impl->operand = counts;
+    KnType *items[2] = {kn_type_array(c->types, counts, 1, 'C', 0),
                         kn_type_array(c->types, edges, 1, 'C', 0)};
     in->type = kn_type_tuple(c->types, items, 2);
     return 0;
@@ -419,7 +569,15 @@ kn_type_rule_sorting(KnCompilation *c, KnInstr *in, int id, KnType **args, int n
     case KN_BI_NP_ARGSORT:
         return type_sort(c, in, id, NULL);
     case KN_BI_NP_SEARCHSORTED:
-        return type_searchsorted(c, in, id);
+        return type_searchsorted(c, in, id, NULL);
+    case KN_BI_ARRAY_SEARCHSORTED:
+        return type_searchsorted(c, in, id, in->args[0]->args[0]);
+    case KN_BI_ARRAY_PARTITION:
+    case KN_BI_ARRAY_ARGPARTITION:
+        return type_partition(c, in, id, in->args[0]->args[0]);
+    case KN_BI_NP_PARTITION:
+    case KN_BI_NP_ARGPARTITION:
+        return type_partition(c, in, id, NULL);
     case KN_BI_NP_UNIQUE:
         return type_unique(c, in, id);
     case KN_BI_NP_DIGITIZE:
@@ -431,4 +589,18 @@ kn_type_rule_sorting(KnCompilation *c, KnInstr *in, int id, KnType **args, int n
     default:
         return type_order_stat(c, in, id);
     }
+}
+
+/* cumsum/cumprod (a.cumsum(), np.cumsum) along the constant axis k (typing/arrays.c calls this):
+ * the accumulator's dtype as without an axis, a's shape (a 1-d array: as without the axis) */
+int
+kn_type_cum_axis(KnCompilation *c, KnInstr *in, const char *name, KnType *a, int64_t k)
+{
+    KN_TRY(kn_typing_reduction_axis(c, in, name, a, NULL));
+    if (a->ndim <= 1)
+        return 0;
+    KnCallImpl *impl = kn_typing_impl_of(c, in);
+    impl->value = k;
+    in->type = kn_type_array(c->types, in->type->dtype, a->ndim, 'C', 0);
+    return 0;
 }
