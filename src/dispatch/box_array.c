@@ -37,6 +37,8 @@ kn_box_check_subclass(PyObject *o)
     PyTypeObject *tp = Py_TYPE(o);
     if (tp == &PyArray_Type)
         return 0;
+    if (kn_box_is_recarray(o)) /* a record array: its fields are also attributes (box_record.c) */
+        return 0;
     if (!memmap) {
         PyObject *np = PyImport_ImportModule("numpy");
         memmap = np ? PyObject_GetAttrString(np, "memmap") : NULL;
@@ -67,7 +69,11 @@ KnType *
 kn_box_typeof_array(KnState *s, PyObject *o)
 {
     PyArrayObject *a = (PyArrayObject *)o;
-    KnType *dt = dtype_type(PyArray_DESCR(a));
+    int has_fields = PyDataType_HASFIELDS(PyArray_DESCR(a)); /* records: box_record.c */
+    KnType *dt = has_fields ? kn_box_record_type(s, (PyObject *)PyArray_DESCR(a))
+                            : dtype_type(PyArray_DESCR(a));
+    if (!dt && has_fields)
+        return NULL;
     if (!dt) {
         PyErr_Format(PyExc_TypeError, "kiln does not support arrays of dtype %R yet",
                      (PyObject *)PyArray_DESCR(a));
@@ -85,7 +91,7 @@ kn_box_typeof_array(KnState *s, PyObject *o)
      * hash of the type table on every call */
     int num = PyArray_DESCR(a)->type_num;
     KnType **slot = NULL;
-    if (num >= 0 && num < KN_ARRAY_CACHE_DTYPES && ndim < KN_ARRAY_CACHE_NDIM)
+    if (num >= 0 && num < KN_ARRAY_CACHE_DTYPES && ndim < KN_ARRAY_CACHE_NDIM && !has_fields)
         slot = &s->array_types[((num * KN_ARRAY_CACHE_NDIM + ndim) * 3 + lcode) * 2 + readonly];
     if (slot && *slot)
         return *slot;
@@ -185,7 +191,9 @@ box_array(KnType *t, const KnArrayStruct *s)
         dims[i] = (npy_intp)s->dims[i];
         strides[i] = (npy_intp)s->dims[t->ndim + i];
     }
-    PyArray_Descr *descr = PyArray_DescrFromType(kn_box_type_num(t->dtype));
+    PyArray_Descr *descr = t->dtype->kind == KN_TY_RECORD
+                               ? (PyArray_Descr *)Py_NewRef((PyObject *)t->dtype->ref)
+                               : PyArray_DescrFromType(kn_box_type_num(t->dtype));
     int flags = t->readonly ? 0 : NPY_ARRAY_WRITEABLE;
     PyObject *arr = descr ? PyArray_NewFromDescr(&PyArray_Type, descr, t->ndim, dims, strides,
                                                  s->data, flags, NULL)

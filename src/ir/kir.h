@@ -172,6 +172,10 @@ typedef enum KnCallKind {
                          registry entry `builtin` ("str.__add__": typing/operator.c) */
 } KnCallKind;
 
+/* SETITEM's aux: KN_SETITEM_ATTR for `v.name = x` (args[1] the name, a str constant; typing
+ * accepts it for records only: typing/record.c) */
+enum { KN_SETITEM_ATTR = 1 };
+
 typedef struct KnCallImpl {
     KnCallKind kind;
     int builtin;     /* KN_CALL_BUILTIN */

@@ -68,6 +68,7 @@ enum {
 };
 
 typedef struct KnType KnType;
+typedef struct KnRecordField KnRecordField;
 
 /* A TUPLE's id: a plain tuple, or an instance of a namedtuple class (collections.namedtuple,
  * typing.NamedTuple; ref the class, fields the names: model_namedtuple.c). A CLASS's id
@@ -97,6 +98,20 @@ struct KnType {
     const char **fields;
     int nvalues;
     const int64_t *values;
+    const KnRecordField *record; /* RECORD: its n fields (model_record.c) */
+};
+
+/* A field of a structured dtype (RECORD): its name, element type (a number, a nested record,
+ * str for a fixed-length 'U' or 'S' field: chars says which and nchars how many), byte offset,
+ * and for a fixed-size sub-array field its shape (ndim > 0), size the bytes of the whole field. */
+struct KnRecordField {
+    const char *name;
+    KnType *type;
+    int64_t offset, size;
+    int ndim;
+    int64_t shape[8];
+    char chars;
+    int64_t nchars;
 };
 
 /* The static singletons. */
@@ -154,6 +169,11 @@ KnType *kn_type_namedtuple_like(KnTypeTable *t, const KnType *like, KnType **ite
  * KN_ENUM_INT for an IntEnum, the members' names and values (copied) */
 KnType *kn_type_enum(KnTypeTable *t, void *cls, const char *name, int is_int, int n,
                      const char *const *names, const int64_t *values);
+/* the record type of a structured dtype (model_record.c): fields[n] (copied), itemsize,
+ * alignment, aligned (np.dtype(..., align=True)); the index of field `name`, or -1 */
+KnType *kn_type_record(KnTypeTable *t, const KnRecordField *fields, int n, int64_t itemsize,
+                       int align, int aligned);
+int kn_type_record_field(const KnType *t, const char *name);
 KnType *kn_type_optional_unify(KnTypeTable *t, KnType *a, KnType *b);
 /* NumPy's promotion of two array dtypes (int8 + int8 is int8, unlike Numba's scalars). */
 KnType *kn_type_numpy_promote(KnType *a, KnType *b);

@@ -194,6 +194,8 @@ kn_typing_array_getattr(KnCompilation *c, KnInstr *in, KnType *t)
         kn_typing_impl_of(c, in)->builtin = id;
         return kn_typing_entry(c, in, id, NULL, 0);
     }
+    if (id < 0 && kn_typing_record_array_has(t, a))
+        return kn_typing_record_getattr(c, in, t); /* a.x of an array of records (record.c) */
     int has = id >= 0 ? 1 : kn_typing_has_overload_method(c, t, a, in->span);
     if (has < 0)
         return -1;
@@ -321,6 +323,11 @@ kn_typing_setitem(KnCompilation *c, KnInstr *in)
     KnType *a = in->args[0]->type, *idx = in->args[1]->type, *v = in->args[2]->type;
     if (!a || !idx || !v)
         return 0;
+    if (a->kind == KN_TY_RECORD || (kn_typing_record_array(a) && idx == &kn_type_str))
+        return kn_typing_record_setitem(c, in); /* r.x = v, r['x'] = v, a['x'] = v (record.c) */
+    if (in->aux == KN_SETITEM_ATTR)
+        return kn_typing_err(c, in->span, "attribute assignment to %s is not supported",
+                             a->name);
     if (a->kind != KN_TY_ARRAY)
         return kn_typing_err(c, in->span, "%s does not support item assignment", a->name);
     if (a->readonly)
