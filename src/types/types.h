@@ -75,6 +75,9 @@ typedef struct KnRecordField KnRecordField;
  * KN_CLASS_NAMEDTUPLE: such a class (ref), which a call constructs (frontend/namedtuple.c). */
 enum { KN_TUPLE_PLAIN = 0, KN_TUPLE_NAMED = 1 };
 enum { KN_CLASS_NAMEDTUPLE = 4, KN_CLASS_ENUM = 5 };
+/* A CLASS's id KN_CLASS_DTYPE: a structured np.dtype object (ref) that compiled code names, dtype
+ * its record type (np.empty(n, dtype=rec_dtype): frontend/record.c) */
+enum { KN_CLASS_DTYPE = 6 };
 /* An ENUM's id: an enum.Enum member, or an enum.IntEnum member (which is also an int). */
 enum { KN_ENUM_PLAIN = 0, KN_ENUM_INT = 1 };
 

@@ -412,6 +412,11 @@ type_creation(KnCompilation *c, KnInstr *in, int id)
                              fill->type->name);
     if (dt && !(dtype = kn_typing_dtype_of(dt)))
         return kn_typing_err(c, dt->span, "unsupported dtype %s", dt->type->name);
+    if (dtype->kind == KN_TY_RECORD && id != KN_BI_NP_EMPTY && id != KN_BI_NP_ZEROS &&
+        id != KN_BI_NP_EMPTY_LIKE && id != KN_BI_NP_ZEROS_LIKE) /* records: typing/record.c */
+        return kn_typing_err(c, in->span, "%s() of a structured dtype is not supported (use "
+                                          "np.empty or np.zeros)",
+                             kn_kir_builtin_name(id));
     in->type = kn_type_array(c->types, dtype, ndim, 'C', 0);
     return 0;
 }
