@@ -382,6 +382,8 @@ def from_key(key):
             return NamedTuple([from_key(k) for k in key[2:]], key[1])
         if key[0] == "enum" and len(key) == 2:
             return EnumMember(key[1])
+        if key[0] == "record" and len(key) == 2:
+            return Record(key[1])
     raise ValueError(f"unknown kiln type key: {key!r}")
 
 
@@ -605,6 +607,17 @@ class EnumMember(Type):
     def __init__(self, cls):
         self.instance_class = cls
         super().__init__(f"enum({cls.__name__})", ("enum", cls))
+
+
+class Record(Type):
+    """A record: an element of a structured NumPy dtype (Numba's ``types.Record``), the dtype
+    of an array of records. Key ``("record", dtype)``; two equal dtypes are one type."""
+
+    def __init__(self, dtype):
+        import numpy
+
+        self.dtype = numpy.dtype(dtype)
+        super().__init__(f"Record({self.dtype})", ("record", self.dtype))
 
 
 class Dispatcher(Type):

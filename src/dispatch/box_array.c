@@ -192,7 +192,7 @@ box_array(KnType *t, const KnArrayStruct *s)
         strides[i] = (npy_intp)s->dims[t->ndim + i];
     }
     PyArray_Descr *descr = t->dtype->kind == KN_TY_RECORD
-                               ? (PyArray_Descr *)Py_NewRef((PyObject *)t->dtype->ref)
+                               ? (PyArray_Descr *)Py_NewRef((PyObject *)t->dtype->descr)
                                : PyArray_DescrFromType(kn_box_type_num(t->dtype));
     int flags = t->readonly ? 0 : NPY_ARRAY_WRITEABLE;
     PyObject *arr = descr ? PyArray_NewFromDescr(&PyArray_Type, descr, t->ndim, dims, strides,

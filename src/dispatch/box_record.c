@@ -71,13 +71,13 @@ static PyObject *
 record_box(KnType *t, const char *src)
 {
     /* with no base, NumPy copies the bytes into the new np.void */
-    return PyArray_Scalar((void *)src, (PyArray_Descr *)t->ref, NULL);
+    return PyArray_Scalar((void *)src, (PyArray_Descr *)t->descr, NULL);
 }
 
 static PyObject *
 record_key(KnType *t)
 {
-    return Py_BuildValue("(sO)", "record", (PyObject *)t->ref);
+    return Py_BuildValue("(sO)", "record", (PyObject *)t->descr);
 }
 
 static KnType *

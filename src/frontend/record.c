@@ -151,8 +151,8 @@ record_of(KnTypeTable *t, PyObject *descr, int depth)
     if (PyErr_Occurred())
         goto done;
     r = kn_type_record(t, fs, (int)n, size, (int)align, aligned);
-    if (!r->ref)
-        r->ref = Py_NewRef(descr); /* held for the process, as the type table is */
+    if (!r->descr)
+        r->descr = Py_NewRef(descr); /* held for the process, as the type table is */
 done:
     Py_XDECREF(names);
     Py_XDECREF(fields);

@@ -102,6 +102,7 @@ struct KnType {
     int nvalues;
     const int64_t *values;
     const KnRecordField *record; /* RECORD: its n fields (model_record.c) */
+    void *descr; /* RECORD: the NumPy dtype object it was first read from (boxing), not interned */
 };
 
 /* A field of a structured dtype (RECORD): its name, element type (a number, a nested record,

@@ -337,6 +337,10 @@ kn_typing_setitem(KnCompilation *c, KnInstr *in)
     if (!target)
         return -1;
     KnType *vd = v->kind == KN_TY_ARRAY ? v->dtype : v;
+    if (a->dtype->kind == KN_TY_RECORD && vd == a->dtype) { /* a[i] = a[j] of records */
+        kn_typing_impl_of(c, in)->operand = target;
+        return 0;
+    }
     /* a[i] op= b (the frontend's getitem, binop, setitem of one base and index) */
     KnInstr *val = in->args[2];
     int aug = val->op == KN_OP_BINOP && val->args[0]->op == KN_OP_GETITEM &&
