@@ -413,3 +413,32 @@ def test_same_dtype_objects_share_a_type():
     g(make(PACKED))
     g(np.zeros(3, d2))
     assert len(g.signatures) == 1
+
+
+def test_sub_array_field_returned_is_a_copy():
+    def f(a, i):
+        return a[i].vec
+
+    def g(a):
+        r = a[1]
+        return r.mat, r.id
+
+    a = make(SUB)
+    got = kiln.njit(f)(a, 2)
+    np.testing.assert_array_equal(got, a[2]["vec"])
+    m, i = kiln.njit(g)(a)
+    np.testing.assert_array_equal(m, a[1]["mat"])
+    assert i == a[1]["id"]
+
+
+def test_records_in_tuples_and_copies():
+    def f(a):
+        b = a.copy()
+        b[0].x = -1.0
+        return b, a[1], (a[2], a[3].id)
+
+    a = make(PACKED)
+    b, r1, (r2, i3) = kiln.njit(f)(a)
+    assert b[0]["x"] == -1.0 and a[0]["x"] != -1.0
+    assert r1.tobytes() == a[1].tobytes() and r2.tobytes() == a[2].tobytes()
+    assert i3 == a[3]["id"]

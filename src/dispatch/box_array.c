@@ -158,6 +158,35 @@ same_as_parent(const KnArrayStruct *s, PyArrayObject *p, int ndim)
     return 1;
 }
 
+static PyArray_Descr *
+descr_of(const KnType *t)
+{
+    return t->dtype->kind == KN_TY_RECORD ? (PyArray_Descr *)Py_NewRef((PyObject *)t->dtype->descr)
+                                          : PyArray_DescrFromType(kn_box_type_num(t->dtype));
+}
+
+/* a new ndarray holding a copy of the elements of s (a view with neither meminfo nor parent,
+ * such as the sub-array field of a record: compiled code does not own that memory) */
+static PyObject *
+box_copy(KnType *t, const KnArrayStruct *s)
+{
+    npy_intp dims[64], strides[64];
+    for (int i = 0; i < t->ndim && i < 64; i++) {
+        dims[i] = (npy_intp)s->dims[i];
+        strides[i] = (npy_intp)s->dims[t->ndim + i];
+    }
+    PyArray_Descr *d = descr_of(t);
+    if (!d)
+        return NULL;
+    Py_INCREF(d);
+    PyObject *view = PyArray_NewFromDescr(&PyArray_Type, d, t->ndim, dims, strides, s->data, 0,
+                                          NULL);
+    PyObject *copy = view ? PyArray_NewCopy((PyArrayObject *)view, NPY_CORDER) : NULL;
+    Py_XDECREF(view);
+    Py_DECREF(d);
+    return copy;
+}
+
 /* Takes over the struct's reference (the wrapper returns an owned one). */
 static PyObject *
 box_array(KnType *t, const KnArrayStruct *s)
@@ -183,17 +212,14 @@ box_array(KnType *t, const KnArrayStruct *s)
             return Py_NewRef(s->parent);
         base = Py_NewRef(s->parent);
     } else {
-        PyErr_SetString(PyExc_SystemError, "kiln: an array without an owner");
-        return NULL;
+        return box_copy(t, s); /* a view of memory nothing counts: a record's sub-array */
     }
     npy_intp dims[64], strides[64];
     for (int i = 0; i < t->ndim && i < 64; i++) {
         dims[i] = (npy_intp)s->dims[i];
         strides[i] = (npy_intp)s->dims[t->ndim + i];
     }
-    PyArray_Descr *descr = t->dtype->kind == KN_TY_RECORD
-                               ? (PyArray_Descr *)Py_NewRef((PyObject *)t->dtype->descr)
-                               : PyArray_DescrFromType(kn_box_type_num(t->dtype));
+    PyArray_Descr *descr = descr_of(t);
     int flags = t->readonly ? 0 : NPY_ARRAY_WRITEABLE;
     PyObject *arr = descr ? PyArray_NewFromDescr(&PyArray_Type, descr, t->ndim, dims, strides,
                                                  s->data, flags, NULL)
