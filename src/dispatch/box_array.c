@@ -20,6 +20,8 @@ array_pytype(void)
 static KnType *
 dtype_type(PyArray_Descr *d)
 {
+    if (PyDataType_ISNOTSWAPPED(d) && (d->type_num == NPY_DATETIME || d->type_num == NPY_TIMEDELTA))
+        return kn_box_datetime_dtype(kn_state, (PyObject *)d); /* box_datetime.c */
     if (!PyDataType_ISNOTSWAPPED(d) || d->type_num >= NPY_OBJECT)
         return NULL;
     return kn_box_dtype_by_kind(d->kind, (int)PyDataType_ELSIZE(d));
@@ -70,9 +72,11 @@ kn_box_typeof_array(KnState *s, PyObject *o)
 {
     PyArrayObject *a = (PyArrayObject *)o;
     int has_fields = PyDataType_HASFIELDS(PyArray_DESCR(a)); /* records: box_record.c */
+    int num0 = PyArray_DESCR(a)->type_num;
+    int own_error = has_fields || num0 == NPY_DATETIME || num0 == NPY_TIMEDELTA;
     KnType *dt = has_fields ? kn_box_record_type(s, (PyObject *)PyArray_DESCR(a))
                             : dtype_type(PyArray_DESCR(a));
-    if (!dt && has_fields)
+    if (!dt && own_error && PyErr_Occurred())
         return NULL;
     if (!dt) {
         PyErr_Format(PyExc_TypeError, "kiln does not support arrays of dtype %R yet",
@@ -91,7 +95,7 @@ kn_box_typeof_array(KnState *s, PyObject *o)
      * hash of the type table on every call */
     int num = PyArray_DESCR(a)->type_num;
     KnType **slot = NULL;
-    if (num >= 0 && num < KN_ARRAY_CACHE_DTYPES && ndim < KN_ARRAY_CACHE_NDIM && !has_fields)
+    if (num >= 0 && num < KN_ARRAY_CACHE_DTYPES && ndim < KN_ARRAY_CACHE_NDIM && !own_error)
         slot = &s->array_types[((num * KN_ARRAY_CACHE_NDIM + ndim) * 3 + lcode) * 2 + readonly];
     if (slot && *slot)
         return *slot;
@@ -161,6 +165,8 @@ same_as_parent(const KnArrayStruct *s, PyArrayObject *p, int ndim)
 static PyArray_Descr *
 descr_of(const KnType *t)
 {
+    if (t->dtype->kind == KN_TY_DATETIME || t->dtype->kind == KN_TY_TIMEDELTA)
+        return (PyArray_Descr *)kn_box_datetime_descr(t->dtype); /* box_datetime.c */
     return t->dtype->kind == KN_TY_RECORD ? (PyArray_Descr *)Py_NewRef((PyObject *)t->dtype->descr)
                                           : PyArray_DescrFromType(kn_box_type_num(t->dtype));
 }

@@ -291,6 +291,8 @@ kn_fe_frozen(FE *fe, PyObject *node, PyObject *o, const char *what)
         return v;
     if ((v = kn_fe_frozen_enum(fe, node, o, what)) || fe->c->diags.items.len) /* enum.c */
         return v;
+    if ((v = kn_fe_frozen_datetime(fe, node, o)) || fe->c->diags.items.len) /* datetime.c */
+        return v;
     v = frozen_number(fe, sp, node, o);
     if (v || fe->c->diags.items.len)
         return v;

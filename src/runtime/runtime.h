@@ -289,4 +289,9 @@ void kn_rt_exc_keep_cause(const void *info);
 void kn_rt_exc_cause(void *info);
 void kn_rt_exc_swap_texts(void);
 
+/* datetime.c: months since 1970-01 to days since 1970-01-01 (the month's first day), and a
+ * day to its month (np.datetime64's calendar conversions) */
+int64_t kn_rt_datetime_months_to_days(int64_t months);
+int64_t kn_rt_datetime_days_to_months(int64_t days);
+
 #endif

@@ -178,6 +178,32 @@ KnType *kn_type_enum(KnTypeTable *t, void *cls, const char *name, int is_int, in
 KnType *kn_type_record(KnTypeTable *t, const KnRecordField *fields, int n, int64_t itemsize,
                        int align, int aligned);
 int kn_type_record_field(const KnType *t, const char *name);
+/* np.datetime64 / np.timedelta64 of a unit (model_datetime.c): NumPy's NPY_DATETIMEUNIT codes.
+ * Y and M are calendar units, W to as linear ones, GENERIC a unit-less value (np.timedelta64(5))
+ * that takes the other operand's unit. */
+typedef enum KnTimeUnit {
+    KN_TU_Y = 0,
+    KN_TU_M = 1,
+    KN_TU_W = 2,
+    KN_TU_D = 4,
+    KN_TU_H = 5,
+    KN_TU_MIN = 6,
+    KN_TU_S = 7,
+    KN_TU_MS = 8,
+    KN_TU_US = 9,
+    KN_TU_NS = 10,
+    KN_TU_PS = 11,
+    KN_TU_FS = 12,
+    KN_TU_AS = 13,
+    KN_TU_GENERIC = 14,
+} KnTimeUnit;
+KnType *kn_type_datetime(KnTypeTable *t, int is_delta, int unit); /* NULL for a bad unit */
+const char *kn_type_time_unit_name(int unit);                     /* "s", "ms"; NULL if bad */
+int kn_type_time_unit_by_name(const char *name);                  /* -1 if none */
+/* the unit both a and b (datetime or timedelta units) convert to, or -1 when they cannot:
+ * a calendar unit (Y, M) meets a linear one only where its side is a datetime
+ * (a_is_date / b_is_date), as NumPy converts dates by the calendar */
+int kn_type_time_common(int a, int a_is_date, int b, int b_is_date);
 KnType *kn_type_optional_unify(KnTypeTable *t, KnType *a, KnType *b);
 /* NumPy's promotion of two array dtypes (int8 + int8 is int8, unlike Numba's scalars). */
 KnType *kn_type_numpy_promote(KnType *a, KnType *b);

@@ -337,7 +337,9 @@ kn_typing_setitem(KnCompilation *c, KnInstr *in)
     if (!target)
         return -1;
     KnType *vd = v->kind == KN_TY_ARRAY ? v->dtype : v;
-    if (a->dtype->kind == KN_TY_RECORD && vd == a->dtype) { /* a[i] = a[j] of records */
+    if ((a->dtype->kind == KN_TY_RECORD && vd == a->dtype) || /* a[i] = a[j] of records */
+        ((a->dtype->kind == KN_TY_DATETIME || a->dtype->kind == KN_TY_TIMEDELTA) &&
+         vd->kind == a->dtype->kind && kn_type_unify(c->types, vd, a->dtype))) {
         kn_typing_impl_of(c, in)->operand = target;
         return 0;
     }
