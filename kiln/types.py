@@ -384,6 +384,8 @@ def from_key(key):
             return EnumMember(key[1])
         if key[0] == "record" and len(key) == 2:
             return Record(key[1])
+        if key[0] in ("datetime64", "timedelta64") and len(key) == 2:
+            return NPDatetime(key[1], key[0] == "timedelta64")
     raise ValueError(f"unknown kiln type key: {key!r}")
 
 
@@ -618,6 +620,17 @@ class Record(Type):
 
         self.dtype = numpy.dtype(dtype)
         super().__init__(f"Record({self.dtype})", ("record", self.dtype))
+
+
+class NPDatetime(Type):
+    """An ``np.datetime64`` (or, with ``delta``, ``np.timedelta64``) of one unit ("s", "D",
+    ..., "generic"; Numba's ``NPDatetime`` / ``NPTimedelta``). Key ``("datetime64", unit)`` /
+    ``("timedelta64", unit)``."""
+
+    def __init__(self, unit, delta=False):
+        self.unit, self.delta = unit, delta
+        kind = "timedelta64" if delta else "datetime64"
+        super().__init__(f"{kind}[{unit}]", (kind, unit))
 
 
 class Dispatcher(Type):
