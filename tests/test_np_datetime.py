@@ -241,3 +241,18 @@ def test_record_with_datetime_field_is_refused_clearly():
 
     with pytest.raises(TypeError, match="does not support the field 't'"):
         kiln.njit(f)(np.zeros(2, dt))
+
+
+def test_print_datetimes(capsys):
+    def f(x, y):
+        print(x, y)
+
+    kiln.njit(f)(T(3, "s"), D("2020-01-02", "D"))
+    assert capsys.readouterr().out == "3 seconds 2020-01-02\n"
+
+
+def test_unsupported_forms_are_typing_errors():
+    a = np.array([1, 2, 3], dtype="m8[s]")
+    for fn in (lambda x: x - x, lambda x: x.sum(), lambda x: np.sort(x), lambda x: abs(x[0])):
+        with pytest.raises(TypingError):
+            kiln.njit(fn)(a)

@@ -442,3 +442,27 @@ def test_records_in_tuples_and_copies():
     assert b[0]["x"] == -1.0 and a[0]["x"] != -1.0
     assert r1.tobytes() == a[1].tobytes() and r2.tobytes() == a[2].tobytes()
     assert i3 == a[3]["id"]
+
+
+def test_print_records(capsys):
+    def f(a):
+        print(a[1])
+
+    a = make(PACKED)
+    kiln.njit(f)(a)
+    assert capsys.readouterr().out == str(a[1]) + "\n"
+
+
+def test_unsupported_forms_are_typing_errors():
+    forms = [
+        lambda a: a.sum(),
+        lambda a: a.fill(0),
+        lambda a: a.astype(np.float64),
+        lambda a: [a[0], a[1]],
+        lambda a: a[0] == a[1],
+        lambda a: a + 1,
+        lambda a: np.sort(a),
+    ]
+    for fn in forms:
+        with pytest.raises(TypingError):
+            kiln.njit(fn)(make(PACKED))

@@ -134,6 +134,7 @@ enum {
     KN_PRINT_TUPLE_BEGIN,
     KN_PRINT_TUPLE_END,
     KN_PRINT_BOXED, /* {KnType *t, value}: a dict or set, printed as its Python object */
+    KN_PRINT_BYTES, /* {KnType *t, ptr}: the value in C layout at ptr, boxed (records, datetimes) */
 };
 
 int64_t kn_rt_ipow(int64_t base, uint64_t exp);

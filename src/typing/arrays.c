@@ -196,6 +196,8 @@ kn_typing_array_getattr(KnCompilation *c, KnInstr *in, KnType *t)
     }
     if (id < 0 && kn_typing_record_array_has(t, a))
         return kn_typing_record_getattr(c, in, t); /* a.x of an array of records (record.c) */
+    if (kn_typing_record_array_refuses(c, in, t, a)) /* records, datetimes: record.c */
+        return -1;
     int has = id >= 0 ? 1 : kn_typing_has_overload_method(c, t, a, in->span);
     if (has < 0)
         return -1;

@@ -178,6 +178,26 @@ kn_typing_record_setitem(KnCompilation *c, KnInstr *in)
 }
 
 int
+kn_typing_record_array_refuses(KnCompilation *c, KnInstr *in, const KnType *t, const char *name)
+{
+    static const char *const ok[] = {"shape", "size", "ndim", "strides", "itemsize", "nbytes",
+                                     "T", "copy", "reshape", "ravel", "flatten", "transpose",
+                                     "flags", NULL};
+    KnTypeKind k = t->dtype->kind;
+    if (k != KN_TY_RECORD && k != KN_TY_DATETIME && k != KN_TY_TIMEDELTA)
+        return 0;
+    for (int i = 0; ok[i]; i++)
+        if (!strcmp(ok[i], name))
+            return 0;
+    kn_typing_err(c, in->span,
+                  "%s has no attribute '%s' in kiln (arrays of %s take shape, size, ndim, "
+                  "strides, itemsize, nbytes, T, copy, reshape, ravel, flatten, transpose%s)",
+                  t->name, name, k == KN_TY_RECORD ? "records" : "datetimes",
+                  k == KN_TY_RECORD ? " and their fields" : "");
+    return 1;
+}
+
+int
 kn_type_rule_record(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
 {
     KN_UNUSED(a), KN_UNUSED(n), KN_UNUSED(id);
