@@ -185,8 +185,8 @@ box_copy(KnType *t, const KnArrayStruct *s)
     if (!d)
         return NULL;
     Py_INCREF(d);
-    PyObject *view = PyArray_NewFromDescr(&PyArray_Type, d, t->ndim, dims, strides, s->data, 0,
-                                          NULL);
+    PyObject *view =
+        PyArray_NewFromDescr(&PyArray_Type, d, t->ndim, dims, strides, s->data, 0, NULL);
     PyObject *copy = view ? PyArray_NewCopy((PyArrayObject *)view, NPY_CORDER) : NULL;
     Py_XDECREF(view);
     Py_DECREF(d);

@@ -78,8 +78,8 @@ static KnType *
 datetime_typeof(KnState *s, PyObject *o)
 {
     int delta = PyArray_IsScalar(o, Timedelta);
-    PyArray_DatetimeMetaData m = delta ? ((PyTimedeltaScalarObject *)o)->obmeta
-                                       : ((PyDatetimeScalarObject *)o)->obmeta;
+    PyArray_DatetimeMetaData m =
+        delta ? ((PyTimedeltaScalarObject *)o)->obmeta : ((PyDatetimeScalarObject *)o)->obmeta;
     return of_meta(s, delta, m, o);
 }
 
@@ -93,7 +93,8 @@ datetime_unbox(KnType *t, PyObject *o, char *dst)
             PyErr_Format(PyExc_TypeError, "expected %s, got %R", t->name, o);
         return -1;
     }
-    int64_t v = delta ? ((PyTimedeltaScalarObject *)o)->obval : ((PyDatetimeScalarObject *)o)->obval;
+    int64_t v =
+        delta ? ((PyTimedeltaScalarObject *)o)->obval : ((PyDatetimeScalarObject *)o)->obval;
     memcpy(dst, &v, sizeof v);
     return 0;
 }

@@ -47,8 +47,9 @@ record_typeof(KnState *s, PyObject *o)
 {
     PyObject *descr = (PyObject *)((PyVoidScalarObject *)o)->descr;
     if (!descr || !PyDataType_HASFIELDS((PyArray_Descr *)descr)) {
-        PyErr_Format(PyExc_TypeError, "kiln cannot determine the type of %R (np.void without "
-                                      "fields)",
+        PyErr_Format(PyExc_TypeError,
+                     "kiln cannot determine the type of %R (np.void without "
+                     "fields)",
                      o);
         return NULL;
     }

@@ -55,8 +55,8 @@ scale(L *l, LLVMValueRef td, LLVMValueRef x, const KnType *xt, int divide)
     LLVMValueRef d = LLVMBuildSIToFP(l->b, td, l->f64, "");
     LLVMValueRef r = divide ? LLVMBuildFDiv(l->b, d, f, "") : LLVMBuildFMul(l->b, d, f, "");
     /* |r| < 2^63 and not NaN: representable */
-    LLVMValueRef ok = LLVMBuildFCmp(l->b, LLVMRealOLT,
-                                    kn_lower_math(l, "fabs", &r, 1), LLVMConstReal(l->f64, 0x1p63), "");
+    LLVMValueRef ok = LLVMBuildFCmp(l->b, LLVMRealOLT, kn_lower_math(l, "fabs", &r, 1),
+                                    LLVMConstReal(l->f64, 0x1p63), "");
     LLVMValueRef bad = LLVMBuildOr(l->b, nat, LLVMBuildNot(l->b, ok, ""), "");
     LLVMValueRef safe = LLVMBuildSelect(l->b, ok, r, LLVMConstReal(l->f64, 0), "");
     return nat_or(l, bad, LLVMBuildFPToSI(l->b, safe, l->i64, ""));
@@ -68,7 +68,8 @@ py_floordiv(L *l, LLVMValueRef a, LLVMValueRef b, int want_mod)
 {
     LLVMValueRef q = LLVMBuildSDiv(l->b, a, b, ""), r = LLVMBuildSRem(l->b, a, b, "");
     LLVMValueRef nz = LLVMBuildICmp(l->b, LLVMIntNE, r, i64v(l, 0), "");
-    LLVMValueRef diff = LLVMBuildICmp(l->b, LLVMIntSLT, LLVMBuildXor(l->b, r, b, ""), i64v(l, 0), "");
+    LLVMValueRef diff =
+        LLVMBuildICmp(l->b, LLVMIntSLT, LLVMBuildXor(l->b, r, b, ""), i64v(l, 0), "");
     LLVMValueRef fix = LLVMBuildAnd(l->b, nz, diff, "");
     if (want_mod)
         return LLVMBuildSelect(l->b, fix, LLVMBuildAdd(l->b, r, b, ""), r, "");
@@ -103,13 +104,14 @@ lower_binop(L *l, KnInstr *in)
         return is_time(ta) ? scale(l, a, b, tb, 0) : scale(l, b, a, ta, 0);
     if (op == KN_BIN_TRUEDIV && !is_time(tb))
         return scale(l, a, b, tb, 1);
-    int u = kn_type_time_common(ta->id, ta->kind == KN_TY_DATETIME, tb->id,
-                                tb->kind == KN_TY_DATETIME);
+    int u =
+        kn_type_time_common(ta->id, ta->kind == KN_TY_DATETIME, tb->id, tb->kind == KN_TY_DATETIME);
     a = in_unit(l, a, ta, u);
     b = in_unit(l, b, tb, u);
     if (op == KN_BIN_ADD || op == KN_BIN_SUB) {
         LLVMValueRef nat = LLVMBuildOr(l->b, is_nat(l, a), is_nat(l, b), "");
-        LLVMValueRef r = op == KN_BIN_ADD ? LLVMBuildAdd(l->b, a, b, "") : LLVMBuildSub(l->b, a, b, "");
+        LLVMValueRef r =
+            op == KN_BIN_ADD ? LLVMBuildAdd(l->b, a, b, "") : LLVMBuildSub(l->b, a, b, "");
         return nat_or(l, nat, r);
     }
     return two_deltas(l, op, a, b);
@@ -122,13 +124,13 @@ lower_cmp(L *l, KnInstr *in)
     int ne = in->aux == KN_CMP_NE;
     if (!is_time(ta) || !is_time(tb) || ta->kind != tb->kind)
         return LLVMConstInt(l->i1, (unsigned long long)ne, 0);
-    int u = kn_type_time_common(ta->id, ta->kind == KN_TY_DATETIME, tb->id,
-                                tb->kind == KN_TY_DATETIME);
+    int u =
+        kn_type_time_common(ta->id, ta->kind == KN_TY_DATETIME, tb->id, tb->kind == KN_TY_DATETIME);
     LLVMValueRef a = in_unit(l, l->vals[in->args[0]->id], ta, u);
     LLVMValueRef b = in_unit(l, l->vals[in->args[1]->id], tb, u);
-    static const LLVMIntPredicate preds[] = {[KN_CMP_EQ] = LLVMIntEQ, [KN_CMP_NE] = LLVMIntNE,
-                                             [KN_CMP_LT] = LLVMIntSLT, [KN_CMP_LE] = LLVMIntSLE,
-                                             [KN_CMP_GT] = LLVMIntSGT, [KN_CMP_GE] = LLVMIntSGE};
+    static const LLVMIntPredicate preds[] = {
+        [KN_CMP_EQ] = LLVMIntEQ,  [KN_CMP_NE] = LLVMIntNE,  [KN_CMP_LT] = LLVMIntSLT,
+        [KN_CMP_LE] = LLVMIntSLE, [KN_CMP_GT] = LLVMIntSGT, [KN_CMP_GE] = LLVMIntSGE};
     LLVMValueRef r = LLVMBuildICmp(l->b, preds[in->aux], a, b, "");
     LLVMValueRef nat = LLVMBuildOr(l->b, is_nat(l, a), is_nat(l, b), "");
     return LLVMBuildSelect(l->b, nat, LLVMConstInt(l->i1, (unsigned long long)ne, 0), r, "");

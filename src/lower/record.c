@@ -63,8 +63,7 @@ sub_axes(L *l, const KnRecordField *f, LLVMValueRef *shape, LLVMValueRef *stride
 
 /* field f of the array a (type t) as a view of type vt */
 static LLVMValueRef
-array_field_view(L *l, LLVMValueRef a, const KnType *t, const KnRecordField *f,
-                 const KnType *vt)
+array_field_view(L *l, LLVMValueRef a, const KnType *t, const KnRecordField *f, const KnType *vt)
 {
     LLVMValueRef shape[64], strides[64];
     for (int k = 0; k < t->ndim; k++) {

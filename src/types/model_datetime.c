@@ -36,7 +36,9 @@ kn_type_datetime(KnTypeTable *t, int is_delta, int unit)
         return NULL;
     char name[40];
     snprintf(name, sizeof name, "%s[%s]", is_delta ? "timedelta64" : "datetime64", u);
-    KnType key = {.kind = is_delta ? KN_TY_TIMEDELTA : KN_TY_DATETIME, .id = unit, .bits = 64,
+    KnType key = {.kind = is_delta ? KN_TY_TIMEDELTA : KN_TY_DATETIME,
+                  .id = unit,
+                  .bits = 64,
                   .is_signed = 1};
     return kn_type_intern(t, &key, name);
 }
@@ -88,6 +90,5 @@ datetime_convert_safely(const KnType *from, const KnType *to)
     return kn_type_time_common(from->id, d, to->id, d) == to->id;
 }
 
-const KnTypeModel kn_type_model_datetime = {.size = datetime_size,
-                                            .unify = datetime_unify,
-                                            .convert_safely = datetime_convert_safely};
+const KnTypeModel kn_type_model_datetime = {
+    .size = datetime_size, .unify = datetime_unify, .convert_safely = datetime_convert_safely};

@@ -19,8 +19,7 @@ print_field(KnStrBuf *sb, const KnRecordField *f)
             kn_sb_printf(sb, "%s%lld", d ? ", " : "", (long long)f->shape[d]);
         kn_sb_append(sb, f->ndim == 1 ? ",))" : "))");
     } else if (f->chars) {
-        kn_sb_printf(sb, "[%s x %lld]", f->chars == 'U' ? "unichr" : "char",
-                     (long long)f->nchars);
+        kn_sb_printf(sb, "[%s x %lld]", f->chars == 'U' ? "unichr" : "char", (long long)f->nchars);
     } else {
         kn_sb_append(sb, f->type->name);
     }

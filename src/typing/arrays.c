@@ -195,7 +195,7 @@ kn_typing_array_getattr(KnCompilation *c, KnInstr *in, KnType *t)
         return kn_typing_entry(c, in, id, NULL, 0);
     }
     if (id < 0 && kn_typing_record_array_has(t, a))
-        return kn_typing_record_getattr(c, in, t); /* a.x of an array of records (record.c) */
+        return kn_typing_record_getattr(c, in, t);   /* a.x of an array of records (record.c) */
     if (kn_typing_record_array_refuses(c, in, t, a)) /* records, datetimes: record.c */
         return -1;
     int has = id >= 0 ? 1 : kn_typing_has_overload_method(c, t, a, in->span);
@@ -328,8 +328,7 @@ kn_typing_setitem(KnCompilation *c, KnInstr *in)
     if (a->kind == KN_TY_RECORD || (kn_typing_record_array(a) && idx == &kn_type_str))
         return kn_typing_record_setitem(c, in); /* r.x = v, r['x'] = v, a['x'] = v (record.c) */
     if (in->aux == KN_SETITEM_ATTR)
-        return kn_typing_err(c, in->span, "attribute assignment to %s is not supported",
-                             a->name);
+        return kn_typing_err(c, in->span, "attribute assignment to %s is not supported", a->name);
     if (a->kind != KN_TY_ARRAY)
         return kn_typing_err(c, in->span, "%s does not support item assignment", a->name);
     if (a->readonly)
@@ -422,8 +421,9 @@ type_creation(KnCompilation *c, KnInstr *in, int id)
         return kn_typing_err(c, dt->span, "unsupported dtype %s", dt->type->name);
     if (dtype->kind == KN_TY_RECORD && id != KN_BI_NP_EMPTY && id != KN_BI_NP_ZEROS &&
         id != KN_BI_NP_EMPTY_LIKE && id != KN_BI_NP_ZEROS_LIKE) /* records: typing/record.c */
-        return kn_typing_err(c, in->span, "%s() of a structured dtype is not supported (use "
-                                          "np.empty or np.zeros)",
+        return kn_typing_err(c, in->span,
+                             "%s() of a structured dtype is not supported (use "
+                             "np.empty or np.zeros)",
                              kn_kir_builtin_name(id));
     in->type = kn_type_array(c->types, dtype, ndim, 'C', 0);
     return 0;

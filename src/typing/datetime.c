@@ -56,7 +56,8 @@ type_binop(KnCompilation *c, KnInstr *in, KnType *a, KnType *b)
     switch (op) {
     case KN_BIN_ADD:
     case KN_BIN_SUB:
-        if (!(is_time(a) && is_time(b)) || (ad && bd && op == KN_BIN_ADD) || (at && bd && op == KN_BIN_SUB))
+        if (!(is_time(a) && is_time(b)) || (ad && bd && op == KN_BIN_ADD) ||
+            (at && bd && op == KN_BIN_SUB))
             return unsupported(c, in, a, b, sym);
         if ((u = common(c, in, a, b)) < 0)
             return -1;
@@ -145,8 +146,9 @@ kn_type_rule_datetime(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
 {
     if (id == KN_BI_NP_ISNAT) {
         if (n != 1 || in->aux || !is_time(a[0]))
-            return kn_typing_err(c, in->span, "np.isnat() takes one datetime64 or timedelta64 "
-                                              "scalar");
+            return kn_typing_err(c, in->span,
+                                 "np.isnat() takes one datetime64 or timedelta64 "
+                                 "scalar");
         in->type = &kn_type_bool;
         kn_typing_impl_kind(c, in, KN_CALL_BUILTIN);
         return 0;

@@ -104,7 +104,7 @@ kn_typing_build_list(KnCompilation *c, KnInstr *in)
     for (int i = 0; i < in->nargs; i++) {
         KnType *t = in->args[i]->type;
         if (!t)
-            return 0; /* a later round */
+            return 0;                                        /* a later round */
         if (!kn_type_is_value(t) || t->kind == KN_TY_RECORD) /* a record: typing/record.c */
             return kn_typing_err(c, in->args[i]->span, "a list cannot hold %s", t->name);
         KnType *u = item ? kn_type_unify(c->types, item, t) : t;

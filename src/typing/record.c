@@ -28,8 +28,8 @@ field_of(KnCompilation *c, const KnType *r, const char *name, KnSpan span)
 {
     int k = kn_type_record_field(r, name);
     if (k < 0)
-        kn_typing_err(c, span, "%s has no field '%s' (its fields: %s)", r->name,
-                      name ? name : "?", field_list(c, r));
+        kn_typing_err(c, span, "%s has no field '%s' (its fields: %s)", r->name, name ? name : "?",
+                      field_list(c, r));
     return k;
 }
 
@@ -40,8 +40,8 @@ const_name(KnCompilation *c, const KnInstr *idx, const KnType *r)
     if (idx->op == KN_OP_CONST && idx->type == &kn_type_str)
         return idx->imm.str;
     kn_typing_err(c, idx->span,
-                  "a field of %s must be named by a constant str (its fields: %s), not %s",
-                  r->name, field_list(c, r), idx->type ? idx->type->name : "?");
+                  "a field of %s must be named by a constant str (its fields: %s), not %s", r->name,
+                  field_list(c, r), idx->type ? idx->type->name : "?");
     return NULL;
 }
 
@@ -138,8 +138,7 @@ storable(const KnRecordField *f, const KnType *v)
         return v == &kn_type_str;
     if (f->type->kind == KN_TY_RECORD)
         return vd == f->type;
-    return kn_type_is_number(vd) &&
-           !(vd->kind == KN_TY_COMPLEX && f->type->kind != KN_TY_COMPLEX);
+    return kn_type_is_number(vd) && !(vd->kind == KN_TY_COMPLEX && f->type->kind != KN_TY_COMPLEX);
 }
 
 /* r.x = v, r['x'] = v (args: record, name, value), or a['x'] = v of an array of records */
@@ -161,8 +160,8 @@ kn_typing_record_setitem(KnCompilation *c, KnInstr *in)
         return kn_typing_err(c, in->span, "cannot assign to a field of a read-only array (%s)",
                              t->name);
     if (!storable(f, v) || (f->chars && (f->ndim || t->kind == KN_TY_ARRAY)))
-        return kn_typing_err(c, in->args[2]->span, "cannot store %s into field '%s' (%s)",
-                             v->name, f->name,
+        return kn_typing_err(c, in->args[2]->span, "cannot store %s into field '%s' (%s)", v->name,
+                             f->name,
                              f->chars ? (f->chars == 'U' ? "a str field" : "a bytes field")
                                       : field_type(c, f)->name);
     int whole = t->kind == KN_TY_ARRAY || f->ndim; /* a view filled or copied into */
@@ -180,9 +179,9 @@ kn_typing_record_setitem(KnCompilation *c, KnInstr *in)
 int
 kn_typing_record_array_refuses(KnCompilation *c, KnInstr *in, const KnType *t, const char *name)
 {
-    static const char *const ok[] = {"shape", "size", "ndim", "strides", "itemsize", "nbytes",
-                                     "T", "copy", "reshape", "ravel", "flatten", "transpose",
-                                     "flags", NULL};
+    static const char *const ok[] = {"shape",   "size",      "ndim",  "strides", "itemsize",
+                                     "nbytes",  "T",         "copy",  "reshape", "ravel",
+                                     "flatten", "transpose", "flags", NULL};
     KnTypeKind k = t->dtype->kind;
     if (k != KN_TY_RECORD && k != KN_TY_DATETIME && k != KN_TY_TIMEDELTA)
         return 0;
