@@ -233,14 +233,22 @@ def test_multiple_units_are_refused():
         kiln.njit(add)(T(1, "10s"), T(1, "s"))
 
 
-def test_record_with_datetime_field_is_refused_clearly():
-    dt = np.dtype([("t", "M8[s]"), ("x", "f8")])
+def test_datetime_fields_of_records():
+    dt = np.dtype([("t", "M8[s]"), ("d", "m8[ms]"), ("x", "f8")])
+    a = np.zeros(3, dt)
+    a["t"] = np.array(["2020-01-01", "NaT", "2021-06-01T12:00"], dtype="M8[s]")
+    a["d"] = np.array([1500, -20, 7], dtype="m8[ms]")
 
-    def f(a):
-        return len(a)
+    def shift(a):
+        for i in range(len(a)):
+            a[i]["t"] = a[i]["t"] + a[i]["d"] * 2
+        return a["t"]
 
-    with pytest.raises(TypeError, match="does not support the field 't'"):
-        kiln.njit(f)(np.zeros(2, dt))
+    def first(a):
+        return a[0]["t"] - START
+
+    check(shift, a.copy())
+    check(first, a)
 
 
 def test_print_datetimes(capsys):

@@ -392,9 +392,9 @@ def test_attribute_assignment_elsewhere_is_a_typing_error():
     [
         np.dtype([("x", ">f8")]),
         np.dtype([("o", "O")]),
-        np.dtype([("t", "M8[s]")]),
+        np.dtype([("t", "M8[10s]")]),
     ],
-    ids=["big-endian", "object", "datetime"],
+    ids=["big-endian", "object", "datetime-multiple"],
 )
 def test_unsupported_field_dtypes(dt):
     def f(a):

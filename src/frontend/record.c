@@ -39,6 +39,31 @@ has_fields(PyObject *descr)
     return r;
 }
 
+/* a datetime64 / timedelta64 field's element (one unit: np.datetime_data) */
+static int
+datetime_element(KnTypeTable *t, PyObject *base, int delta, KnRecordField *f)
+{
+    PyObject *np = PyImport_ImportModule("numpy");
+    PyObject *info = np ? PyObject_CallMethod(np, "datetime_data", "O", base) : NULL;
+    Py_XDECREF(np);
+    const char *uname = info && PyTuple_Check(info) && PyTuple_GET_SIZE(info) == 2
+                            ? PyUnicode_AsUTF8(PyTuple_GET_ITEM(info, 0))
+                            : NULL;
+    long step = uname ? PyLong_AsLong(PyTuple_GET_ITEM(info, 1)) : 0;
+    int unit = kn_type_time_unit_by_name(uname);
+    f->type =
+        unit >= 0 && (step == 1 || unit == KN_TU_GENERIC) ? kn_type_datetime(t, delta, unit) : NULL;
+    Py_XDECREF(info);
+    PyErr_Clear();
+    if (f->type)
+        return 0;
+    PyErr_Format(PyExc_TypeError,
+                 "kiln does not support the field '%s' (%R): datetime64 and timedelta64 fields "
+                 "take one unit",
+                 f->name, base);
+    return -1;
+}
+
 /* the field's element (a number, a nested record, a string) into f; 0 or -1 with an error */
 static int
 field_element(KnTypeTable *t, PyObject *descr, PyObject *base, KnRecordField *f, int depth)
@@ -53,6 +78,8 @@ field_element(KnTypeTable *t, PyObject *descr, PyObject *base, KnRecordField *f,
     Py_XDECREF(native);
     if (!attr_str(base, "kind", kind, sizeof kind) || !attr_str(base, "name", name, sizeof name))
         return -1;
+    if (is_native && (kind[0] == 'M' || kind[0] == 'm')) /* datetime64 / timedelta64 */
+        return datetime_element(t, base, kind[0] == 'm', f);
     if (kind[0] == 'U' || kind[0] == 'S') {
         f->chars = kind[0];
         f->nchars = attr_int(base, "itemsize") / (kind[0] == 'U' ? 4 : 1);

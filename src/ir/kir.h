@@ -190,6 +190,9 @@ typedef struct KnCallImpl {
     KnCallee *choices;
 } KnCallImpl;
 
+/* read_record.c: a record or datetime type by its printed name at p (up to end), *next after
+ * it; NULL when the text is none (types/model_record.c, model_datetime.c) */
+KnType *kn_kir_read_record_type(KnTypeTable *t, const char *p, const char *end, const char **next);
 const char *kn_kir_op_name(KnOp op);
 const char *kn_kir_builtin_name(KnBuiltin id); /* "math.sqrt" */
 const char *kn_kir_builtin_module(KnBuiltin id);

@@ -138,6 +138,8 @@ storable(const KnRecordField *f, const KnType *v)
         return v == &kn_type_str;
     if (f->type->kind == KN_TY_RECORD)
         return vd == f->type;
+    if (f->type->kind == KN_TY_DATETIME || f->type->kind == KN_TY_TIMEDELTA)
+        return vd->kind == f->type->kind && kn_type_time_common(vd->id, 1, f->type->id, 1) >= 0;
     return kn_type_is_number(vd) && !(vd->kind == KN_TY_COMPLEX && f->type->kind != KN_TY_COMPLEX);
 }
 
