@@ -387,6 +387,10 @@ def from_key(key):
             return NamedTuple([from_key(k) for k in key[2:]], key[1])
         if key[0] == "enum" and len(key) == 2:
             return EnumMember(key[1])
+        if key[0] == "record" and len(key) == 2:
+            return Record(key[1])
+        if key[0] in ("datetime64", "timedelta64") and len(key) == 2:
+            return NPDatetime(key[1], key[0] == "timedelta64")
     raise ValueError(f"unknown kiln type key: {key!r}")
 
 
@@ -610,6 +614,28 @@ class EnumMember(Type):
     def __init__(self, cls):
         self.instance_class = cls
         super().__init__(f"enum({cls.__name__})", ("enum", cls))
+
+
+class Record(Type):
+    """A record: an element of a structured NumPy dtype (Numba's ``types.Record``), the dtype
+    of an array of records. Key ``("record", dtype)``; two equal dtypes are one type."""
+
+    def __init__(self, dtype):
+        import numpy
+
+        self.dtype = numpy.dtype(dtype)
+        super().__init__(f"Record({self.dtype})", ("record", self.dtype))
+
+
+class NPDatetime(Type):
+    """An ``np.datetime64`` (or, with ``delta``, ``np.timedelta64``) of one unit ("s", "D",
+    ..., "generic"; Numba's ``NPDatetime`` / ``NPTimedelta``). Key ``("datetime64", unit)`` /
+    ``("timedelta64", unit)``."""
+
+    def __init__(self, unit, delta=False):
+        self.unit, self.delta = unit, delta
+        kind = "timedelta64" if delta else "datetime64"
+        super().__init__(f"{kind}[{unit}]", (kind, unit))
 
 
 class Dispatcher(Type):

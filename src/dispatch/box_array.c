@@ -20,6 +20,8 @@ array_pytype(void)
 static KnType *
 dtype_type(PyArray_Descr *d)
 {
+    if (PyDataType_ISNOTSWAPPED(d) && (d->type_num == NPY_DATETIME || d->type_num == NPY_TIMEDELTA))
+        return kn_box_datetime_dtype(kn_state, (PyObject *)d); /* box_datetime.c */
     if (!PyDataType_ISNOTSWAPPED(d) || d->type_num >= NPY_OBJECT)
         return NULL;
     return kn_box_dtype_by_kind(d->kind, (int)PyDataType_ELSIZE(d));
@@ -36,6 +38,8 @@ kn_box_check_subclass(PyObject *o)
     static PyObject *memmap; /* numpy.memmap, looked up once, held for the process */
     PyTypeObject *tp = Py_TYPE(o);
     if (tp == &PyArray_Type)
+        return 0;
+    if (kn_box_is_recarray(o)) /* a record array: its fields are also attributes (box_record.c) */
         return 0;
     if (!memmap) {
         PyObject *np = PyImport_ImportModule("numpy");
@@ -67,7 +71,13 @@ KnType *
 kn_box_typeof_array(KnState *s, PyObject *o)
 {
     PyArrayObject *a = (PyArrayObject *)o;
-    KnType *dt = dtype_type(PyArray_DESCR(a));
+    int has_fields = PyDataType_HASFIELDS(PyArray_DESCR(a)); /* records: box_record.c */
+    int num0 = PyArray_DESCR(a)->type_num;
+    int own_error = has_fields || num0 == NPY_DATETIME || num0 == NPY_TIMEDELTA;
+    KnType *dt = has_fields ? kn_box_record_type(s, (PyObject *)PyArray_DESCR(a))
+                            : dtype_type(PyArray_DESCR(a));
+    if (!dt && own_error && PyErr_Occurred())
+        return NULL;
     if (!dt) {
         PyErr_Format(PyExc_TypeError, "kiln does not support arrays of dtype %R yet",
                      (PyObject *)PyArray_DESCR(a));
@@ -85,7 +95,7 @@ kn_box_typeof_array(KnState *s, PyObject *o)
      * hash of the type table on every call */
     int num = PyArray_DESCR(a)->type_num;
     KnType **slot = NULL;
-    if (num >= 0 && num < KN_ARRAY_CACHE_DTYPES && ndim < KN_ARRAY_CACHE_NDIM)
+    if (num >= 0 && num < KN_ARRAY_CACHE_DTYPES && ndim < KN_ARRAY_CACHE_NDIM && !own_error)
         slot = &s->array_types[((num * KN_ARRAY_CACHE_NDIM + ndim) * 3 + lcode) * 2 + readonly];
     if (slot && *slot)
         return *slot;
@@ -155,6 +165,37 @@ same_as_parent(const KnArrayStruct *s, PyArrayObject *p, int ndim, const KnType 
     return 1;
 }
 
+static PyArray_Descr *
+descr_of(const KnType *t)
+{
+    if (t->dtype->kind == KN_TY_DATETIME || t->dtype->kind == KN_TY_TIMEDELTA)
+        return (PyArray_Descr *)kn_box_datetime_descr(t->dtype); /* box_datetime.c */
+    return t->dtype->kind == KN_TY_RECORD ? (PyArray_Descr *)Py_NewRef((PyObject *)t->dtype->descr)
+                                          : PyArray_DescrFromType(kn_box_type_num(t->dtype));
+}
+
+/* a new ndarray holding a copy of the elements of s (a view with neither meminfo nor parent,
+ * such as the sub-array field of a record: compiled code does not own that memory) */
+static PyObject *
+box_copy(KnType *t, const KnArrayStruct *s)
+{
+    npy_intp dims[64], strides[64];
+    for (int i = 0; i < t->ndim && i < 64; i++) {
+        dims[i] = (npy_intp)s->dims[i];
+        strides[i] = (npy_intp)s->dims[t->ndim + i];
+    }
+    PyArray_Descr *d = descr_of(t);
+    if (!d)
+        return NULL;
+    Py_INCREF(d);
+    PyObject *view =
+        PyArray_NewFromDescr(&PyArray_Type, d, t->ndim, dims, strides, s->data, 0, NULL);
+    PyObject *copy = view ? PyArray_NewCopy((PyArrayObject *)view, NPY_CORDER) : NULL;
+    Py_XDECREF(view);
+    Py_DECREF(d);
+    return copy;
+}
+
 /* Takes over the struct's reference (the wrapper returns an owned one). */
 static PyObject *
 box_array(KnType *t, const KnArrayStruct *s)
@@ -181,15 +222,14 @@ box_array(KnType *t, const KnArrayStruct *s)
             return Py_NewRef(s->parent);
         base = Py_NewRef(s->parent);
     } else {
-        PyErr_SetString(PyExc_SystemError, "kiln: an array without an owner");
-        return NULL;
+        return box_copy(t, s); /* a view of memory nothing counts: a record's sub-array */
     }
     npy_intp dims[64], strides[64];
     for (int i = 0; i < t->ndim && i < 64; i++) {
         dims[i] = (npy_intp)s->dims[i];
         strides[i] = (npy_intp)s->dims[t->ndim + i];
     }
-    PyArray_Descr *descr = PyArray_DescrFromType(kn_box_type_num(t->dtype));
+    PyArray_Descr *descr = descr_of(t);
     int flags = t->readonly ? 0 : NPY_ARRAY_WRITEABLE;
     PyObject *arr = descr ? PyArray_NewFromDescr(&PyArray_Type, descr, t->ndim, dims, strides,
                                                  s->data, flags, NULL)

@@ -59,6 +59,14 @@ KnType *kn_box_namedtuple_from_key(KnState *s, PyObject *key);
  * error set */
 KnType *kn_box_typeof_enum(KnState *s, PyObject *o);
 Py_hash_t kn_box_key_hash(const KnType *t, PyObject *o); /* box_enum.c */
+/* box_record.c: the record type of a structured dtype (NULL with a TypeError); whether o is
+ * an np.recarray (taken as a plain array of records) */
+KnType *kn_box_record_type(KnState *s, PyObject *descr);
+int kn_box_is_recarray(PyObject *o);
+/* box_datetime.c: the type of a datetime64/timedelta64 dtype (NULL with a TypeError); the
+ * dtype of such a type (a new reference) */
+KnType *kn_box_datetime_dtype(KnState *s, PyObject *d);
+PyObject *kn_box_datetime_descr(const KnType *t);
 /* box_number.c: typeof of a Python int (int64, or uint64 past int64's range) */
 KnType *kn_box_typeof_int(KnState *s, PyObject *o);
 

@@ -26,6 +26,8 @@ print_value(int kind, void *p)
         return PyComplex_FromDoubles(((float *)p)[0], ((float *)p)[1]);
     case KN_PRINT_STR:
         return kn_box_str_new((const KnStr *)p);
+    case KN_PRINT_BYTES: /* {type, pointer to the value in C layout}: records, datetimes */
+        return kn_box_box(((KnType **)p)[0], ((const char **)p)[1]);
     case KN_PRINT_BOXED: { /* {type, value}: boxing takes a reference of its own */
         KnType *t = ((KnType **)p)[0];
         KnMemInfo *mi = ((KnMemInfo **)p)[1];

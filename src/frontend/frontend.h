@@ -30,6 +30,10 @@ int kn_frontend_build(KnCompilation *c, const KnFrontendEnv *env, PyObject *func
  * (KnType *)-1 with an error set when its class's values are not all ints). Shared with the
  * dispatcher's typeof (dispatch/box_enum.c). */
 KnType *kn_fe_enum_member_type(KnTypeTable *t, PyObject *o);
+/* record.c: the record type of a structured dtype (NULL with a TypeError set); whether o is a
+ * structured np.dtype */
+KnType *kn_fe_record_type(KnTypeTable *t, PyObject *descr);
+int kn_fe_is_record_dtype(PyObject *o);
 /* the same for the members of enum class cls (a type key names the class) */
 KnType *kn_fe_enum_class_type(KnTypeTable *t, PyObject *cls);
 

@@ -128,6 +128,8 @@ int kn_fe_local_var(FE *fe, const char *name, KnSpan sp);
 Val kn_fe_load(FE *fe, KnSpan sp, int var);
 void kn_fe_store(FE *fe, KnSpan sp, int var, Val v);
 KnType *kn_fe_numpy_type_by_name(const char *name); /* names.c: "float64" -> float64 */
+/* datetime.c: a global np.datetime64 / np.timedelta64 scalar as a constant, NULL if o is none */
+Val kn_fe_frozen_datetime(FE *fe, PyObject *node, PyObject *o);
 Val kn_fe_frozen(FE *fe, PyObject *node, PyObject *o, const char *what);
 /* frozen.c: a NumPy array (exactly ndarray) frozen as a read-only copy (GLOBAL of an array type,
  * imm.ptr a KnFrozenArray); NULL when o is no ndarray, or with a diagnostic */

@@ -246,6 +246,16 @@ frozen_callable(FE *fe, KnSpan sp, PyObject *o)
     if (PyType_Check(o) && PyType_IsSubtype((PyTypeObject *)o, (PyTypeObject *)PyExc_BaseException))
         return global_value(fe, sp, kn_type_class(fe->c->types, 1, o, ((PyTypeObject *)o)->tp_name),
                             o);
+    if (kn_fe_is_record_dtype(o)) { /* a structured dtype: record.c */
+        KnType *rec = kn_fe_record_type(fe->c->types, o);
+        if (!rec) {
+            PyErr_Clear();
+            return NULL;
+        }
+        KnType *cls = kn_type_class(fe->c->types, KN_CLASS_DTYPE, o, rec->name);
+        cls->dtype = rec;
+        return global_value(fe, sp, cls, o);
+    }
     if (kn_fe_is_enum_class(o)) /* enum.c: Color.RED is resolved by attribute() */
         return global_value(
             fe, sp, kn_type_class(fe->c->types, KN_CLASS_ENUM, o, ((PyTypeObject *)o)->tp_name), o);
@@ -289,6 +299,8 @@ kn_fe_frozen(FE *fe, PyObject *node, PyObject *o, const char *what)
     if (v || fe->c->diags.items.len)
         return v;
     if ((v = kn_fe_frozen_enum(fe, node, o, what)) || fe->c->diags.items.len) /* enum.c */
+        return v;
+    if ((v = kn_fe_frozen_datetime(fe, node, o)) || fe->c->diags.items.len) /* datetime.c */
         return v;
     v = frozen_number(fe, sp, node, o);
     if (v || fe->c->diags.items.len)

@@ -11,6 +11,22 @@
 
 /* ---- statements ---- */
 
+/* v.name = x: a SETITEM marked KN_SETITEM_ATTR, the name a str constant (typing takes it for
+ * records only: typing/record.c) */
+static int
+attr_assign(FE *fe, PyObject *target, Val v, KnSpan sp)
+{
+    Val base = kn_fe_expr(fe, A(target, "value"));
+    if (!base)
+        return -1;
+    Val name = kn_kir_emit(&fe->b, KN_OP_CONST, sp, 0, NULL);
+    name->type = &kn_type_str;
+    name->imm.str = kn_fe_str_of(fe, A(target, "attr"));
+    KnInstr *args[3] = {base, name, v};
+    kn_kir_emit(&fe->b, KN_OP_SETITEM, sp, 3, args)->aux = KN_SETITEM_ATTR;
+    return 0;
+}
+
 int
 kn_fe_assign_to(FE *fe, PyObject *target, Val v)
 {
@@ -43,10 +59,8 @@ kn_fe_assign_to(FE *fe, PyObject *target, Val v)
         kn_kir_emit(&fe->b, KN_OP_SETITEM, sp, 3, args);
         return 0;
     }
-    if (is(target, "Attribute")) {
-        UNSUPPORTED(fe, target, "attribute assignment is not supported");
-        return -1;
-    }
+    if (is(target, "Attribute"))
+        return attr_assign(fe, target, v, sp);
     UNSUPPORTED(fe, target, "assignment to %s is not supported", kind(target));
     return -1;
 }
@@ -88,6 +102,26 @@ augassign(FE *fe, PyObject *node)
         in->aux = op;
         KnInstr *args[3] = {base, idx, in};
         kn_kir_emit(&fe->b, KN_OP_SETITEM, sp, 3, args);
+        return 0;
+    }
+    if (is(target, "Attribute")) {
+        /* r.x += v: the base is evaluated once (records: typing/record.c) */
+        KnSpan sp = span_of(fe, target);
+        Val base = kn_fe_expr(fe, A(target, "value"));
+        if (!base)
+            return -1;
+        Val cur = kn_kir_emit1(&fe->b, KN_OP_GETATTR, sp, base);
+        cur->imm.str = kn_fe_str_of(fe, A(target, "attr"));
+        Val r = kn_fe_expr(fe, A(node, "value"));
+        if (!r)
+            return -1;
+        Val in = kn_kir_emit2(&fe->b, KN_OP_BINOP, span_of(fe, node), cur, r);
+        in->aux = op;
+        Val name = kn_kir_emit(&fe->b, KN_OP_CONST, sp, 0, NULL);
+        name->type = &kn_type_str;
+        name->imm.str = cur->imm.str;
+        KnInstr *args[3] = {base, name, in};
+        kn_kir_emit(&fe->b, KN_OP_SETITEM, sp, 3, args)->aux = KN_SETITEM_ATTR;
         return 0;
     }
     if (!is(target, "Name")) {

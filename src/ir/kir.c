@@ -297,7 +297,9 @@ print_imm(KnStrBuf *sb, const KnInstr *in, const KnFunction *fn)
         case KN_TY_STR:
             print_str(sb, in->imm.str);
             break;
-        case KN_TY_ENUM: /* a member: its value */
+        case KN_TY_ENUM:     /* a member: its value */
+        case KN_TY_DATETIME: /* a frozen np.datetime64: its count (NaT: INT64_MIN) */
+        case KN_TY_TIMEDELTA:
             kn_sb_printf(sb, " %" PRId64, in->imm.i);
             break;
         default:

@@ -172,6 +172,10 @@ typedef enum KnCallKind {
                          registry entry `builtin` ("str.__add__": typing/operator.c) */
 } KnCallKind;
 
+/* SETITEM's aux: KN_SETITEM_ATTR for `v.name = x` (args[1] the name, a str constant; typing
+ * accepts it for records only: typing/record.c) */
+enum { KN_SETITEM_ATTR = 1 };
+
 typedef struct KnCallImpl {
     KnCallKind kind;
     int builtin;     /* KN_CALL_BUILTIN */
@@ -186,6 +190,9 @@ typedef struct KnCallImpl {
     KnCallee *choices;
 } KnCallImpl;
 
+/* read_record.c: a record or datetime type by its printed name at p (up to end), *next after
+ * it; NULL when the text is none (types/model_record.c, model_datetime.c) */
+KnType *kn_kir_read_record_type(KnTypeTable *t, const char *p, const char *end, const char **next);
 const char *kn_kir_op_name(KnOp op);
 const char *kn_kir_builtin_name(KnBuiltin id); /* "math.sqrt" */
 const char *kn_kir_builtin_module(KnBuiltin id);

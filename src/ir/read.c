@@ -274,6 +274,12 @@ read_value_type(Reader *r)
 static KnType *
 read_type(Reader *r)
 {
+    const char *next;
+    KnType *rec = kn_kir_read_record_type(r->types, r->p, r->end, &next); /* read_record.c */
+    if (rec) {
+        r->p = next;
+        return rec;
+    }
     if (eat(r, "readonly array"))
         return read_array_type(r, 1);
     if (r->end - r->p > 6 && !strncmp(r->p, "array(", 6)) {
@@ -591,7 +597,8 @@ convert_const(KnInstr *in, KnType *implied, double as_float)
         return 0;
     }
     if (implied == &kn_type_int64 &&
-        (t->kind == KN_TY_INT || t->kind == KN_TY_BOOL || t->kind == KN_TY_ENUM))
+        (t->kind == KN_TY_INT || t->kind == KN_TY_BOOL || t->kind == KN_TY_ENUM ||
+         t->kind == KN_TY_DATETIME || t->kind == KN_TY_TIMEDELTA))
         return 0;
     if (implied == &kn_type_float64 && t->kind == KN_TY_FLOAT)
         return 0;
@@ -737,6 +744,13 @@ read_immediates(Reader *r, KnInstr *in, KnType **implied, double *as_float, Pend
         if (eat(r, "readonly array")) { /* a frozen array (frontend/frozen.c): its type only */
             in->type = read_array_type(r, 1);
             return in->type ? 0 : -1;
+        }
+        const char *next; /* a structured dtype, printed as its record type: read_record.c */
+        KnType *rec = kn_kir_read_record_type(r->types, r->p, r->end, &next);
+        if (rec) {
+            r->p = next;
+            in->type = rec;
+            return 0;
         }
         size_t n;
         const char *s = word(r, &n);

@@ -71,6 +71,8 @@ load_elem(L *l, const KnType *d, LLVMValueRef p)
         LLVMValueRef b = LLVMBuildLoad2(l->b, l->i8, p, "");
         return LLVMBuildICmp(l->b, LLVMIntNE, b, LLVMConstInt(l->i8, 0, 0), "");
     }
+    if (d->kind == KN_TY_RECORD) /* its address (lower/model_record.c) */
+        return kn_lower_load_c(l, d, p);
     return LLVMBuildLoad2(l->b, kn_lower_type(l, d), p, "");
 }
 
@@ -79,6 +81,10 @@ store_elem(L *l, const KnType *d, LLVMValueRef v, LLVMValueRef p)
 {
     if (d->kind == KN_TY_BOOL)
         v = LLVMBuildZExt(l->b, v, l->i8, "");
+    if (d->kind == KN_TY_RECORD) { /* a copy of its bytes (lower/model_record.c) */
+        kn_lower_store_c(l, d, v, p);
+        return;
+    }
     LLVMBuildStore(l->b, v, p);
 }
 

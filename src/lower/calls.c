@@ -318,6 +318,22 @@ flatten_print(L *l, LLVMValueRef v, const KnType *t, LLVMValueRef *vals, int *ki
         vals[(*n)++] = NULL;
         return;
     }
+    if (t->kind == KN_TY_RECORD || t->kind == KN_TY_DATETIME || t->kind == KN_TY_TIMEDELTA) {
+        /* boxed by print.c from the value's C layout (a record is a pointer to it) */
+        LLVMValueRef at = v;
+        if (t->kind != KN_TY_RECORD) {
+            at = kn_lower_entry_alloca(l, l->i64, "printed");
+            LLVMBuildStore(l->b, v, at);
+        }
+        LLVMTypeRef fs[2] = {l->ptr, l->ptr};
+        LLVMValueRef pair = LLVMGetUndef(LLVMStructTypeInContext(l->ctx, fs, 2, 0));
+        LLVMValueRef tp =
+            LLVMConstIntToPtr(LLVMConstInt(l->i64, (unsigned long long)(uintptr_t)t, 0), l->ptr);
+        pair = LLVMBuildInsertValue(l->b, pair, tp, 0, "");
+        kinds[*n] = KN_PRINT_BYTES;
+        vals[(*n)++] = LLVMBuildInsertValue(l->b, pair, at, 1, "");
+        return;
+    }
     if (t->kind == KN_TY_DICT || t->kind == KN_TY_SET) { /* boxed by print.c */
         LLVMTypeRef fs[2] = {l->ptr, l->ptr};
         LLVMValueRef pair = LLVMGetUndef(LLVMStructTypeInContext(l->ctx, fs, 2, 0));

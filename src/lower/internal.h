@@ -88,6 +88,9 @@ typedef struct KnLowerModel {
 #undef X
 
 const KnLowerModel *kn_lower_model(const KnType *t);
+/* model_datetime.c: an np.datetime64 (is_date) or np.timedelta64 count v of unit `from` in
+ * unit `to` (KnTimeUnit), NaT kept; NULL when a timedelta's years or months meet days */
+LLVMValueRef kn_lower_time_convert(L *l, LLVMValueRef v, int from, int to, int is_date);
 /* a value of type t in C layout at p: load it, store v there (emit.c, through the model) */
 LLVMValueRef kn_lower_load_c(L *l, const KnType *t, LLVMValueRef p);
 void kn_lower_store_c(L *l, const KnType *t, LLVMValueRef v, LLVMValueRef p);

@@ -180,6 +180,9 @@ lower_const(L *l, KnInstr *in)
     }
     case KN_TY_STR:
         return kn_lower_str_const(l, in->imm.str);
+    case KN_TY_DATETIME: /* a frozen np.datetime64 / np.timedelta64 (frontend/datetime.c) */
+    case KN_TY_TIMEDELTA:
+        return LLVMConstInt(l->i64, (unsigned long long)in->imm.i, 1);
     case KN_TY_ENUM: /* a member: its value (frontend/enum.c) */
         return LLVMConstInt(kn_lower_type(l, t), (unsigned long long)in->imm.i, 1);
     default:

@@ -198,6 +198,7 @@ enum {
     KN_PRINT_TUPLE_BEGIN,
     KN_PRINT_TUPLE_END,
     KN_PRINT_BOXED, /* {KnType *t, value}: a dict or set, printed as its Python object */
+    KN_PRINT_BYTES, /* {KnType *t, ptr}: the value in C layout at ptr, boxed (records, datetimes) */
 };
 
 int64_t kn_rt_ipow(int64_t base, uint64_t exp);
@@ -395,5 +396,10 @@ const void *kn_rt_exc_text_get(int64_t k, int32_t *kind, int64_t *length);
 void kn_rt_exc_keep_cause(const void *info);
 void kn_rt_exc_cause(void *info);
 void kn_rt_exc_swap_texts(void);
+
+/* datetime.c: months since 1970-01 to days since 1970-01-01 (the month's first day), and a
+ * day to its month (np.datetime64's calendar conversions) */
+int64_t kn_rt_datetime_months_to_days(int64_t months);
+int64_t kn_rt_datetime_days_to_months(int64_t days);
 
 #endif

@@ -77,4 +77,9 @@ int kn_rt_str_to_float(const KnStr *a, double *out);
  * the next call on the thread) */
 const void *kn_rt_str_error(int32_t *kind, int64_t *length);
 
+/* record.c: a fixed-length string field of a record (nchars UCS4 code points when unicode,
+ * else bytes) read into *out (0, or -1 when out of memory), and written from s */
+int kn_rt_record_str_get(KnStr *out, const void *p, int64_t nchars, int32_t unicode);
+void kn_rt_record_str_set(void *p, int64_t nchars, int32_t unicode, const KnStr *s);
+
 #endif

@@ -11,10 +11,13 @@ kn_type_array(KnTypeTable *t, KnType *dtype, int ndim, char layout, int readonly
 {
     KnType key = {
         .kind = KN_TY_ARRAY, .dtype = dtype, .ndim = ndim, .layout = layout, .readonly = readonly};
-    char name[96];
-    snprintf(name, sizeof name, "%sarray(%s, %dd, %c)", readonly ? "readonly " : "", dtype->name,
-             ndim, layout);
-    return kn_type_intern(t, &key, name);
+    KnStrBuf name; /* a record dtype's name is long (model_record.c) */
+    kn_sb_init(&name);
+    kn_sb_printf(&name, "%sarray(%s, %dd, %c)", readonly ? "readonly " : "", dtype->name, ndim,
+                 layout);
+    KnType *r = kn_type_intern(t, &key, name.data);
+    kn_sb_fini(&name);
+    return r;
 }
 
 static size_t

@@ -68,12 +68,16 @@ enum {
 };
 
 typedef struct KnType KnType;
+typedef struct KnRecordField KnRecordField;
 
 /* A TUPLE's id: a plain tuple, or an instance of a namedtuple class (collections.namedtuple,
  * typing.NamedTuple; ref the class, fields the names: model_namedtuple.c). A CLASS's id
  * KN_CLASS_NAMEDTUPLE: such a class (ref), which a call constructs (frontend/namedtuple.c). */
 enum { KN_TUPLE_PLAIN = 0, KN_TUPLE_NAMED = 1 };
 enum { KN_CLASS_NAMEDTUPLE = 4, KN_CLASS_ENUM = 5 };
+/* A CLASS's id KN_CLASS_DTYPE: a structured np.dtype object (ref) that compiled code names, dtype
+ * its record type (np.empty(n, dtype=rec_dtype): frontend/record.c) */
+enum { KN_CLASS_DTYPE = 6 };
 /* An ENUM's id: an enum.Enum member, or an enum.IntEnum member (which is also an int). */
 enum { KN_ENUM_PLAIN = 0, KN_ENUM_INT = 1 };
 
@@ -97,6 +101,21 @@ struct KnType {
     const char **fields;
     int nvalues;
     const int64_t *values;
+    const KnRecordField *record; /* RECORD: its n fields (model_record.c) */
+    void *descr; /* RECORD: the NumPy dtype object it was first read from (boxing), not interned */
+};
+
+/* A field of a structured dtype (RECORD): its name, element type (a number, a nested record,
+ * str for a fixed-length 'U' or 'S' field: chars says which and nchars how many), byte offset,
+ * and for a fixed-size sub-array field its shape (ndim > 0), size the bytes of the whole field. */
+struct KnRecordField {
+    const char *name;
+    KnType *type;
+    int64_t offset, size;
+    int ndim;
+    int64_t shape[8];
+    char chars;
+    int64_t nchars;
 };
 
 /* The static singletons. */
@@ -155,6 +174,37 @@ KnType *kn_type_namedtuple_like(KnTypeTable *t, const KnType *like, KnType **ite
  * KN_ENUM_INT for an IntEnum, the members' names and values (copied) */
 KnType *kn_type_enum(KnTypeTable *t, void *cls, const char *name, int is_int, int n,
                      const char *const *names, const int64_t *values);
+/* the record type of a structured dtype (model_record.c): fields[n] (copied), itemsize,
+ * alignment, aligned (np.dtype(..., align=True)); the index of field `name`, or -1 */
+KnType *kn_type_record(KnTypeTable *t, const KnRecordField *fields, int n, int64_t itemsize,
+                       int align, int aligned);
+int kn_type_record_field(const KnType *t, const char *name);
+/* np.datetime64 / np.timedelta64 of a unit (model_datetime.c): NumPy's NPY_DATETIMEUNIT codes.
+ * Y and M are calendar units, W to as linear ones, GENERIC a unit-less value (np.timedelta64(5))
+ * that takes the other operand's unit. */
+typedef enum KnTimeUnit {
+    KN_TU_Y = 0,
+    KN_TU_M = 1,
+    KN_TU_W = 2,
+    KN_TU_D = 4,
+    KN_TU_H = 5,
+    KN_TU_MIN = 6,
+    KN_TU_S = 7,
+    KN_TU_MS = 8,
+    KN_TU_US = 9,
+    KN_TU_NS = 10,
+    KN_TU_PS = 11,
+    KN_TU_FS = 12,
+    KN_TU_AS = 13,
+    KN_TU_GENERIC = 14,
+} KnTimeUnit;
+KnType *kn_type_datetime(KnTypeTable *t, int is_delta, int unit); /* NULL for a bad unit */
+const char *kn_type_time_unit_name(int unit);                     /* "s", "ms"; NULL if bad */
+int kn_type_time_unit_by_name(const char *name);                  /* -1 if none */
+/* the unit both a and b (datetime or timedelta units) convert to, or -1 when they cannot:
+ * a calendar unit (Y, M) meets a linear one only where its side is a datetime
+ * (a_is_date / b_is_date), as NumPy converts dates by the calendar */
+int kn_type_time_common(int a, int a_is_date, int b, int b_is_date);
 KnType *kn_type_optional_unify(KnTypeTable *t, KnType *a, KnType *b);
 /* NumPy's promotion of two array dtypes (int8 + int8 is int8, unlike Numba's scalars). */
 KnType *kn_type_numpy_promote(KnType *a, KnType *b);

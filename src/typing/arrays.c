@@ -194,6 +194,10 @@ kn_typing_array_getattr(KnCompilation *c, KnInstr *in, KnType *t)
         kn_typing_impl_of(c, in)->builtin = id;
         return kn_typing_entry(c, in, id, NULL, 0);
     }
+    if (id < 0 && kn_typing_record_array_has(t, a))
+        return kn_typing_record_getattr(c, in, t);   /* a.x of an array of records (record.c) */
+    if (kn_typing_record_array_refuses(c, in, t, a)) /* records, datetimes: record.c */
+        return -1;
     int has = id >= 0 ? 1 : kn_typing_has_overload_method(c, t, a, in->span);
     if (has < 0)
         return -1;
@@ -393,6 +397,10 @@ kn_typing_setitem(KnCompilation *c, KnInstr *in)
     KnType *a = in->args[0]->type, *idx = in->args[1]->type, *v = in->args[2]->type;
     if (!a || !idx || !v)
         return 0;
+    if (a->kind == KN_TY_RECORD || (kn_typing_record_array(a) && idx == &kn_type_str))
+        return kn_typing_record_setitem(c, in); /* r.x = v, r['x'] = v, a['x'] = v (record.c) */
+    if (in->aux == KN_SETITEM_ATTR)
+        return kn_typing_err(c, in->span, "attribute assignment to %s is not supported", a->name);
     if (a->kind != KN_TY_ARRAY)
         return kn_typing_err(c, in->span, "%s does not support item assignment", a->name);
     if (a->readonly)
@@ -402,6 +410,12 @@ kn_typing_setitem(KnCompilation *c, KnInstr *in)
     if (!target)
         return -1;
     KnType *vd = v->kind == KN_TY_ARRAY ? v->dtype : v;
+    if ((a->dtype->kind == KN_TY_RECORD && vd == a->dtype) || /* a[i] = a[j] of records */
+        ((a->dtype->kind == KN_TY_DATETIME || a->dtype->kind == KN_TY_TIMEDELTA) &&
+         vd->kind == a->dtype->kind && kn_type_unify(c->types, vd, a->dtype))) {
+        kn_typing_impl_of(c, in)->operand = target;
+        return 0;
+    }
     /* a[i] op= b (the frontend's getitem, binop, setitem of one base and index) */
     KnInstr *val = in->args[2];
     int aug = val->op == KN_OP_BINOP && val->args[0]->op == KN_OP_GETITEM &&
@@ -477,6 +491,12 @@ type_creation(KnCompilation *c, KnInstr *in, int id)
                              fill->type->name);
     if (dt && dt->type->kind != KN_TY_NONE && !(dtype = kn_typing_dtype_of(dt)))
         return kn_typing_err(c, dt->span, "unsupported dtype %s", dt->type->name);
+    if (dtype->kind == KN_TY_RECORD && id != KN_BI_NP_EMPTY && id != KN_BI_NP_ZEROS &&
+        id != KN_BI_NP_EMPTY_LIKE && id != KN_BI_NP_ZEROS_LIKE) /* records: typing/record.c */
+        return kn_typing_err(c, in->span,
+                             "%s() of a structured dtype is not supported (use "
+                             "np.empty or np.zeros)",
+                             kn_kir_builtin_name(id));
     int layout = kn_typing_creation_order(c, in, kn_typing_arg(in, full ? 3 : 2, "order"),
                                           like ? first->type : NULL);
     KN_TRY(layout);

@@ -32,6 +32,17 @@ int kn_typing_check_keywords_of(KnCompilation *c, KnInstr *in, const char *name,
                                 const char *const *allowed, int npos_max);
 
 int kn_typing_call(KnCompilation *c, KnInstr *in, int *changed);
+/* record.c: fields of records and arrays of records (t a record, or an array of them):
+ * r.x / a.x, r['x'] / a['x'], and r.x = v, r['x'] = v, a['x'] = v (SETITEM) */
+int kn_typing_record_array(const KnType *t);
+int kn_typing_record_array_has(const KnType *t, const char *name);
+int kn_typing_record_getattr(KnCompilation *c, KnInstr *in, KnType *t);
+int kn_typing_record_getitem(KnCompilation *c, KnInstr *in, KnType *t);
+int kn_typing_record_setitem(KnCompilation *c, KnInstr *in);
+/* record.c: 1 after a diagnostic when attribute `name` of t (an array of records or datetimes)
+ * is one that such arrays do not have in kiln (their elements are not numbers) */
+int kn_typing_record_array_refuses(KnCompilation *c, KnInstr *in, const KnType *t,
+                                   const char *name);
 /* functions.c: t is a jitted function with its dispatcher (a value that can be passed,
  * returned, stored); t can be passed to or returned from a jitted function */
 int kn_typing_func_value(const KnType *t);

@@ -104,8 +104,8 @@ kn_typing_build_list(KnCompilation *c, KnInstr *in)
     for (int i = 0; i < in->nargs; i++) {
         KnType *t = in->args[i]->type;
         if (!t)
-            return 0; /* a later round */
-        if (!kn_type_is_value(t))
+            return 0;                                        /* a later round */
+        if (!kn_type_is_value(t) || t->kind == KN_TY_RECORD) /* a record: typing/record.c */
             return kn_typing_err(c, in->args[i]->span, "a list cannot hold %s", t->name);
         KnType *u = item ? kn_type_unify(c->types, item, t) : t;
         if (!u || !kn_type_is_value(u))
@@ -132,6 +132,10 @@ static KnType *
 store_into(KnCompilation *c, KnInstr *in, KnInstr *self, KnType *x, const char *what)
 {
     KnType *t = self->type;
+    if (x && x->kind == KN_TY_RECORD) { /* it refers to its array's memory: typing/record.c */
+        kn_typing_err(c, in->span, "a list cannot hold %s", x->name);
+        return NULL;
+    }
     if (!t->dtype) {
         KnType *r = kn_typing_refine(c, self, list_of(c, x));
         if (!r || r->kind != KN_TY_LIST || !r->dtype) {
@@ -412,7 +416,7 @@ type_builtin(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
         return 0; /* not known yet (need_items) */
     if (!item)
         return kn_typing_err(c, in->args[1]->span, "cannot make a list of %s", a[0]->name);
-    if (!kn_type_is_value(item))
+    if (!kn_type_is_value(item) || item->kind == KN_TY_RECORD) /* a record: typing/record.c */
         return kn_typing_err(c, in->args[1]->span, "a list cannot hold %s", item->name);
     if (id == KN_BI_SORTED)
         KN_TRY(type_sort_args(c, in, item, 1, "sorted"));

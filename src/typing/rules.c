@@ -135,6 +135,8 @@ kn_typing_dtype_of(KnInstr *arg)
     KnType *t = arg->type;
     if (t->kind == KN_TY_FUNC && t->id >= 0 && (kn_lib_flags(t->id) & KN_CF_SCALAR_CLASS))
         return kn_typing_np_scalar(t->id);
+    if (t->kind == KN_TY_CLASS && t->id == KN_CLASS_DTYPE)
+        return t->dtype; /* a structured dtype: its record type (frontend/record.c) */
     if (t->kind == KN_TY_FUNC && t->id == KN_BI_FLOAT)
         return &kn_type_float64;
     if (t->kind == KN_TY_FUNC && t->id == KN_BI_INT)

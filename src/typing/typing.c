@@ -313,6 +313,8 @@ type_getitem(KnCompilation *c, KnInstr *in)
     KnType *s = in->args[0]->type, *i = in->args[1]->type;
     if (!s || !i)
         return 0;
+    if (s->kind == KN_TY_RECORD || (kn_typing_record_array(s) && i == &kn_type_str))
+        return kn_typing_record_getitem(c, in, s); /* r['x'], a['x'] (record.c) */
     if (s->kind == KN_TY_ARRAY)
         return kn_typing_array_getitem(c, in, s, i);
     if (!is_intlike(i)) {
@@ -455,6 +457,8 @@ type_getattr(KnCompilation *c, KnInstr *in)
     if (!t)
         return 0;
     const char *a = in->imm.str;
+    if (t->kind == KN_TY_RECORD)
+        return kn_typing_record_getattr(c, in, t); /* r.x (record.c) */
     if (t->kind == KN_TY_ARRAY)
         return kn_typing_array_getattr(c, in, t);
     if (t->kind == KN_TY_TUPLE && t->fields && kn_typing_namedtuple_attr(c, in, t) == 0)
