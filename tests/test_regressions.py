@@ -544,3 +544,48 @@ def test_real_of_a_complex_argument_is_returned_as_its_real_part():
         assert got.dtype == want.dtype and np.array_equal(got, want)
     r = np.arange(3.0)
     assert kiln.njit(lambda a: a.real)(r) is r  # a real array's .real is the array itself
+
+
+# A block typing finds dead (under a constant condition) keeps untyped instructions; the raise
+# analysis read their operands' types and crashed the compiler (issue 11's engineers met it in
+# library code: an `if False:` in a loop after an early return, and a constant-true `if` that
+# returns before a loop storing into a 2-D array).
+_ALWAYS = True
+
+
+def dead_branch_in_loop_after_return(x):
+    n = x.shape[0]
+    if n > 64:
+        return 1.0
+    acc = 0.0
+    for i in range(n):
+        if False:
+            acc = acc + x[i] * 2.0
+        else:
+            acc = acc + x[i]
+    return acc
+
+
+def constant_return_before_a_2d_store(x1, x2):
+    a = x1.ravel()
+    b = x2.ravel()
+    n = a.shape[0]
+    m = b.shape[0]
+    if _ALWAYS:
+        ra = np.zeros((m, n), a.dtype)
+        return ra
+    ra = np.zeros((n, m), a.dtype)
+    for i in range(n):
+        ra[i, 0] = a[i]
+    return ra
+
+
+def test_dead_branch_with_an_array_read_compiles():
+    for x in (np.arange(10.0), np.arange(100.0)):
+        assert kiln.njit(dead_branch_in_loop_after_return)(x) == dead_branch_in_loop_after_return(x)
+
+
+def test_constant_return_before_a_2d_store_compiles():
+    args = (np.arange(3.0), np.arange(2))
+    got = kiln.njit(constant_return_before_a_2d_store)(*args)
+    np.testing.assert_array_equal(got, constant_return_before_a_2d_store(*args))
