@@ -731,9 +731,12 @@ test_kinds(void)
         {KN_TY_DICT, "dict", 1, 0},   {KN_TY_SET, "set", 1, 0},
         {KN_TY_INFO, "info", 0, 0},   {KN_TY_GEN, "gen", 1, 0},
     };
-    /* the values of issue 10 (types/model_optional.c, model_enum.c): run-time values */
-    static const KnTypeKind values[] = {KN_TY_OPTIONAL, KN_TY_ENUM};
-    static const char *const value_names[] = {"optional", "enum"};
+    /* the values of issue 10 (types/model_optional.c, model_enum.c) and issue 11
+     * (model_np_random.c, model_record.c, model_datetime.c): run-time values */
+    static const KnTypeKind values[] = {KN_TY_OPTIONAL, KN_TY_ENUM,     KN_TY_NPGEN,
+                                        KN_TY_RECORD,   KN_TY_DATETIME, KN_TY_TIMEDELTA};
+    static const char *const value_names[] = {"optional", "enum",       "npgen",
+                                              "record",   "datetime64", "timedelta64"};
     CHECK_EQ_INT((int)(sizeof want / sizeof want[0] + sizeof values / sizeof values[0]),
                  KN_TY_COUNT);
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
