@@ -82,6 +82,9 @@ PyObject *kn_box_str_error_text(void);
 PyObject *kn_box_key_error_args(const KnExcInfo *exc);
 /* exc.c: try/except's hook and run-time match, raise with run-time arguments, `from` */
 int kn_dispatch_exc_match(KnCompilation *c, const void *cls, int64_t index);
+/* The exception table's entry (class, args[, extra]) at index, borrowed; NULL when out of
+ * range or when making it failed (exc.c; fixed entries are made on first use). */
+PyObject *kn_dispatch_exc_entry(int64_t index);
 int32_t kn_rt_exc_match_late(int64_t index, void *cls);
 PyObject *kn_box_exc_args(PyObject *entry, const KnExcInfo *exc);
 void kn_box_exc_cause(PyObject *entry, PyObject *inst);

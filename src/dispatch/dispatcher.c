@@ -808,11 +808,10 @@ numba_aliases(KnState *s)
 static PyObject *
 raise_from_table(KnExcInfo *exc)
 {
-    PyObject *entry = exc->index >= 0 && exc->index < PyList_GET_SIZE(kn_state->exc_table)
-                          ? PyList_GET_ITEM(kn_state->exc_table, exc->index)
-                          : NULL;
+    PyObject *entry = kn_dispatch_exc_entry(exc->index);
     if (!entry) {
-        PyErr_SetString(PyExc_SystemError, "kiln: compiled code raised an unknown exception");
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_SystemError, "kiln: compiled code raised an unknown exception");
         return NULL;
     }
     PyObject *args = PyTuple_GET_ITEM(entry, 1), *formatted = NULL;

@@ -13,15 +13,63 @@
  *   (kn_box_exc_cause_caught, runtime/exc.c). */
 #include "dispatch/dispatch.h"
 
-static int
-entry_matches(int64_t index, PyObject *cls)
+/* A fixed entry is first an expression that raises CPython's or NumPy's own exception
+ * (module.c); evaluated on first use, it is replaced by (class, args). */
+static PyObject *
+evaluate_entry(PyObject *code)
+{
+    PyObject *globals = PyDict_New();
+    if (!globals)
+        return NULL;
+    PyObject *entry = NULL;
+    if (PyDict_SetItemString(globals, "__builtins__", PyEval_GetBuiltins()) == 0) {
+        PyObject *r = PyRun_String(PyUnicode_AsUTF8(code), Py_eval_input, globals, globals);
+        Py_XDECREF(r);
+        PyObject *type, *value, *tb;
+        PyErr_Fetch(&type, &value, &tb);
+        PyErr_NormalizeException(&type, &value, &tb);
+        PyObject *args = value ? PyObject_GetAttrString(value, "args") : NULL;
+        entry = type && args ? PyTuple_Pack(2, type, args) : NULL;
+        Py_XDECREF(args);
+        Py_XDECREF(type);
+        Py_XDECREF(value);
+        Py_XDECREF(tb);
+        if (!entry) /* the expression did not raise: a bug of kiln's table */
+            entry = Py_BuildValue("(O(s))", PyExc_SystemError,
+                                  "kiln: an exception table entry did not raise");
+    }
+    Py_DECREF(globals);
+    return entry;
+}
+
+PyObject *
+kn_dispatch_exc_entry(int64_t index)
 {
     PyObject *table = kn_state->exc_table;
     if (index < 0 || index >= PyList_GET_SIZE(table))
+        return NULL;
+    PyObject *entry = PyList_GET_ITEM(table, index);
+    if (!PyUnicode_Check(entry))
+        return entry;
+    PyObject *made = evaluate_entry(entry);
+    if (!made)
+        return NULL;
+    PyList_SET_ITEM(table, index, made); /* the list's reference to the expression goes */
+    Py_DECREF(entry);
+    return made;
+}
+
+static int
+entry_matches(int64_t index, PyObject *cls)
+{
+    PyObject *entry = kn_dispatch_exc_entry(index);
+    if (!entry) {
+        PyErr_Clear();
         return -1;
+    }
     if (!cls)
         return 0;
-    PyObject *ecls = PyTuple_GET_ITEM(PyList_GET_ITEM(table, index), 0);
+    PyObject *ecls = PyTuple_GET_ITEM(entry, 0);
     int r = PyObject_IsSubclass(ecls, cls);
     if (r < 0) {
         PyErr_Clear();
