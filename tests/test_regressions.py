@@ -589,3 +589,38 @@ def test_constant_return_before_a_2d_store_compiles():
     args = (np.arange(3.0), np.arange(2))
     got = kiln.njit(constant_return_before_a_2d_store)(*args)
     np.testing.assert_array_equal(got, constant_return_before_a_2d_store(*args))
+
+
+# Open (found in issue 11's library work, not fixed yet): a generator made in one jitted function
+# and returned to another, holding a list argument and yielding array views, crashes at its
+# first next(). Without the list, or yielding scalars, it works. Run in a subprocess: a segfault
+# must not take the test session down.
+ESCAPING_GENERATOR_WITH_A_LIST = """
+import numpy as np, kiln
+
+@kiln.njit
+def gen(op, flags, op_flags):
+    for i in range(op.shape[0]):
+        yield op[i, ...]
+
+@kiln.njit
+def bind(op, op_flags):
+    return gen(op, None, op_flags)
+
+@kiln.njit
+def use(a):
+    s = 0.0
+    for x in bind(a, ["readwrite"]):
+        s += x[()]
+    return s
+
+print(use(np.ones(5)))
+"""
+
+
+@pytest.mark.xfail(reason="open: an escaping generator holding a list and yielding array views "
+                   "crashes (docs/internals.md, Generators)", strict=False)
+def test_escaping_generator_holding_a_list_and_yielding_views():
+    r = subprocess.run([sys.executable, "-P", "-c", ESCAPING_GENERATOR_WITH_A_LIST],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and r.stdout.split() == ["5.0"], r.stderr[-2000:]
