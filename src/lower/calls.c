@@ -745,8 +745,11 @@ kn_lower_jitted_call(L *l, KnInstr *in)
     LLVMValueRef vals[KN_MAX_PARAMS + 1];
     KnType *types[KN_MAX_PARAMS + 1];
     int n = 0;
-    if (in->type && in->type->kind == KN_TY_GEN)
-        return kn_lower_gen_make(l, in); /* a generator's frame: generators.c */
+    /* a call of the generator function itself makes its frame (generators.c); a function that
+     * returns a generator made inside it is an ordinary call */
+    if (in->type && in->type->kind == KN_TY_GEN && impl->callee.symbol &&
+        !strcmp(impl->callee.symbol, (const char *)in->type->ref))
+        return kn_lower_gen_make(l, in);
     if (in->op == KN_OP_GETATTR) {
         argv[n++] = in->args[0];
     } else {
