@@ -599,49 +599,39 @@ def _ndenumerate_typer(a):
     return impl
 
 
-def _nditer_gen1(op):
+def _nditer_gen1(op, flags=None, op_flags=None):
     for i in range(op.shape[0]):
         yield op[i, ...]
 
 
-def _nditer_gen2(op):
+def _nditer_gen2(op, flags=None, op_flags=None):
     for i in range(op.shape[0]):
         for j in range(op.shape[1]):
             yield op[i, j, ...]
 
 
-def _nditer_gen3(op):
+def _nditer_gen3(op, flags=None, op_flags=None):
     for i in range(op.shape[0]):
         for j in range(op.shape[1]):
             for k in range(op.shape[2]):
                 yield op[i, j, k, ...]
 
 
-def _nditer_gen2f(op):
+def _nditer_gen2f(op, flags=None, op_flags=None):
     for j in range(op.shape[1]):
         for i in range(op.shape[0]):
             yield op[i, j, ...]
 
 
-def _nditer_gen3f(op):
+def _nditer_gen3f(op, flags=None, op_flags=None):
     for k in range(op.shape[2]):
         for j in range(op.shape[1]):
             for i in range(op.shape[0]):
                 yield op[i, j, k, ...]
 
-def _nditer_wrapper(gen):
-    """the call with flags= and op_flags= (read as given: the views are writable) on a generator
-    of the array alone (a generator holding the flags' list crashed on a later call)"""
-    def nditer(op, flags=None, op_flags=None):
-        return gen(op)
-
-    return nditer
-
-
-_NDITER_C = {n: _nditer_wrapper(register_jitable(g)) for n, g in
-             ((1, _nditer_gen1), (2, _nditer_gen2), (3, _nditer_gen3))}
-_NDITER_F = {n: _nditer_wrapper(register_jitable(g)) for n, g in
-             ((2, _nditer_gen2f), (3, _nditer_gen3f))}
+# flags= and op_flags= are read as given (the views are always writable)
+_NDITER_C = {1: _nditer_gen1, 2: _nditer_gen2, 3: _nditer_gen3}
+_NDITER_F = {2: _nditer_gen2f, 3: _nditer_gen3f}
 
 
 @overload(np.nditer)

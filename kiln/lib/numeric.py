@@ -123,7 +123,10 @@ def _edge_kind(name, t):
 
 
 @functools.lru_cache(maxsize=None)
-def _diff_extended_impl(rt, op, pre, post):
+def _edge_helpers(rt):
+    """What np.diff's prepend/append and np.ediff1d's to_begin/to_end put at an edge, as 1-D
+    arrays of rt: indexed by kind, 0 none, 1 a scalar, 2 an array."""
+
     @register_jitable
     def none_edge(t):
         return np.empty(0, rt)
@@ -136,7 +139,12 @@ def _diff_extended_impl(rt, op, pre, post):
     def array_edge(t):
         return t.ravel()
 
-    edges = (none_edge, scalar_edge, array_edge)
+    return (none_edge, scalar_edge, array_edge)
+
+
+@functools.lru_cache(maxsize=None)
+def _diff_extended_impl(rt, op, pre, post):
+    edges = _edge_helpers(rt)
     pre_of = edges[pre]
     post_of = edges[post]
 
@@ -747,19 +755,7 @@ def _ediff1d_fill(flat, begin, end, out):
 def _ediff1d_impl(rt, begin_kind, end_kind):
     """begin_kind/end_kind: 0 none, 1 a scalar, 2 an array (one helper each, chosen here)"""
 
-    @register_jitable
-    def none_edge(t):
-        return np.empty(0, rt)
-
-    @register_jitable
-    def scalar_edge(t):
-        return np.full(1, t, rt)
-
-    @register_jitable
-    def array_edge(t):
-        return t.ravel()
-
-    edges = (none_edge, scalar_edge, array_edge)
+    edges = _edge_helpers(rt)
     begin_of = edges[begin_kind]
     end_of = edges[end_kind]
 
