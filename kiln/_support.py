@@ -719,3 +719,34 @@ def inline_generator(func, serial):
 
     copy_node = _Rename().visit(copy.deepcopy(node))
     return (info[:4] + (copy_node,), [names[p] for p in params], sorted(names.values()), None)
+
+
+def render_parallel(func, entries, signature=None, level=None, parallel=False):
+    """``Dispatcher.parallel_diagnostics()``: for each compiled signature, the prange loops and
+    array expressions the compiler considered, and whether each runs on the thread pool (and
+    why not). ``entries`` is ``[(argument types, [(line, col, what, parallel, why)])]``.
+    Prints to stdout, as Numba does; level 1 to 4 are accepted (level >= 2 adds columns)."""
+    level = 1 if level is None else level
+    if not isinstance(level, int) or not 1 <= level <= 4:
+        raise ValueError(f"Report level unknown, should be one of 1, 2, 3, 4, not {level!r}")
+    wanted = to_keys(signature) if signature is not None else None
+    out = []
+    for args, notes in entries:
+        if wanted is not None and tuple(getattr(t, "key", t) for t in args) != wanted:
+            continue
+        sig = ", ".join(str(t) for t in args)
+        out.append("=" * 80)
+        out.append(f" Parallel Accelerator Optimizing:  Function {func.__qualname__} ({sig})")
+        out.append("=" * 80)
+        if not parallel:
+            out.append("Function was not compiled with parallel=True.")
+            continue
+        if not notes:
+            out.append("No source code available to parallelise, or no prange loops or array "
+                       "expressions were found.")
+            continue
+        for line, col, what, par, why in notes:
+            where = f"line {line}" + (f", column {col}" if level >= 2 else "")
+            state = "parallel" if par else "serial"
+            out.append(f"{where}: {what}: {state}" + (f" ({why})" if why else ""))
+    print("\n".join(out))

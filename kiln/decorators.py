@@ -41,12 +41,12 @@ FASTMATH_FLAGS = frozenset("nnan ninf nsz arcp contract afn reassoc fast".split(
 
 # Options Numba knows that kiln does not implement yet, with the value that is accepted.
 _DEFAULT_ONLY = {
-    "cache": False, "parallel": False, "no_cfunc_wrapper": False, "no_rewrites": False, "debug": False, "_nrt": True,
+    "cache": False, "no_cfunc_wrapper": False, "no_rewrites": False, "debug": False, "_nrt": True,
     "target": "cpu", "_target": "cpu", "target_backend": "cpu", "pipeline_class": None,
 }
 _KNOWN = frozenset(_DEFAULT_ONLY) | {
     "nopython", "forceobj", "nogil", "looplift", "fastmath", "error_model", "boundscheck",
-    "inline", "locals", "forceinline", "no_cpython_wrapper", "_thunk",
+    "inline", "locals", "forceinline", "no_cpython_wrapper", "_thunk", "parallel",
 }
 
 
@@ -164,6 +164,7 @@ def parse_options(options):
     for name in ("nopython", "nogil", "looplift", "forceinline", "no_cpython_wrapper"):
         if not isinstance(options.get(name, False), bool):
             raise TypeError(f"the option {name} must be a bool, not {options[name]!r}")
+    parallel = _parallel(options.get("parallel", False))
     inline_always = _check_inline(options.get("inline", "never"))
     locals_ = _locals(options.get("locals", {}))
     error_model = options.get("error_model", "python")
@@ -180,6 +181,7 @@ def parse_options(options):
         "boundscheck": boundscheck,
         "error_model": error_model,
         "nogil": options.get("nogil", False),
+        "parallel": parallel,
     }
     if inline_always or options.get("forceinline", False):
         parsed["inline"] = "always"
@@ -190,6 +192,21 @@ def parse_options(options):
     if options.get("_thunk"):  # kiln.extending's bindings: forward a call, callee out of line
         parsed["_thunk"] = True
     return parsed
+
+
+def _parallel(value):
+    """parallel=True/False, or Numba's dict of passes ({"prange": True, ...}): enabled when the
+    value is True or the dict enables anything."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, dict):
+        known = {"comprehension", "prange", "numpy", "reduction", "setitem", "stencil",
+                 "fusion", "inplace_binop"}
+        unknown = set(value).difference(known)
+        if unknown:
+            raise NameError(f"Unrecognized parallel options: {sorted(unknown)}")
+        return any(bool(v) for v in value.values())
+    raise ValueError(f"Expect parallel option to be either a bool or a dict, not {value!r}")
 
 
 def _fastmath(value):

@@ -17,6 +17,7 @@
 #include "runtime/str.h"
 #include "runtime/str_methods.h"
 #include "runtime/linalg.h"
+#include "parallel/pool.h"
 
 #ifndef KN_LLVM_LINKAGE
 #define KN_LLVM_LINKAGE "unknown"
@@ -321,12 +322,28 @@ fixed_exceptions(PyObject *table)
     return 0;
 }
 
+/* The thread pool's GIL hooks: a region entered by a thread that holds the GIL releases it
+ * while the region runs (a worker that needs the GIL, to print, can take it) */
+static void *
+par_gil_release(void)
+{
+    return PyGILState_Check() ? (void *)PyEval_SaveThread() : NULL;
+}
+
+static void
+par_gil_acquire(void *token)
+{
+    if (token)
+        PyEval_RestoreThread((PyThreadState *)token);
+}
+
 static int
 register_runtime(KnJit *jit, char **err)
 {
     static const KnJitSymbol syms[] = {
 #define X(name) {#name, (void *)name},
 #include "runtime/symbols.def"
+#include "parallel/symbols.def"
 #undef X
         {"kn_rt_print", (void *)kn_rt_print},
         {"kn_rt_exc_match_late", (void *)kn_rt_exc_match_late},
@@ -437,6 +454,7 @@ PyInit__core(void)
     import_array();
     if (!kn_state && state_init() < 0)
         return NULL;
+    kn_par_set_gil_hooks(par_gil_release, par_gil_acquire);
     if (PyType_Ready(&KnDispatcher_Type) < 0 || PyType_Ready(&KnMemInfoOwner_Type) < 0 ||
         PyType_Ready(&KnTypedList_Type) < 0 || PyType_Ready(&KnTypedDict_Type) < 0)
         return NULL;

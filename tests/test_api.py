@@ -80,7 +80,7 @@ def test_jit_nopython():
     assert g(4) == 8
 
 
-@pytest.mark.parametrize("option", ["parallel", "cache"])
+@pytest.mark.parametrize("option", ["cache"])
 def test_unsupported_options_raise_naming_the_option(option):
     with pytest.raises(kiln.errors.UnsupportedError, match=option):
         kiln.njit(**{option: True})(add)
@@ -282,3 +282,22 @@ def test_many_threads_same_dispatcher_different_types():
     for a, r in zip(args, results):
         same(r, add(*a))
     assert len(f.signatures) == 4
+
+
+def test_parallel_true_compiles_and_reports(capsys):
+    @kiln.njit(parallel=True)
+    def total(a):
+        s = 0.0
+        for i in kiln.prange(a.shape[0]):
+            s += a[i]
+        return s
+
+    a = np.arange(100.0)
+    assert total(a) == a.sum()
+    total.parallel_diagnostics(level=1)
+    out = capsys.readouterr().out
+    assert "Function " in out and ".total (" in out
+    with pytest.raises(ValueError, match="Report level"):
+        total.parallel_diagnostics(level=9)
+    notes = total._parallel_notes()
+    assert len(notes) == 1 and notes[0][0] == (kiln.typeof(a),)

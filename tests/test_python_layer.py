@@ -188,7 +188,7 @@ def add(a, b):
 
 
 DEFAULT_OPTIONS = {"fastmath": frozenset(), "boundscheck": None, "error_model": "python",
-                   "nogil": False}
+                   "nogil": False, "parallel": False}
 
 
 @pytest.mark.parametrize("decorate", [
@@ -229,13 +229,16 @@ def test_eager_forms(core, sig, expected):
     ({"inline": "always"}, {"inline": "always"}), ({"forceinline": True}, {"inline": "always"}),
     ({"inline": len}, {}), ({"no_cpython_wrapper": True}, {}),
     ({"locals": {"x": kiln.int64}}, {"locals": {"x": "int64"}}),
+    ({"parallel": True}, {"parallel": True}),
+    ({"parallel": {"prange": True, "numpy": False}}, {"parallel": True}),
+    ({"parallel": {"prange": False}}, {"parallel": False}),
 ])
 def test_options(core, opts, expected):
     assert kiln.njit(**opts)(add).options == {**DEFAULT_OPTIONS, **expected}
 
 
 @pytest.mark.parametrize("name, value", [
-    ("parallel", True), ("cache", True),
+    ("cache", True),
     ("no_cfunc_wrapper", True), ("_nrt", False), ("target", "cuda"), ("pipeline_class", object),
     ("debug", True),
 ])
@@ -250,7 +253,8 @@ def test_unsupported_options(core, name, value):
     ({"fastmath": {"bogus"}}, ValueError), ({"fastmath": "fast"}, ValueError),
     ({"error_model": "c"}, ValueError), ({"boundscheck": "yes"}, TypeError),
     ({"inline": "sometimes"}, ValueError), ({"nogil": 1}, TypeError),
-    ({"locals": []}, TypeError),
+    ({"locals": []}, TypeError), ({"parallel": "yes"}, ValueError),
+    ({"parallel": {"bogus": True}}, NameError),
 ])
 def test_bad_option_values(core, opts, exc):
     with pytest.raises(exc):

@@ -48,15 +48,17 @@ ORDER = [
     ['jit'],
     ['compile'],
     ['dispatch'],
+    ['ufunc'],  # NumPy ufunc and gufunc objects over compiled loops; compiles through dispatch/
     ['module'],
 ]
 # Layers outside the chain: what they may use, and the lowest rank that may use them.
 SIDE = {
     'runtime': ({'base'}, 'lower'),  # compiled code links against it
+    'parallel': ({'base'}, 'lower'),  # the thread pool: compiled code and ufunc loops enter it
 }
 # Who may speak LLVM and Python.
 LLVM_LAYERS = {'lower', 'jit', 'targets'}
-PYTHON_LAYERS = {'frontend', 'dispatch', 'module'}
+PYTHON_LAYERS = {'frontend', 'dispatch', 'ufunc', 'module'}
 
 LLVM_HEADERS = ('llvm-c/', 'llvm/')
 PYTHON_HEADERS = ('Python.h', 'pythread.h', 'structmember.h', 'frameobject.h', 'numpy/')

@@ -103,6 +103,17 @@ typedef struct KnRecursionSeen {
     KnType *ret_type_seen; /* the return type that a recursive call saw */
 } KnRecursionSeen;
 
+/* A note for parallel_diagnostics(): a prange loop or an array expression of a parallel=True
+ * function, whether it runs in parallel and, when not, why. The pass or lowering rule that
+ * decides records it (kn_par_note); the dispatcher keeps the list with the overload. */
+typedef struct KnParNote {
+    KnSpan span;
+    const char *what; /* "prange loop", "array expression a * b + c", ... */
+    int parallel;     /* 1: runs on the thread pool */
+    const char *why;  /* when not parallel (or a detail when it is), or NULL */
+    struct KnParNote *next;
+} KnParNote;
+
 struct KnCompilation {
     KnArena arena; /* everything below that is not long-lived */
     KnDiags diags;
@@ -118,6 +129,8 @@ struct KnCompilation {
     int boundscheck;        /* 0 or 1 */
     int error_model_python; /* 1: division by zero raises (Numba's error_model='python') */
     int thunk;              /* a binding (kiln.extending): callees stay out of line */
+    int parallel;           /* parallel=True: prange loops and array expressions may run on
+                             * the thread pool (src/parallel/pool.h) */
     unsigned dump;          /* KN_DUMP_*: print stages to stderr */
     int want_text;          /* keep LLVM IR and asm text (inspect_llvm / inspect_asm) */
     int text_only;          /* produce llvm/opt/asm text, do not add code to the JIT */
@@ -140,7 +153,24 @@ struct KnCompilation {
     int nargs;
 
     void *side[KN_SIDE_COUNT]; /* stage products and pass scratch, in the arena (kn_ctx_get) */
+    KnParNote *par_notes, **par_notes_tail; /* in the order recorded (kn_par_note) */
 };
+
+/* Record a parallel_diagnostics() note; the strings are copied into the arena. */
+static inline void
+kn_par_note(KnCompilation *c, KnSpan span, const char *what, int parallel, const char *why)
+{
+    KnParNote *n = kn_arena_alloc(&c->arena, sizeof *n);
+    n->span = span;
+    n->what = kn_arena_strdup(&c->arena, what ? what : "");
+    n->parallel = parallel;
+    n->why = why ? kn_arena_strdup(&c->arena, why) : NULL;
+    n->next = NULL;
+    if (!c->par_notes_tail)
+        c->par_notes_tail = &c->par_notes;
+    *c->par_notes_tail = n;
+    c->par_notes_tail = &n->next;
+}
 
 /* What is stored under `key`, or NULL. */
 static inline void *

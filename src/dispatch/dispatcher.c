@@ -29,7 +29,8 @@ typedef struct Overload {
     KnWrapperFn entry; /* looked up on first call */
     void *rt;          /* LLVMOrcResourceTrackerRef */
     PyObject *keepalive;
-    PyObject *var_info; /* list of (line, name, type name) for inspect_types */
+    PyObject *var_info;  /* list of (line, name, type name) for inspect_types */
+    PyObject *par_notes; /* list of (line, col, what, parallel, why) for parallel_diagnostics */
     size_t argbuf_size;
     size_t *offsets; /* of each argument in the argument buffer */
     int failed;      /* 1: compiling raised `error` */
@@ -52,6 +53,7 @@ typedef struct Dispatcher {
     int boundscheck, error_model_python;
     int thunk;      /* option _thunk: kiln.extending's binding of a call to an implementation */
     int nogil;      /* release the GIL while compiled code runs */
+    int parallel;   /* parallel=True */
     Overload **ovs; /* compiled and failed signatures */
     int nov, cap;
     Overload **retired; /* replaced by recompile(); their code may still be called */
@@ -122,6 +124,7 @@ overload_free(Overload *ov)
     kn_jit_remove(ov->rt);
     Py_XDECREF(ov->keepalive);
     Py_XDECREF(ov->var_info);
+    Py_XDECREF(ov->par_notes);
     Py_XDECREF(ov->error);
     free(ov->args);
     free(ov->offsets);
@@ -328,6 +331,21 @@ var_info(KnCompilation *c)
     return l;
 }
 
+/* The compilation's parallel_diagnostics() notes as a list of (line, col, what, parallel, why) */
+static PyObject *
+par_notes(KnCompilation *c)
+{
+    PyObject *l = PyList_New(0);
+    for (const KnParNote *p = c->par_notes; l && p; p = p->next) {
+        PyObject *t = Py_BuildValue("(iisOz)", p->span.line, p->span.col, p->what,
+                                    p->parallel ? Py_True : Py_False, p->why);
+        if (!t || PyList_Append(l, t) < 0)
+            Py_CLEAR(l);
+        Py_XDECREF(t);
+    }
+    return l;
+}
+
 static int builtins_setup(KnState *s);
 static void numba_aliases(KnState *s);
 
@@ -375,6 +393,7 @@ run_compile(Dispatcher *d, KnType **args, int n, KnType *declared_ret, Overload 
     c->boundscheck = d->boundscheck;
     c->error_model_python = d->error_model_python;
     c->thunk = d->thunk;
+    c->parallel = d->parallel;
     c->inline_always = d->inline_always;
     c->dump = dump_flags();
     c->declared_ret = declared_ret;
@@ -445,6 +464,7 @@ run_compile(Dispatcher *d, KnType **args, int n, KnType *declared_ret, Overload 
         for (int i = 0; i < n; i++)
             ov->offsets[i] = kn_type_arg_offset(args, i);
         ov->var_info = var_info(c);
+        ov->par_notes = par_notes(c);
         ov->can_raise = raises && raises->can_raise;
         ov->recursive = c->in_cycle;
         ov->bitcode = code->bitcode;
@@ -1401,6 +1421,46 @@ dispatcher_inspect_types(PyObject *self, PyObject *args, PyObject *kw)
     return r;
 }
 
+/* [(signature tuple, [(line, col, what, parallel, why), ...]), ...] of the compiled overloads:
+ * what kiln/_support.py's parallel_diagnostics renders */
+static PyObject *
+dispatcher_parallel_notes(PyObject *self, PyObject *unused)
+{
+    Dispatcher *d = (Dispatcher *)self;
+    KN_UNUSED(unused);
+    PyObject *entries = PyList_New(0);
+    for (int i = 0; entries && i < d->nov; i++) {
+        Overload *ov = d->ovs[i];
+        if (ov->failed)
+            continue;
+        PyObject *s = sig_tuple(ov);
+        PyObject *e = s ? Py_BuildValue("(OO)", s, ov->par_notes ? ov->par_notes : Py_None) : NULL;
+        if (!e || PyList_Append(entries, e) < 0)
+            Py_CLEAR(entries);
+        Py_XDECREF(s);
+        Py_XDECREF(e);
+    }
+    return entries;
+}
+
+static PyObject *
+dispatcher_parallel_diagnostics(PyObject *self, PyObject *args, PyObject *kw)
+{
+    Dispatcher *d = (Dispatcher *)self;
+    static char *kwlist[] = {"signature", "level", NULL};
+    PyObject *sig = Py_None, *level = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OO", kwlist, &sig, &level))
+        return NULL;
+    PyObject *entries = dispatcher_parallel_notes(self, NULL);
+    if (!entries)
+        return NULL;
+    PyObject *r =
+        PyObject_CallMethod(kn_support(), "render_parallel", "OOOOO", d->py_func, entries, sig,
+                            level ? level : Py_None, d->parallel ? Py_True : Py_False);
+    Py_DECREF(entries);
+    return r;
+}
+
 static PyObject *
 dispatcher_recompile(PyObject *self, PyObject *unused)
 {
@@ -1667,6 +1727,8 @@ dispatcher_new(PyTypeObject *type, PyObject *args, PyObject *kw)
         d->boundscheck = bc && PyObject_IsTrue(bc) > 0;
         PyObject *ng = PyDict_GetItemString(d->options, "nogil");
         d->nogil = ng && PyObject_IsTrue(ng) > 0;
+        PyObject *par = PyDict_GetItemString(d->options, "parallel");
+        d->parallel = par && PyObject_IsTrue(par) > 0;
         PyObject *em = PyDict_GetItemString(d->options, "error_model");
         if (em && PyUnicode_Check(em) && !strcmp(PyUnicode_AsUTF8(em), "numpy"))
             d->error_model_python = 0;
@@ -1768,6 +1830,11 @@ static PyMethodDef dispatcher_methods[] = {
      METH_VARARGS | METH_KEYWORDS, "optimized LLVM IR of a signature (or a dict of all)"},
     {"inspect_asm", (PyCFunction)(void (*)(void))dispatcher_inspect_asm,
      METH_VARARGS | METH_KEYWORDS, "assembly of a signature (or a dict of all)"},
+    {"parallel_diagnostics", (PyCFunction)(void (*)(void))dispatcher_parallel_diagnostics,
+     METH_VARARGS | METH_KEYWORDS,
+     "Print which loops and array expressions of each compiled signature run in parallel."},
+    {"_parallel_notes", dispatcher_parallel_notes, METH_NOARGS,
+     "The parallel_diagnostics notes: [(signature, [(line, col, what, parallel, why)])]."},
     {"inspect_types", (PyCFunction)(void (*)(void))dispatcher_inspect_types,
      METH_VARARGS | METH_KEYWORDS, "print the source annotated with inferred types"},
     {"recompile", dispatcher_recompile, METH_NOARGS, "compile every signature again"},
