@@ -109,6 +109,24 @@ PyObject *kn_support(void);
 /* raise, as a Python exception, what compiled code recorded in exc (dispatcher.c) */
 PyObject *kn_dispatch_raise(KnExcInfo *exc);
 
+/* The compiled entry of one overload, for C callers (the ufunc loops): call
+ * fn(ret, &exc, argbuf) with argument i at offsets[i] of an argbuf_size-byte buffer (C layout,
+ * docs/internals.md "Native calling convention"); the result is written to ret in C layout.
+ * offsets belong to the overload and live as long as the dispatcher. */
+typedef struct KnDispatchEntry {
+    KnWrapperFn fn;
+    const size_t *offsets;
+    size_t argbuf_size;
+    KnType *ret;
+    int can_raise; /* 0: fn never returns a nonzero status */
+} KnDispatchEntry;
+
+/* Compile (when needed) and link the overload of the jitted function `disp` for exactly `args`
+ * (declared_ret: the return type a signature gives, or NULL); fill *out. 0, or -1 with a Python
+ * exception set (the compile error, or a TypeError when disp is not a jitted function). */
+int kn_dispatch_entry(PyObject *disp, KnType **args, int n, KnType *declared_ret,
+                      KnDispatchEntry *out);
+
 /* A generator overload (box_generator.c; lower/generators.c makes its functions): calling it
  * from Python makes a kiln.generator over a new frame. fns: init, next, drop, looked up on the
  * first call. */

@@ -1227,6 +1227,26 @@ keys_to_types(PyObject *keys, KnType **out, int *n)
     return 0;
 }
 
+/* The native entry of `disp`'s overload for exactly these argument types, compiled now if it
+ * is not yet (dispatch.h): what the ufunc loops and other C callers of compiled code use. */
+int
+kn_dispatch_entry(PyObject *disp, KnType **args, int n, KnType *declared_ret, KnDispatchEntry *out)
+{
+    if (Py_TYPE(disp) != &KnDispatcher_Type) {
+        PyErr_SetString(PyExc_TypeError, "kiln: not a jitted function");
+        return -1;
+    }
+    Overload *ov = compile_overload((Dispatcher *)disp, args, n, declared_ret);
+    if (!ov || link_entry(ov) < 0)
+        return -1;
+    out->fn = ov->entry;
+    out->offsets = ov->offsets;
+    out->argbuf_size = ov->argbuf_size;
+    out->ret = ov->ret;
+    out->can_raise = ov->can_raise;
+    return 0;
+}
+
 static PyObject *
 dispatcher_compile(PyObject *self, PyObject *args)
 {
