@@ -13,6 +13,7 @@
  * fusion) in elementwise.c, new arrays in create.c, reductions and scans in reduce.c; array.h
  * holds what they share. */
 #include "lower/array.h"
+#include "lower/parallel_array.h"
 
 
 LLVMTypeRef
@@ -247,6 +248,8 @@ void
 kn_lower_array_fill(L *l, LLVMValueRef a, const KnType *t, LLVMValueRef v, const KnType *vt)
 {
     LLVMValueRef x = kn_lower_convert(l, v, vt, t->dtype);
+    if (kn_lower_par_fill(l, "array fill", a, t, x))
+        return;
     if (t->layout == 'C') {
         fill(l, a, t, x);
         return;

@@ -2,6 +2,7 @@
  * through (kn_lower_array_new), np.empty/zeros/ones/full and their _like forms, np.arange,
  * np.linspace, np.eye/identity, and np.array/asarray/ascontiguousarray. */
 #include "lower/array.h"
+#include "lower/parallel_array.h"
 
 /* ---- allocation ---- */
 
@@ -145,15 +146,52 @@ kn_lower_array_creation(L *l, KnInstr *in, int id)
     const KnType *d = t->dtype;
     if (id == KN_BI_NP_ZEROS || id == KN_BI_NP_ZEROS_LIKE) {
         LLVMValueRef nbytes = LLVMBuildMul(l->b, field(l, a, F_NITEMS), i64c(l, itemsize(d)), "");
-        LLVMBuildMemSet(l->b, field(l, a, F_DATA), LLVMConstInt(l->i8, 0, 0), nbytes, 64);
+        if (!kn_lower_par_zero(l, "np.zeros", a, t))
+            LLVMBuildMemSet(l->b, field(l, a, F_DATA), LLVMConstInt(l->i8, 0, 0), nbytes, 64);
     } else if (id == KN_BI_NP_ONES || id == KN_BI_NP_ONES_LIKE) {
-        kn_lower_array_fill(l, a, t, LLVMConstInt(l->i64, 1, 0), &kn_type_int64);
+        LLVMValueRef one = LLVMConstInt(l->i64, 1, 0);
+        if (!kn_lower_par_fill(l, "np.ones", a, t, kn_lower_convert(l, one, &kn_type_int64, d)))
+            kn_lower_array_fill(l, a, t, one, &kn_type_int64);
     } else if (id == KN_BI_NP_FULL || id == KN_BI_NP_FULL_LIKE) {
         KnInstr *v = kn_typing_arg(in, 1, "fill_value");
         kn_lower_check_python_int(l, v, d, 0, 0); /* np.full_like(uint8 array, -1) */
-        kn_lower_array_fill(l, a, t, l->vals[v->id], v->type);
+        if (!kn_lower_par_fill(l, "np.full", a, t, kn_lower_convert(l, l->vals[v->id], v->type, d)))
+            kn_lower_array_fill(l, a, t, l->vals[v->id], v->type);
     }
     return a;
+}
+
+/* element i of np.arange: first + i * delta, the first two exactly first and second */
+typedef struct Arange {
+    LLVMValueRef a, first, second, delta;
+    const KnType *et, *d;
+} Arange;
+
+static void
+arange_elem(L *l, const Arange *ar, LLVMValueRef i)
+{
+    const KnType *et = ar->et, *d = ar->d;
+    LLVMValueRef v =
+        kn_lower_binop(l, KN_BIN_ADD, ar->first,
+                       kn_lower_binop(l, KN_BIN_MUL, kn_lower_convert(l, i, &kn_type_int64, et),
+                                      ar->delta, et, et, et),
+                       et, et, et);
+    v = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, i, i64c(l, 1), ""), ar->second, v, "");
+    v = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, i, i64c(l, 0), ""), ar->first, v, "");
+    LLVMTypeRef lt = d->kind == KN_TY_BOOL ? l->i8 : kn_lower_type(l, d);
+    store_elem(l, d, kn_lower_convert(l, v, et, d),
+               LLVMBuildInBoundsGEP2(l->b, lt, field(l, ar->a, F_DATA), &i, 1, ""));
+}
+
+/* parallel=True: the elements [lo, hi) of a chunk (lower/parallel_array.c) */
+static void
+arange_gen(L *l, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef tid, void *ctx)
+{
+    KN_UNUSED(tid);
+    Loop lp;
+    kn_lower_par_loop_begin(l, &lp, lo, hi);
+    arange_elem(l, ctx, kn_lower_loop_index(l, &lp));
+    kn_lower_loop_end(l, &lp);
 }
 
 /* np.arange as NumPy computes it: the length from the arguments (in float64 when one is a
@@ -226,20 +264,14 @@ kn_lower_arange(L *l, KnInstr *in)
     }
     LLVMValueRef delta = kn_lower_binop(l, KN_BIN_SUB, second, first, et, et, et);
     LLVMValueRef a = kn_lower_array_alloc(l, in->type, &n);
-    Loop lp;
-    kn_lower_loop_begin(l, &lp, n);
-    LLVMValueRef i = kn_lower_loop_index(l, &lp);
-    LLVMValueRef v =
-        kn_lower_binop(l, KN_BIN_ADD, first,
-                       kn_lower_binop(l, KN_BIN_MUL, kn_lower_convert(l, i, &kn_type_int64, et),
-                                      delta, et, et, et),
-                       et, et, et);
-    v = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, i, i64c(l, 1), ""), second, v, "");
-    v = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, i, i64c(l, 0), ""), first, v, "");
-    LLVMTypeRef lt = d->kind == KN_TY_BOOL ? l->i8 : kn_lower_type(l, d);
-    store_elem(l, d, kn_lower_convert(l, v, et, d),
-               LLVMBuildInBoundsGEP2(l->b, lt, field(l, a, F_DATA), &i, 1, ""));
-    kn_lower_loop_end(l, &lp);
+    Arange ar = {a, first, second, delta, et, d};
+    KnParRegion r = {"np.arange", n, NULL, 0, NULL, arange_gen, &ar};
+    if (!kn_lower_par_region(l, &r)) {
+        Loop lp;
+        kn_lower_loop_begin(l, &lp, n);
+        arange_elem(l, &ar, kn_lower_loop_index(l, &lp));
+        kn_lower_loop_end(l, &lp);
+    }
     return a;
 }
 

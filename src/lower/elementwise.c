@@ -4,6 +4,7 @@
  * taken as an array's dtype, the kernels of operators and ufuncs, copies that are safe when the
  * operands overlap, and the kernels of fused array expressions (passes/fuse.c). */
 #include "lower/array.h"
+#include "lower/parallel_array.h"
 
 #include <llvm-c/DebugInfo.h>
 #include <stdio.h>
@@ -207,13 +208,12 @@ all_same_shape(L *l, Operand *ops, int nops, LLVMValueRef *shape, int ndim)
     return ok;
 }
 
+/* element i of a flat loop: result[i] = kernel(operands[i]) */
 static void
-flat_loop(L *l, KnInstr *in, Operand *ops, int nops, LLVMValueRef result, const KnType *rt,
-          Kernel kernel)
+flat_elem(L *l, KnInstr *in, Operand *ops, int nops, LLVMValueRef result, const KnType *rt,
+          Kernel kernel, LLVMValueRef i)
 {
-    Loop lp;
-    kn_lower_loop_begin(l, &lp, field(l, result, F_NITEMS));
-    LLVMValueRef i = kn_lower_loop_index(l, &lp), elems[8];
+    LLVMValueRef elems[8];
     for (int k = 0; k < nops; k++) {
         const KnType *t = ops[k].t;
         if (t->kind != KN_TY_ARRAY) {
@@ -228,6 +228,15 @@ flat_loop(L *l, KnInstr *in, Operand *ops, int nops, LLVMValueRef result, const 
     LLVMTypeRef rtt = rt->dtype->kind == KN_TY_BOOL ? l->i8 : kn_lower_type(l, rt->dtype);
     store_elem(l, rt->dtype, r,
                LLVMBuildInBoundsGEP2(l->b, rtt, field(l, result, F_DATA), &i, 1, ""));
+}
+
+static void
+flat_loop(L *l, KnInstr *in, Operand *ops, int nops, LLVMValueRef result, const KnType *rt,
+          Kernel kernel)
+{
+    Loop lp;
+    kn_lower_loop_begin(l, &lp, field(l, result, F_NITEMS));
+    flat_elem(l, in, ops, nops, result, rt, kernel, kn_lower_loop_index(l, &lp));
     kn_lower_loop_end(l, &lp);
 }
 
@@ -249,6 +258,85 @@ check_broadcast_to(L *l, Operand *ops, int nops, LLVMValueRef *shape, int ndim)
     kn_lower_raise_if(l, bad, KN_EXC_SETITEM_SHAPE);
 }
 
+
+/* ---- parallel=True: the loops above as regions of the pool (lower/parallel_array.c) ---- */
+
+typedef struct ParEw {
+    KnInstr *in;
+    Operand *ops;
+    int nops;
+    LLVMValueRef result;
+    const KnType *rt;
+    Kernel kernel;
+    LLVMValueRef *shape;
+    int ndim;
+} ParEw;
+
+static void
+par_flat_gen(L *l, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef tid, void *ctx)
+{
+    ParEw *p = ctx;
+    KN_UNUSED(tid);
+    Loop lp;
+    kn_lower_par_loop_begin(l, &lp, lo, hi);
+    flat_elem(l, p->in, p->ops, p->nops, p->result, p->rt, p->kernel, kn_lower_loop_index(l, &lp));
+    kn_lower_loop_end(l, &lp);
+}
+
+/* the strided loops with the outer axis cut to [lo, hi): every pointer starts lo rows on */
+static void
+par_axes_gen(L *l, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef tid, void *ctx)
+{
+    ParEw *p = ctx;
+    KN_UNUSED(tid);
+    Operand ops[8], res = {p->result, p->rt, NULL, {0}};
+    LLVMValueRef shape[32];
+    for (int i = 0; i < p->nops; i++) {
+        ops[i] = p->ops[i];
+        if (ops[i].t->kind == KN_TY_ARRAY)
+            operand_steps(l, &ops[i], p->shape, p->ndim);
+    }
+    operand_steps(l, &res, p->shape, p->ndim);
+    for (int i = 0; i <= p->nops; i++) {
+        Operand *o = i < p->nops ? &ops[i] : &res;
+        if (o->t->kind != KN_TY_ARRAY)
+            continue;
+        LLVMValueRef start = LLVMBuildLoad2(l->b, l->ptr, o->ptr, "");
+        LLVMBuildStore(l->b, offset_ptr(l, start, LLVMBuildMul(l->b, lo, o->step[0], "")), o->ptr);
+    }
+    for (int k = 0; k < p->ndim; k++)
+        shape[k] = k ? p->shape[k] : LLVMBuildSub(l->b, hi, lo, "");
+    loop_axes(l, p->in, ops, p->nops, &res, shape, p->ndim, 0, p->kernel);
+}
+
+/* the note of an elementwise operation's region */
+static const char *
+ew_what(const KnInstr *in)
+{
+    switch (in->op) {
+    case KN_OP_FUSED:
+    case KN_OP_BINOP:
+    case KN_OP_CMP:
+    case KN_OP_UNOP:
+    case KN_OP_CALL:
+        return "array expression";
+    default:
+        return "array assignment";
+    }
+}
+
+/* the flat loop (flat) or the strided one on the pool; 0: lower it serially */
+static int
+par_elementwise(L *l, KnInstr *in, Operand *ops, int nops, LLVMValueRef result, const KnType *rt,
+                Kernel kernel, LLVMValueRef *shape, int flat)
+{
+    if (!l->c->parallel || rt->ndim == 0 || nops > 8)
+        return 0;
+    ParEw p = {in, ops, nops, result, rt, kernel, shape, rt->ndim};
+    KnParRegion r = {flat ? ew_what(in) : NULL, flat ? field(l, result, F_NITEMS) : shape[0],
+                     field(l, result, F_NITEMS), 0, NULL, flat ? par_flat_gen : par_axes_gen, &p};
+    return kn_lower_par_region(l, &r);
+}
 
 /* result = kernel(operands...) elementwise, with broadcasting; returns the new (owned) array */
 static LLVMValueRef
@@ -280,7 +368,8 @@ kn_lower_elementwise_into(L *l, KnInstr *in, Operand *ops, int nops, Kernel kern
                      : kn_lower_array_alloc(l, rt, shape);
     }
     if (!dest && flat_always(ops, nops, rt)) { /* no strided copy for O3 to delete */
-        flat_loop(l, in, ops, nops, result, rt, kernel);
+        if (!par_elementwise(l, in, ops, nops, result, rt, kernel, shape, 1))
+            flat_loop(l, in, ops, nops, result, rt, kernel);
         l->kernel_type = saved;
         return result;
     }
@@ -292,15 +381,19 @@ kn_lower_elementwise_into(L *l, KnInstr *in, Operand *ops, int nops, Kernel kern
         flat_ok = LLVMConstInt(l->i1, 0, 0);
     LLVMBuildCondBr(l->b, flat_ok, fast, slow);
     LLVMPositionBuilderAtEnd(l->b, fast);
-    flat_loop(l, in, ops, nops, result, rt, kernel);
+    int par = par_elementwise(l, in, ops, nops, result, rt, kernel, shape, 1);
+    if (!par)
+        flat_loop(l, in, ops, nops, result, rt, kernel);
     LLVMBuildBr(l->b, done);
     LLVMPositionBuilderAtEnd(l->b, slow);
-    for (int i = 0; i < nops; i++)
-        if (ops[i].t->kind == KN_TY_ARRAY)
-            operand_steps(l, &ops[i], shape, ndim);
-    Operand res = {result, rt, NULL, {0}};
-    operand_steps(l, &res, shape, ndim);
-    loop_axes(l, in, ops, nops, &res, shape, ndim, 0, kernel);
+    if (!par || !par_elementwise(l, in, ops, nops, result, rt, kernel, shape, 0)) {
+        for (int i = 0; i < nops; i++)
+            if (ops[i].t->kind == KN_TY_ARRAY)
+                operand_steps(l, &ops[i], shape, ndim);
+        Operand res = {result, rt, NULL, {0}};
+        operand_steps(l, &res, shape, ndim);
+        loop_axes(l, in, ops, nops, &res, shape, ndim, 0, kernel);
+    }
     LLVMBuildBr(l->b, done);
     LLVMPositionBuilderAtEnd(l->b, done);
     l->kernel_type = saved;

@@ -232,6 +232,10 @@ kn_lower_raise_index_if(L *l, LLVMValueRef cond, LLVMValueRef exc_index, LLVMVal
     if (LLVMIsAConstantInt(cond) && !LLVMConstIntGetZExtValue(cond))
         return; /* folded to false (x % 1000003, 2 ** 31): no block, and no raise in a function
                  * judged unable to raise */
+    if (kn_lower_par_building(l)) {
+        kn_lower_par_raise(l, cond);
+        return;
+    }
     LLVMBasicBlockRef bad = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "raise");
     LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "ok");
     kn_lower_cold_branch(l, cond, bad, ok);
@@ -593,6 +597,10 @@ chain_entry(L *l, int k)
 void
 kn_lower_unwind(L *l, LLVMValueRef status)
 {
+    if (kn_lower_par_building(l)) {
+        kn_lower_par_raise(l, NULL);
+        return;
+    }
     if (l->handler) { /* inside a try: the block's temporaries, then its handler (exceptions.c) */
         LLVMBuildBr(l->b, l->has_refs && l->nowned ? chain_entry(l, l->nowned - 1) : l->handler);
         return;

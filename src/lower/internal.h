@@ -58,6 +58,7 @@ typedef struct L {
     int nexc_saved;
     LLVMValueRef exc_out;
     void *gen; /* a generator's resumable frame (generators.c: KnLowerGen), else NULL */
+    void *par; /* while a parallel body is built (parallel_array.c), else NULL */
 } L;
 
 /* ---- the lowering model of a kind (types/kinds.def names it: kn_lower_model_<lm>,
@@ -287,5 +288,10 @@ LLVMValueRef kn_lower_gen_arg(L *l, int k);
 void kn_lower_gen_functions(L *l);                     /* drop, init (the wrapper), size */
 LLVMValueRef kn_lower_gen_make(L *l, KnInstr *call);   /* gen(args) in compiled code */
 LLVMValueRef kn_lower_gen_iternext(L *l, KnInstr *in); /* a for over a generator value */
+
+/* parallel_array.c: is a parallel body being built; a raise there (emit.c asks) marks the
+ * body unusable and returns a failed status inside it, instead of unwinding the function */
+int kn_lower_par_building(const L *l);
+void kn_lower_par_raise(L *l, LLVMValueRef cond);
 
 #endif

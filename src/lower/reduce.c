@@ -2,6 +2,9 @@
  * array or along an axis, keepdims), argmin/argmax, any/all, cumsum/cumprod, and np.nonzero.
  * Each visits the elements in C order (kn_lower_visit_axes). */
 #include "lower/array.h"
+#include "lower/parallel_array.h"
+
+#include <stdio.h>
 
 typedef struct Reduce {
     const char *name;
@@ -277,6 +280,87 @@ scan_axis(L *l, KnInstr *in, const char *name, LLVMValueRef a, const KnType *t, 
     return along_axis(l, in->type, a, t, k, empty_error(name), &hooks, &s);
 }
 
+/* ---- parallel=True: a whole-array reduction on the pool (lower/parallel_array.c) ---- */
+
+typedef struct ParReduce {
+    const Reduce *r;
+    LLVMValueRef a, slots;
+    const KnType *t;
+} ParReduce;
+
+/* One chunk: this thread's partial (resumed from its slot when it has one) over the elements
+ * [lo, hi) of a C array, or the rows [lo, hi) of axis 0 of any other. */
+static void
+par_reduce_gen(L *l, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef tid, void *ctx)
+{
+    ParReduce *p = ctx;
+    Reduce r = reduce_new(l, p->r->name, p->r->acc_t, p->r->elem_t);
+    reduce_begin(l, &r);
+    LLVMValueRef slot = offset_ptr(l, p->slots, LLVMBuildMul(l->b, tid, i64c(l, KN_PAR_SLOT), ""));
+    LLVMValueRef seenp = offset_ptr(l, slot, i64c(l, KN_PAR_SEEN));
+    LLVMValueRef seen =
+        LLVMBuildICmp(l->b, LLVMIntNE, LLVMBuildLoad2(l->b, l->i8, seenp, ""), LLVMConstInt(l->i8, 0, 0), "");
+    LLVMTypeRef at = kn_lower_type(l, r.acc_t);
+    LLVMValueRef start = LLVMBuildSelect(l->b, seen, load_elem(l, r.acc_t, slot),
+                                         LLVMBuildLoad2(l->b, at, r.acc, ""), "");
+    LLVMBuildStore(l->b, start, r.acc);
+    LLVMBuildStore(l->b, LLVMBuildNot(l->b, seen, ""), r.first);
+    const KnType *t = p->t;
+    LLVMValueRef data = field(l, p->a, F_DATA);
+    Loop lp;
+    kn_lower_par_loop_begin(l, &lp, lo, hi);
+    LLVMValueRef i = kn_lower_loop_index(l, &lp);
+    if (t->layout == 'C')
+        reduce_step(l, offset_ptr(l, data, LLVMBuildMul(l->b, i, i64c(l, itemsize(t->dtype)), "")),
+                    &r);
+    else
+        kn_lower_visit_axes(l, p->a, t,
+                            offset_ptr(l, data, LLVMBuildMul(l->b, i, stride(l, p->a, t, 0), "")),
+                            1, reduce_step, &r);
+    kn_lower_loop_end(l, &lp);
+    store_elem(l, r.acc_t, LLVMBuildLoad2(l->b, at, r.acc, ""), slot);
+    LLVMBuildStore(l->b, LLVMConstInt(l->i8, 1, 0), seenp);
+}
+
+/* The reduction r of a over the pool: one partial per region thread, combined into r in tid
+ * order (so a float sum depends on the number of threads, not on the timing). 0: lower it
+ * serially. */
+static int
+par_reduce(L *l, Reduce *r, LLVMValueRef a, const KnType *t, const char *name)
+{
+    if (!l->c->parallel || t->ndim == 0 || t->dtype->kind == KN_TY_RECORD)
+        return 0;
+    char what[64];
+    snprintf(what, sizeof what, "reduction %s", name);
+    LLVMValueRef count, saved, slots = kn_lower_par_slots(l, &count, &saved);
+    ParReduce p = {r, a, slots, t};
+    LLVMValueRef nitems = field(l, a, F_NITEMS);
+    KnParRegion reg = {what, t->layout == 'C' ? nitems : dim(l, a, F_SHAPE, 0), nitems, 1, slots,
+                       par_reduce_gen, &p};
+    if (!kn_lower_par_region(l, &reg)) {
+        kn_lower_par_slots_free(l, saved);
+        return 0;
+    }
+    Reduce c = *r; /* the partials, taken as elements of the accumulator's type */
+    c.elem_t = r->acc_t;
+    Loop lp;
+    kn_lower_loop_begin(l, &lp, count);
+    LLVMValueRef slot =
+        offset_ptr(l, slots, LLVMBuildMul(l->b, kn_lower_loop_index(l, &lp), i64c(l, KN_PAR_SLOT), ""));
+    LLVMValueRef seen = LLVMBuildLoad2(l->b, l->i8, offset_ptr(l, slot, i64c(l, KN_PAR_SEEN)), "");
+    LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "partial");
+    LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "next_partial");
+    LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, seen, LLVMConstInt(l->i8, 0, 0), ""), yes,
+                    next);
+    LLVMPositionBuilderAtEnd(l->b, yes);
+    reduce_step(l, slot, &c);
+    LLVMBuildBr(l->b, next);
+    LLVMPositionBuilderAtEnd(l->b, next);
+    kn_lower_loop_end(l, &lp);
+    kn_lower_par_slots_free(l, saved);
+    return 1;
+}
+
 static LLVMValueRef reduction(L *l, KnInstr *in, const char *name, LLVMValueRef a, const KnType *t);
 
 /* keepdims=True: the reduction computed as without it (its type is impl->reduced; in->type is
@@ -328,7 +412,8 @@ reduction(L *l, KnInstr *in, const char *name, LLVMValueRef a, const KnType *t)
     if (empty_error(name) >= 0)
         kn_lower_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, field(l, a, F_NITEMS), i64c(l, 0), ""),
                           empty_error(name));
-    kn_lower_visit_axes(l, a, t, field(l, a, F_DATA), 0, reduce_step, &r);
+    if (!par_reduce(l, &r, a, t, name))
+        kn_lower_visit_axes(l, a, t, field(l, a, F_DATA), 0, reduce_step, &r);
     return reduce_end(l, &r, !strcmp(name, "mean"), field(l, a, F_NITEMS));
 }
 
