@@ -89,8 +89,11 @@ ENGINES = ["kiln-par", "kiln", "numba-par", "numpy"]
 
 def run(code, *args):
     with tempfile.TemporaryDirectory() as d:  # never import the source tree's kiln/
-        p = subprocess.run([sys.executable, "-c", code, *args], cwd=d, capture_output=True,
-                           text=True, check=True)
+        path = os.path.join(d, "case.py")  # kiln compiles from source: a file, not -c
+        with open(path, "w") as f:
+            f.write(code)
+        p = subprocess.run([sys.executable, path, *args], cwd=d, capture_output=True, text=True,
+                           check=True)
     return p.stdout.strip().splitlines()[-1]
 
 

@@ -333,8 +333,13 @@ par_elementwise(L *l, KnInstr *in, Operand *ops, int nops, LLVMValueRef result, 
     if (!l->c->parallel || rt->ndim == 0 || nops > 8)
         return 0;
     ParEw p = {in, ops, nops, result, rt, kernel, shape, rt->ndim};
-    KnParRegion r = {flat ? ew_what(in) : NULL, flat ? field(l, result, F_NITEMS) : shape[0],
-                     field(l, result, F_NITEMS), 0, NULL, flat ? par_flat_gen : par_axes_gen, &p};
+    KnParRegion r = {flat ? ew_what(in) : NULL,
+                     flat ? field(l, result, F_NITEMS) : shape[0],
+                     field(l, result, F_NITEMS),
+                     0,
+                     NULL,
+                     flat ? par_flat_gen : par_axes_gen,
+                     &p};
     return kn_lower_par_region(l, &r);
 }
 

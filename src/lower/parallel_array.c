@@ -210,8 +210,9 @@ kn_lower_par_region(L *l, const KnParRegion *r)
     LLVMValueRef body = new_body(l);
     if (!build_body(l, r, body)) {
         LLVMDeleteFunction(body);
-        note(l, r, 0, "the kernel can raise an exception: kept serial, so that the first "
-                      "exception is the one a serial loop raises");
+        note(l, r, 0,
+             "the kernel can raise an exception: kept serial, so that the first "
+             "exception is the one a serial loop raises");
         return 0;
     }
     Captures cs = {{0}, 0, 0};
@@ -235,7 +236,12 @@ kn_lower_par_region(L *l, const KnParRegion *r)
                     small, pool);
     LLVMPositionBuilderAtEnd(l->b, small);
     LLVMValueRef args[4] = {ctx, i64c(l, 0), r->n, i64c(l, 0)};
-    LLVMBuildCall2(l->b, LLVMGlobalGetValueType(body), body, args, 4, "");
+    LLVMValueRef call = LLVMBuildCall2(l->b, LLVMGlobalGetValueType(body), body, args, 4, "");
+    /* one copy of the loop: inlined here, O3 and code generation did it twice (a third more
+     * compile time on a * b + c); the call costs nanoseconds */
+    LLVMAddCallSiteAttribute(
+        call, LLVMAttributeFunctionIndex,
+        LLVMCreateEnumAttribute(l->ctx, LLVMGetEnumAttributeKindForName("noinline", 8), 0));
     LLVMBuildBr(l->b, done);
     LLVMPositionBuilderAtEnd(l->b, pool);
     LLVMValueRef chunk = r->fixed_chunks

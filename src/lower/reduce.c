@@ -298,8 +298,8 @@ par_reduce_gen(L *l, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef tid, void *c
     reduce_begin(l, &r);
     LLVMValueRef slot = offset_ptr(l, p->slots, LLVMBuildMul(l->b, tid, i64c(l, KN_PAR_SLOT), ""));
     LLVMValueRef seenp = offset_ptr(l, slot, i64c(l, KN_PAR_SEEN));
-    LLVMValueRef seen =
-        LLVMBuildICmp(l->b, LLVMIntNE, LLVMBuildLoad2(l->b, l->i8, seenp, ""), LLVMConstInt(l->i8, 0, 0), "");
+    LLVMValueRef seen = LLVMBuildICmp(l->b, LLVMIntNE, LLVMBuildLoad2(l->b, l->i8, seenp, ""),
+                                      LLVMConstInt(l->i8, 0, 0), "");
     LLVMTypeRef at = kn_lower_type(l, r.acc_t);
     LLVMValueRef start = LLVMBuildSelect(l->b, seen, load_elem(l, r.acc_t, slot),
                                          LLVMBuildLoad2(l->b, at, r.acc, ""), "");
@@ -335,8 +335,9 @@ par_reduce(L *l, Reduce *r, LLVMValueRef a, const KnType *t, const char *name)
     LLVMValueRef count, saved, slots = kn_lower_par_slots(l, &count, &saved);
     ParReduce p = {r, a, slots, t};
     LLVMValueRef nitems = field(l, a, F_NITEMS);
-    KnParRegion reg = {what, t->layout == 'C' ? nitems : dim(l, a, F_SHAPE, 0), nitems, 1, slots,
-                       par_reduce_gen, &p};
+    KnParRegion reg = {
+        what, t->layout == 'C' ? nitems : dim(l, a, F_SHAPE, 0), nitems, 1, slots, par_reduce_gen,
+        &p};
     if (!kn_lower_par_region(l, &reg)) {
         kn_lower_par_slots_free(l, saved);
         return 0;
@@ -345,8 +346,8 @@ par_reduce(L *l, Reduce *r, LLVMValueRef a, const KnType *t, const char *name)
     c.elem_t = r->acc_t;
     Loop lp;
     kn_lower_loop_begin(l, &lp, count);
-    LLVMValueRef slot =
-        offset_ptr(l, slots, LLVMBuildMul(l->b, kn_lower_loop_index(l, &lp), i64c(l, KN_PAR_SLOT), ""));
+    LLVMValueRef slot = offset_ptr(
+        l, slots, LLVMBuildMul(l->b, kn_lower_loop_index(l, &lp), i64c(l, KN_PAR_SLOT), ""));
     LLVMValueRef seen = LLVMBuildLoad2(l->b, l->i8, offset_ptr(l, slot, i64c(l, KN_PAR_SEEN)), "");
     LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "partial");
     LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "next_partial");
