@@ -339,3 +339,44 @@ def test_inside_a_loop_and_a_called_function():
     a = np.arange(BIG, dtype=np.float64) / BIG
     want = sum(np.sum((a + i) * (a + i)) for i in range(4))
     np.testing.assert_allclose(outer(a, 4), want)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [lambda x: x, lambda x: np.asfortranarray(x), lambda x: x[::2, 1::3], lambda x: x.T],
+    ids=["C", "F", "strided", "T"],
+)
+def test_axis_reductions_bit_exact(make):
+    def f(a):
+        return (
+            a.sum(axis=0),
+            a.sum(axis=1),
+            np.max(a, axis=0),
+            a.mean(axis=1),
+            np.prod(a, axis=0),
+            a.argmin(axis=1),
+            np.any(a > 0.99, axis=0),
+        )
+
+    par, ser = both(f)
+    a = make(np.random.default_rng(9).random((400, 300)))
+    for x, y, z in zip(par(a), ser(a), f(a)):
+        same(x, y)  # one thread computes each output element, in the serial order
+        np.testing.assert_allclose(x, z)
+    assert any(w == "reduction along an axis" and p for w, p, _ in notes(par))
+
+
+def test_axis_reduction_keepdims_and_empty_axis():
+    def f(a):
+        return a.sum(axis=1, keepdims=True), a.max(axis=0)
+
+    par, ser = both(f)
+    a = np.arange(300.0 * 200).reshape(300, 200)
+    for x, y, z in zip(par(a), ser(a), f(a)):
+        same(x, y)
+        same(x, z)
+    with pytest.raises(ValueError) as e1:
+        par(np.zeros((0, 5)))
+    with pytest.raises(ValueError) as e2:
+        ser(np.zeros((0, 5)))
+    assert str(e1.value) == str(e2.value)

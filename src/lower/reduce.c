@@ -4,7 +4,9 @@
 #include "lower/array.h"
 #include "lower/parallel_array.h"
 
+#include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 typedef struct Reduce {
     const char *name;
@@ -82,23 +84,17 @@ typedef struct AxisHooks {
     void (*begin)(L *l, void *ctx);
     Visit step;
     LLVMValueRef (*end)(L *l, void *ctx, LLVMValueRef count);
+    void (*renew)(L *l, void *ctx); /* new allocas for the ctx (a parallel body's own) */
+    size_t size;                    /* of the ctx */
 } AxisHooks;
 
-static LLVMValueRef
-along_axis(L *l, const KnType *ot, LLVMValueRef a, const KnType *t, int k, int empty_exc,
-           const AxisHooks *h, void *ctx)
+/* output element o of along_axis: its accumulator over axis k of a, stored into out */
+static void
+axis_elem(L *l, const KnType *ot, LLVMValueRef a, const KnType *t, int k, const AxisHooks *h,
+          void *ctx, LLVMValueRef out, LLVMValueRef *oshape, LLVMValueRef o)
 {
-    LLVMValueRef oshape[32];
-    for (int j = 0; j < ot->ndim; j++)
-        oshape[j] = dim(l, a, F_SHAPE, j < k ? j : j + 1);
-    LLVMValueRef out = kn_lower_array_alloc(l, ot, oshape);
-    if (empty_exc >= 0)
-        kn_lower_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, dim(l, a, F_SHAPE, k), i64c(l, 0), ""),
-                          empty_exc);
-    Loop lp;
-    kn_lower_loop_begin(l, &lp, field(l, out, F_NITEMS));
     /* the flat output index, unravelled (C order) into the input's other axes */
-    LLVMValueRef o = kn_lower_loop_index(l, &lp), rem = o, base = field(l, a, F_DATA);
+    LLVMValueRef rem = o, base = field(l, a, F_DATA);
     for (int j = ot->ndim - 1; j >= 0; j--) {
         LLVMValueRef idx = LLVMBuildSRem(l->b, rem, oshape[j], "");
         rem = LLVMBuildSDiv(l->b, rem, oshape[j], "");
@@ -115,6 +111,56 @@ along_axis(L *l, const KnType *ot, LLVMValueRef a, const KnType *t, int k, int e
     LLVMValueRef v = h->end(l, ctx, dim(l, a, F_SHAPE, k));
     LLVMTypeRef et = ot->dtype->kind == KN_TY_BOOL ? l->i8 : kn_lower_type(l, ot->dtype);
     store_elem(l, ot->dtype, v, LLVMBuildInBoundsGEP2(l->b, et, field(l, out, F_DATA), &o, 1, ""));
+}
+
+/* parallel=True: the output elements [lo, hi) of along_axis (lower/parallel_array.c) */
+typedef struct ParAxis {
+    const KnType *ot, *t;
+    LLVMValueRef a, out, *oshape;
+    int k;
+    const AxisHooks *h;
+    void *ctx;
+} ParAxis;
+
+static void
+par_axis_gen(L *l, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef tid, void *ctx)
+{
+    ParAxis *p = ctx;
+    KN_UNUSED(tid);
+    _Alignas(max_align_t) unsigned char own[256]; /* the hooks' ctx, with the body's allocas */
+    memcpy(own, p->ctx, p->h->size);
+    p->h->renew(l, own);
+    Loop lp;
+    kn_lower_par_loop_begin(l, &lp, lo, hi);
+    axis_elem(l, p->ot, p->a, p->t, p->k, p->h, own, p->out, p->oshape,
+              kn_lower_loop_index(l, &lp));
+    kn_lower_loop_end(l, &lp);
+}
+
+static LLVMValueRef
+along_axis(L *l, const KnType *ot, LLVMValueRef a, const KnType *t, int k, int empty_exc,
+           const AxisHooks *h, void *ctx)
+{
+    LLVMValueRef oshape[32];
+    for (int j = 0; j < ot->ndim; j++)
+        oshape[j] = dim(l, a, F_SHAPE, j < k ? j : j + 1);
+    LLVMValueRef out = kn_lower_array_alloc(l, ot, oshape);
+    if (empty_exc >= 0)
+        kn_lower_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, dim(l, a, F_SHAPE, k), i64c(l, 0), ""),
+                          empty_exc);
+    ParAxis pa = {ot, t, a, out, oshape, k, h, ctx};
+    KnParRegion r = {"reduction along an axis",
+                     field(l, out, F_NITEMS),
+                     field(l, a, F_NITEMS),
+                     0,
+                     NULL,
+                     par_axis_gen,
+                     &pa};
+    if (ot->ndim && h->renew && h->size <= 256 && kn_lower_par_region(l, &r))
+        return out;
+    Loop lp;
+    kn_lower_loop_begin(l, &lp, field(l, out, F_NITEMS));
+    axis_elem(l, ot, a, t, k, h, ctx, out, oshape, kn_lower_loop_index(l, &lp));
     kn_lower_loop_end(l, &lp);
     return out;
 }
@@ -158,12 +204,21 @@ reduce_axis_end(L *l, void *ctx, LLVMValueRef count)
     return reduce_end(l, &ra->r, ra->mean, count);
 }
 
+static void
+reduce_axis_renew(L *l, void *ctx)
+{
+    Reduce *r = &((ReduceAxis *)ctx)->r;
+    r->acc = kn_lower_entry_alloca(l, kn_lower_type(l, r->acc_t), "acc");
+    r->first = kn_lower_entry_alloca(l, l->i1, "first");
+}
+
 static LLVMValueRef
 reduce_axis(L *l, KnInstr *in, const char *name, LLVMValueRef a, const KnType *t, int k)
 {
     KnCallImpl *impl = in->impl;
     ReduceAxis ra = {reduce_new(l, name, impl->result, t->dtype), !strcmp(name, "mean")};
-    static const AxisHooks hooks = {reduce_axis_begin, reduce_axis_step, reduce_axis_end};
+    static const AxisHooks hooks = {reduce_axis_begin, reduce_axis_step, reduce_axis_end,
+                                    reduce_axis_renew, sizeof(ReduceAxis)};
     return along_axis(l, in->type, a, t, k, empty_error(name), &hooks, &ra);
 }
 
@@ -270,13 +325,20 @@ scan(L *l, KnInstr *in, const char *name, LLVMValueRef a, const KnType *t)
     return cum ? out : scan_result(l, &s, NULL);
 }
 
+static void
+scan_renew(L *l, void *ctx)
+{
+    Scan *s = ctx;
+    *s = scan_new(l, s->name, s->elem_t, s->acc_t);
+}
+
 /* argmin/argmax/any/all along axis k */
 static LLVMValueRef
 scan_axis(L *l, KnInstr *in, const char *name, LLVMValueRef a, const KnType *t, int k)
 {
     int logical = !strcmp(name, "any") || !strcmp(name, "all");
     Scan s = scan_new(l, name, t->dtype, logical ? &kn_type_bool : t->dtype);
-    static const AxisHooks hooks = {scan_begin, scan_step, scan_result};
+    static const AxisHooks hooks = {scan_begin, scan_step, scan_result, scan_renew, sizeof(Scan)};
     return along_axis(l, in->type, a, t, k, empty_error(name), &hooks, &s);
 }
 
