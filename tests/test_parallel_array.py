@@ -380,3 +380,48 @@ def test_axis_reduction_keepdims_and_empty_axis():
     with pytest.raises(ValueError) as e2:
         ser(np.zeros((0, 5)))
     assert str(e1.value) == str(e2.value)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [lambda x: x, lambda x: np.asfortranarray(x), lambda x: x[::2, 1::3], lambda x: x.T],
+    ids=["C", "F", "strided", "T"],
+)
+@pytest.mark.parametrize("dtype", [np.float64, np.int64, np.uint8, np.bool_])
+def test_arg_and_logical_reductions(make, dtype):
+    def f(a):
+        return a.argmin(), a.argmax(), np.argmin(a), np.any(a), np.all(a), a.any(), a.all()
+
+    par, ser = both(f)
+    rng = np.random.default_rng(11)
+    base = rng.integers(0, 3, (400, 300)).astype(dtype)  # many ties: the first index wins
+    for a in (make(base), make(base * 0 + 1), make(base * 0)):
+        assert par(a) == ser(a) == f(a)
+    assert any(w == "reduction argmin" and p for w, p, _ in notes(par))
+
+
+def test_argmin_nan_first_and_complex():
+    def f(a):
+        return a.argmin(), a.argmax()
+
+    par, _ = both(f)
+    a = np.arange(BIG, dtype=np.float64) % 10
+    a[BIG - 5] = np.nan
+    a[BIG - 2] = np.nan
+    assert par(a) == f(a) == (BIG - 5, BIG - 5)
+    c = (np.arange(BIG) % 7) + 1j * (np.arange(BIG) % 5)
+    assert par(c) == f(c)
+    with pytest.raises(ValueError) as e1:
+        par(np.zeros(0))
+    with pytest.raises(ValueError) as e2:
+        kiln.njit(f)(np.zeros(0))
+    assert str(e1.value) == str(e2.value)
+
+
+def test_logical_empty():
+    def f(a):
+        return a.any(), a.all()
+
+    par, _ = both(f)
+    assert par(np.zeros(0)) == (False, True)
+    assert par(np.zeros((0, 3))) == (False, True)

@@ -304,6 +304,143 @@ scan_result(L *l, void *ctx, LLVMValueRef count)
     return LLVMBuildLoad2(l->b, l->i64, s->best, "");
 }
 
+/* ---- parallel=True: argmin/argmax/any/all of a whole array on the pool ---- */
+
+enum { PAR_BEST = 24 }; /* where a slot keeps its argmin/argmax index (the value at 0) */
+
+typedef struct ParScan {
+    const Scan *s;
+    LLVMValueRef a, slots;
+    const KnType *t;
+} ParScan;
+
+/* One chunk: this thread's partial (value, C-order index of the best) over the elements
+ * [lo, hi) of a C array or the rows [lo, hi) of axis 0 of another; its slot is seen once an
+ * element was (any/all: always). */
+static void
+par_scan_gen(L *l, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef tid, void *ctx)
+{
+    ParScan *p = ctx;
+    const KnType *t = p->t;
+    Scan s = scan_new(l, p->s->name, p->s->elem_t, p->s->acc_t);
+    scan_begin(l, &s);
+    int logical = !strcmp(s.name, "any") || !strcmp(s.name, "all");
+    LLVMValueRef slot = offset_ptr(l, p->slots, LLVMBuildMul(l->b, tid, i64c(l, KN_PAR_SLOT), ""));
+    LLVMValueRef seenp = offset_ptr(l, slot, i64c(l, KN_PAR_SEEN)),
+                 bestp = offset_ptr(l, slot, i64c(l, PAR_BEST));
+    LLVMValueRef seen = LLVMBuildICmp(l->b, LLVMIntNE, LLVMBuildLoad2(l->b, l->i8, seenp, ""),
+                                      LLVMConstInt(l->i8, 0, 0), "");
+    LLVMTypeRef at = kn_lower_type(l, s.acc_t);
+    LLVMBuildStore(l->b,
+                   LLVMBuildSelect(l->b, seen, load_elem(l, s.acc_t, slot),
+                                   LLVMBuildLoad2(l->b, at, s.acc, ""), ""),
+                   s.acc);
+    LLVMBuildStore(
+        l->b, LLVMBuildSelect(l->b, seen, LLVMBuildLoad2(l->b, l->i64, bestp, ""), i64c(l, 0), ""),
+        s.best);
+    LLVMBuildStore(l->b, LLVMBuildNot(l->b, seen, ""), s.first);
+    /* the C-order index of the chunk's first element */
+    LLVMValueRef data = field(l, p->a, F_DATA), row = i64c(l, 1);
+    if (t->layout != 'C') {
+        LLVMValueRef n0 = dim(l, p->a, F_SHAPE, 0);
+        LLVMValueRef d = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, n0, i64c(l, 0), ""),
+                                         i64c(l, 1), n0, "");
+        row = LLVMBuildSDiv(l->b, field(l, p->a, F_NITEMS), d, "");
+    }
+    LLVMBuildStore(l->b, LLVMBuildMul(l->b, lo, row, ""), s.index);
+    Loop lp;
+    kn_lower_par_loop_begin(l, &lp, lo, hi);
+    LLVMValueRef i = kn_lower_loop_index(l, &lp);
+    if (t->layout == 'C')
+        scan_step(l, offset_ptr(l, data, LLVMBuildMul(l->b, i, i64c(l, itemsize(t->dtype)), "")),
+                  &s);
+    else
+        kn_lower_visit_axes(l, p->a, t,
+                            offset_ptr(l, data, LLVMBuildMul(l->b, i, stride(l, p->a, t, 0), "")),
+                            1, scan_step, &s);
+    kn_lower_loop_end(l, &lp);
+    store_elem(l, s.acc_t, LLVMBuildLoad2(l->b, at, s.acc, ""), slot);
+    LLVMBuildStore(l->b, LLVMBuildLoad2(l->b, l->i64, s.best, ""), bestp);
+    LLVMValueRef got = logical ? LLVMConstInt(l->i1, 1, 0)
+                               : LLVMBuildNot(l->b, LLVMBuildLoad2(l->b, l->i1, s.first, ""), "");
+    LLVMBuildStore(l->b, LLVMBuildZExt(l->b, got, l->i8, ""), seenp);
+}
+
+/* Take partial (x at index i) into s: any/all combine, argmin/argmax keep the extreme and, of
+ * equal ones (or NaNs), the lower index, so the order of the partials does not matter. */
+static void
+scan_combine(L *l, Scan *s, LLVMValueRef x, LLVMValueRef i)
+{
+    LLVMTypeRef at = kn_lower_type(l, s->acc_t);
+    LLVMValueRef acc = LLVMBuildLoad2(l->b, at, s->acc, "");
+    if (!strcmp(s->name, "any") || !strcmp(s->name, "all")) {
+        LLVMBuildStore(l->b,
+                       s->name[1] == 'n' ? LLVMBuildOr(l->b, acc, x, "")
+                                         : LLVMBuildAnd(l->b, acc, x, ""),
+                       s->acc);
+        return;
+    }
+    const KnType *et = s->elem_t;
+    LLVMValueRef first = LLVMBuildLoad2(l->b, l->i1, s->first, "");
+    LLVMValueRef best = LLVMBuildLoad2(l->b, l->i64, s->best, "");
+    LLVMValueRef lower = LLVMBuildICmp(l->b, LLVMIntSLT, i, best, "");
+    KnCmp op = s->name[3] == 'm' && s->name[4] == 'i' ? KN_CMP_LT : KN_CMP_GT;
+    LLVMValueRef better = kn_lower_cmp(l, op, x, acc, et, et, et);
+    LLVMValueRef tie = kn_lower_cmp(l, KN_CMP_EQ, x, acc, et, et, et);
+    LLVMValueRef xnan = any_nan(l, x, et);
+    if (xnan) {
+        LLVMValueRef accnan = any_nan(l, acc, et);
+        better =
+            LLVMBuildOr(l->b,
+                        LLVMBuildAnd(l->b, LLVMBuildNot(l->b, accnan, ""),
+                                     LLVMBuildOr(l->b, better, xnan, ""), ""),
+                        LLVMBuildAnd(l->b, LLVMBuildAnd(l->b, accnan, xnan, ""), lower, ""), "");
+        tie = LLVMBuildAnd(l->b, tie, LLVMBuildNot(l->b, accnan, ""), "");
+    }
+    better = LLVMBuildOr(l->b, better, LLVMBuildAnd(l->b, tie, lower, ""), "");
+    better = LLVMBuildOr(l->b, first, better, "");
+    LLVMBuildStore(l->b, LLVMBuildSelect(l->b, better, x, acc, ""), s->acc);
+    LLVMBuildStore(l->b, LLVMBuildSelect(l->b, better, i, best, ""), s->best);
+    LLVMBuildStore(l->b, LLVMConstInt(l->i1, 0, 0), s->first);
+}
+
+/* argmin/argmax/any/all of a over the pool, the partials combined into s; 0: serially */
+static int
+par_scan(L *l, Scan *s, LLVMValueRef a, const KnType *t, const char *name)
+{
+    if (!l->c->parallel || t->ndim == 0 || t->dtype->kind == KN_TY_RECORD)
+        return 0;
+    char what[64];
+    snprintf(what, sizeof what, "reduction %s", name);
+    LLVMValueRef count, saved, slots = kn_lower_par_slots(l, &count, &saved);
+    ParScan p = {s, a, slots, t};
+    LLVMValueRef nitems = field(l, a, F_NITEMS);
+    KnParRegion reg = {
+        what, t->layout == 'C' ? nitems : dim(l, a, F_SHAPE, 0), nitems, 1, slots, par_scan_gen,
+        &p};
+    if (!kn_lower_par_region(l, &reg)) {
+        kn_lower_par_slots_free(l, saved);
+        return 0;
+    }
+    Loop lp;
+    kn_lower_loop_begin(l, &lp, count);
+    LLVMValueRef slot = offset_ptr(
+        l, slots, LLVMBuildMul(l->b, kn_lower_loop_index(l, &lp), i64c(l, KN_PAR_SLOT), ""));
+    LLVMValueRef seen = LLVMBuildLoad2(l->b, l->i8, offset_ptr(l, slot, i64c(l, KN_PAR_SEEN)), "");
+    LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "partial");
+    LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "next_partial");
+    LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, seen, LLVMConstInt(l->i8, 0, 0), ""), yes,
+                    next);
+    LLVMPositionBuilderAtEnd(l->b, yes);
+    scan_combine(l, s, load_elem(l, s->acc_t, slot),
+                 LLVMBuildLoad2(l->b, l->i64, offset_ptr(l, slot, i64c(l, PAR_BEST)), ""));
+    LLVMBuildBr(l->b, next);
+    LLVMPositionBuilderAtEnd(l->b, next);
+    kn_lower_loop_end(l, &lp);
+    kn_lower_par_slots_free(l, saved);
+    return 1;
+}
+
 static LLVMValueRef
 scan(L *l, KnInstr *in, const char *name, LLVMValueRef a, const KnType *t)
 {
@@ -321,7 +458,8 @@ scan(L *l, KnInstr *in, const char *name, LLVMValueRef a, const KnType *t)
         kn_lower_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, field(l, a, F_NITEMS), i64c(l, 0), ""),
                           empty_error(name));
     }
-    kn_lower_visit_axes(l, a, t, field(l, a, F_DATA), 0, scan_step, &s);
+    if (cum || !par_scan(l, &s, a, t, name))
+        kn_lower_visit_axes(l, a, t, field(l, a, F_DATA), 0, scan_step, &s);
     return cum ? out : scan_result(l, &s, NULL);
 }
 
