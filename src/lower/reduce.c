@@ -314,58 +314,6 @@ typedef struct ParScan {
     const KnType *t;
 } ParScan;
 
-/* One chunk: this thread's partial (value, C-order index of the best) over the elements
- * [lo, hi) of a C array or the rows [lo, hi) of axis 0 of another; its slot is seen once an
- * element was (any/all: always). */
-static void
-par_scan_gen(L *l, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef tid, void *ctx)
-{
-    ParScan *p = ctx;
-    const KnType *t = p->t;
-    Scan s = scan_new(l, p->s->name, p->s->elem_t, p->s->acc_t);
-    scan_begin(l, &s);
-    int logical = !strcmp(s.name, "any") || !strcmp(s.name, "all");
-    LLVMValueRef slot = offset_ptr(l, p->slots, LLVMBuildMul(l->b, tid, i64c(l, KN_PAR_SLOT), ""));
-    LLVMValueRef seenp = offset_ptr(l, slot, i64c(l, KN_PAR_SEEN)),
-                 bestp = offset_ptr(l, slot, i64c(l, PAR_BEST));
-    LLVMValueRef seen = LLVMBuildICmp(l->b, LLVMIntNE, LLVMBuildLoad2(l->b, l->i8, seenp, ""),
-                                      LLVMConstInt(l->i8, 0, 0), "");
-    LLVMTypeRef at = kn_lower_type(l, s.acc_t);
-    LLVMBuildStore(l->b,
-                   LLVMBuildSelect(l->b, seen, load_elem(l, s.acc_t, slot),
-                                   LLVMBuildLoad2(l->b, at, s.acc, ""), ""),
-                   s.acc);
-    LLVMBuildStore(
-        l->b, LLVMBuildSelect(l->b, seen, LLVMBuildLoad2(l->b, l->i64, bestp, ""), i64c(l, 0), ""),
-        s.best);
-    LLVMBuildStore(l->b, LLVMBuildNot(l->b, seen, ""), s.first);
-    /* the C-order index of the chunk's first element */
-    LLVMValueRef data = field(l, p->a, F_DATA), row = i64c(l, 1);
-    if (t->layout != 'C') {
-        LLVMValueRef n0 = dim(l, p->a, F_SHAPE, 0);
-        LLVMValueRef d = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, n0, i64c(l, 0), ""),
-                                         i64c(l, 1), n0, "");
-        row = LLVMBuildSDiv(l->b, field(l, p->a, F_NITEMS), d, "");
-    }
-    LLVMBuildStore(l->b, LLVMBuildMul(l->b, lo, row, ""), s.index);
-    Loop lp;
-    kn_lower_par_loop_begin(l, &lp, lo, hi);
-    LLVMValueRef i = kn_lower_loop_index(l, &lp);
-    if (t->layout == 'C')
-        scan_step(l, offset_ptr(l, data, LLVMBuildMul(l->b, i, i64c(l, itemsize(t->dtype)), "")),
-                  &s);
-    else
-        kn_lower_visit_axes(l, p->a, t,
-                            offset_ptr(l, data, LLVMBuildMul(l->b, i, stride(l, p->a, t, 0), "")),
-                            1, scan_step, &s);
-    kn_lower_loop_end(l, &lp);
-    store_elem(l, s.acc_t, LLVMBuildLoad2(l->b, at, s.acc, ""), slot);
-    LLVMBuildStore(l->b, LLVMBuildLoad2(l->b, l->i64, s.best, ""), bestp);
-    LLVMValueRef got = logical ? LLVMConstInt(l->i1, 1, 0)
-                               : LLVMBuildNot(l->b, LLVMBuildLoad2(l->b, l->i1, s.first, ""), "");
-    LLVMBuildStore(l->b, LLVMBuildZExt(l->b, got, l->i8, ""), seenp);
-}
-
 /* Take partial (x at index i) into s: any/all combine, argmin/argmax keep the extreme and, of
  * equal ones (or NaNs), the lower index, so the order of the partials does not matter. */
 static void
@@ -402,6 +350,58 @@ scan_combine(L *l, Scan *s, LLVMValueRef x, LLVMValueRef i)
     LLVMBuildStore(l->b, LLVMBuildSelect(l->b, better, x, acc, ""), s->acc);
     LLVMBuildStore(l->b, LLVMBuildSelect(l->b, better, i, best, ""), s->best);
     LLVMBuildStore(l->b, LLVMConstInt(l->i1, 0, 0), s->first);
+}
+
+/* One chunk: a partial (value, C-order index of the best) over the elements [lo, hi) of a C
+ * array or the rows [lo, hi) of axis 0 of another, merged with the thread's slot; the slot is
+ * seen once an element was (any/all: always). */
+static void
+par_scan_gen(L *l, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef tid, void *ctx)
+{
+    ParScan *p = ctx;
+    const KnType *t = p->t;
+    Scan s = scan_new(l, p->s->name, p->s->elem_t, p->s->acc_t);
+    scan_begin(l, &s);
+    int logical = !strcmp(s.name, "any") || !strcmp(s.name, "all");
+    LLVMValueRef slot = offset_ptr(l, p->slots, LLVMBuildMul(l->b, tid, i64c(l, KN_PAR_SLOT), ""));
+    LLVMValueRef seenp = offset_ptr(l, slot, i64c(l, KN_PAR_SEEN)),
+                 bestp = offset_ptr(l, slot, i64c(l, PAR_BEST));
+    LLVMValueRef seen = LLVMBuildICmp(l->b, LLVMIntNE, LLVMBuildLoad2(l->b, l->i8, seenp, ""),
+                                      LLVMConstInt(l->i8, 0, 0), "");
+    LLVMTypeRef at = kn_lower_type(l, s.acc_t);
+    /* the C-order index of the chunk's first element */
+    LLVMValueRef data = field(l, p->a, F_DATA), row = i64c(l, 1);
+    if (t->layout != 'C') {
+        LLVMValueRef n0 = dim(l, p->a, F_SHAPE, 0);
+        LLVMValueRef d = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, n0, i64c(l, 0), ""),
+                                         i64c(l, 1), n0, "");
+        row = LLVMBuildSDiv(l->b, field(l, p->a, F_NITEMS), d, "");
+    }
+    LLVMBuildStore(l->b, LLVMBuildMul(l->b, lo, row, ""), s.index);
+    Loop lp;
+    kn_lower_par_loop_begin(l, &lp, lo, hi);
+    LLVMValueRef i = kn_lower_loop_index(l, &lp);
+    if (t->layout == 'C')
+        scan_step(l, offset_ptr(l, data, LLVMBuildMul(l->b, i, i64c(l, itemsize(t->dtype)), "")),
+                  &s);
+    else
+        kn_lower_visit_axes(l, p->a, t,
+                            offset_ptr(l, data, LLVMBuildMul(l->b, i, stride(l, p->a, t, 0), "")),
+                            1, scan_step, &s);
+    kn_lower_loop_end(l, &lp);
+    /* a thread's earlier chunk (dynamic chunks; the order of a thread's chunks is unknown) */
+    LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "earlier");
+    LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "merged");
+    LLVMBuildCondBr(l->b, seen, yes, next);
+    LLVMPositionBuilderAtEnd(l->b, yes);
+    scan_combine(l, &s, load_elem(l, s.acc_t, slot), LLVMBuildLoad2(l->b, l->i64, bestp, ""));
+    LLVMBuildBr(l->b, next);
+    LLVMPositionBuilderAtEnd(l->b, next);
+    store_elem(l, s.acc_t, LLVMBuildLoad2(l->b, at, s.acc, ""), slot);
+    LLVMBuildStore(l->b, LLVMBuildLoad2(l->b, l->i64, s.best, ""), bestp);
+    LLVMValueRef got = logical ? LLVMConstInt(l->i1, 1, 0)
+                               : LLVMBuildNot(l->b, LLVMBuildLoad2(l->b, l->i1, s.first, ""), "");
+    LLVMBuildStore(l->b, LLVMBuildZExt(l->b, got, l->i8, ""), seenp);
 }
 
 /* argmin/argmax/any/all of a over the pool, the partials combined into s; 0: serially */
