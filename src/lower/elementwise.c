@@ -333,7 +333,8 @@ par_elementwise(L *l, KnInstr *in, Operand *ops, int nops, LLVMValueRef result, 
     if (!l->c->parallel || rt->ndim == 0 || nops > 8)
         return 0;
     ParEw p = {in, ops, nops, result, rt, kernel, shape, rt->ndim};
-    KnParRegion r = {flat ? ew_what(in) : NULL,
+    const char *what = kernel == kn_lower_copy_kernel ? "array copy" : ew_what(in);
+    KnParRegion r = {flat ? what : NULL,
                      flat ? field(l, result, F_NITEMS) : shape[0],
                      field(l, result, F_NITEMS),
                      0,
