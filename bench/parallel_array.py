@@ -10,8 +10,8 @@ Steady state, the median of rounds taken in turn, each engine in a subprocess of
 - sum: np.sum(a) of 10^7 float64;
 - small axpy: a * b + c on 100 elements (what the inline path costs a parallel function);
 - zeros: np.zeros(10^7).
-First call: a fresh process that defines `a * b + c` with parallel=True and calls it once on
-1000 elements (decoration to result).
+First call: a fresh process that defines `a * b + c` (kiln with and without parallel=True,
+Numba with it) and calls it once on 1000 elements (decoration to result).
 The speed-up of the parallel columns depends on the thread pool: with the serial placeholder
 pool of src/parallel/pool.c (main before POOL's merge) they measure the overhead of the
 outlined loops only. Reports only: nothing here is asserted.
@@ -76,7 +76,7 @@ import numpy as np
 t0 = time.perf_counter()
 import %(mod)s as eng
 t1 = time.perf_counter()
-@eng.njit(parallel=True)
+@eng.njit(parallel=%(par)s)
 def f(a, b, c):
     return a * b + c
 a = np.linspace(0.0, 1.0, 1000)
@@ -115,9 +115,9 @@ def main():
         cells = "".join(f"{med[e] * scale:>10.2f}{unit}" for e in ENGINES)
         print(f"{k:<12}{cells}{med['kiln-par'] / med['kiln']:>12.2f}")
     n = 3 if opts.quick else 7
-    for mod in ("kiln", "numba"):
-        first = [float(run(FIRST % {"mod": mod})) for _ in range(n)]
-        print(f"first call, parallel=True, {mod}: {statistics.median(first) * 1e3:.1f} ms "
+    for mod, par in (("kiln", True), ("kiln", False), ("numba", True)):
+        first = [float(run(FIRST % {"mod": mod, "par": par})) for _ in range(n)]
+        print(f"first call, parallel={par}, {mod}: {statistics.median(first) * 1e3:.1f} ms "
               f"(median of {n} processes)")
 
 
