@@ -425,3 +425,15 @@ def test_logical_empty():
     par, _ = both(f)
     assert par(np.zeros(0)) == (False, True)
     assert par(np.zeros((0, 3))) == (False, True)
+
+
+def test_cumsum_is_serial_with_a_note():
+    def f(a):
+        return np.cumsum(a), a.cumprod()
+
+    par, ser = both(f)
+    a = np.arange(1, 50, dtype=np.int64)
+    for x, y in zip(par(a), ser(a)):
+        same(x, y)
+    ns = notes(par)
+    assert ("scan cumsum", False) in [(w, p) for w, p, _ in ns]

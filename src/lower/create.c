@@ -150,12 +150,14 @@ kn_lower_array_creation(L *l, KnInstr *in, int id)
             LLVMBuildMemSet(l->b, field(l, a, F_DATA), LLVMConstInt(l->i8, 0, 0), nbytes, 64);
     } else if (id == KN_BI_NP_ONES || id == KN_BI_NP_ONES_LIKE) {
         LLVMValueRef one = LLVMConstInt(l->i64, 1, 0);
-        if (!kn_lower_par_fill(l, "np.ones", a, t, kn_lower_convert(l, one, &kn_type_int64, d)))
+        if (!l->c->parallel ||
+            !kn_lower_par_fill(l, "np.ones", a, t, kn_lower_convert(l, one, &kn_type_int64, d)))
             kn_lower_array_fill(l, a, t, one, &kn_type_int64);
     } else if (id == KN_BI_NP_FULL || id == KN_BI_NP_FULL_LIKE) {
         KnInstr *v = kn_typing_arg(in, 1, "fill_value");
         kn_lower_check_python_int(l, v, d, 0, 0); /* np.full_like(uint8 array, -1) */
-        if (!kn_lower_par_fill(l, "np.full", a, t, kn_lower_convert(l, l->vals[v->id], v->type, d)))
+        if (!l->c->parallel ||
+            !kn_lower_par_fill(l, "np.full", a, t, kn_lower_convert(l, l->vals[v->id], v->type, d)))
             kn_lower_array_fill(l, a, t, l->vals[v->id], v->type);
     }
     return a;

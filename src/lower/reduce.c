@@ -458,6 +458,11 @@ scan(L *l, KnInstr *in, const char *name, LLVMValueRef a, const KnType *t)
         kn_lower_raise_if(l, LLVMBuildICmp(l->b, LLVMIntEQ, field(l, a, F_NITEMS), i64c(l, 0), ""),
                           empty_error(name));
     }
+    if (cum && l->c->parallel) {
+        char what[64];
+        snprintf(what, sizeof what, "scan %s", name);
+        kn_par_note(l->c, l->span, what, 0, "a cumulative scan is not split over threads yet");
+    }
     if (cum || !par_scan(l, &s, a, t, name))
         kn_lower_visit_axes(l, a, t, field(l, a, F_DATA), 0, scan_step, &s);
     return cum ? out : scan_result(l, &s, NULL);
