@@ -104,6 +104,12 @@ pass_fuse(KnCompilation *c)
 }
 
 static int
+pass_prange(KnCompilation *c)
+{
+    return kn_pass_prange(c);
+}
+
+static int
 pass_raises(KnCompilation *c)
 {
     /* 0 for a function in a recursion cycle means the coded ABI (lower/internal.h): it can
@@ -138,7 +144,7 @@ pass_verify_fused(KnCompilation *c)
 
 static const KnPass pipeline[] = {
     {"typing", pass_typing},       {"verify", pass_verify},      {"fuse", pass_fuse},
-    {"raises", pass_raises},       {"defer", pass_defer},        {"nonzero", pass_nonzero},
+    {"prange", pass_prange},       {"raises", pass_raises},       {"defer", pass_defer},        {"nonzero", pass_nonzero},
     {"verify", pass_verify_fused}, {"lower", kn_jit_pass_lower}, {"optimize", kn_jit_pass_optimize},
     {"jit", kn_jit_pass_add},
 };

@@ -328,7 +328,8 @@ kn_fe_for_stmt(FE *fe, PyObject *node)
         if (!callee)
             return -1;
         if (callee->op == KN_OP_GLOBAL && callee->type->kind == KN_TY_FUNC &&
-            callee->type->id == KN_BI_RANGE) {
+            (callee->type->id == KN_BI_RANGE || callee->type->id == KN_BI_PRANGE)) {
+            int par = callee->type->id == KN_BI_PRANGE && fe->c->parallel; /* passes/prange.c */
             PyObject *args = A(iter, "args");
             Py_ssize_t n = PyList_GET_SIZE(args);
             Val a[3] = {NULL, NULL, NULL};
@@ -339,8 +340,14 @@ kn_fe_for_stmt(FE *fe, PyObject *node)
             Val stop = n == 1 ? a[0] : a[1];
             Val step = n == 3 ? a[2] : kn_fe_const_int(fe, sp, 1, &kn_type_int64);
             Val lit = literal_step(fe, sp, step);
-            if (lit) /* the common case: a counted loop LLVM can vectorize */
-                return iter_loop(fe, node, range_iter(fe, sp, start, stop, lit));
+            if (lit) { /* the common case: a counted loop LLVM can vectorize */
+                Val it = range_iter(fe, sp, start, stop, lit);
+                it->imm.i = par; /* a prange loop to outline */
+                return iter_loop(fe, node, it);
+            }
+            if (par)
+                kn_par_note(fe->c, span_of(fe, node), "prange loop", 0,
+                            "its step is not an integer literal: it runs serially");
             /* unknown step: iterate over the range object */
             KnInstr *all[4] = {callee, a[0], n > 1 ? a[1] : NULL, n > 2 ? a[2] : NULL};
             return iter_loop(
