@@ -265,6 +265,10 @@ lower_region(L *l, KnInstr *in)
         l->b, l->i8, LLVMBuildMul(l->b, nthreads, LLVMConstInt(l->i64, EXC_STRIDE, 0), ""),
         "excs");
     LLVMSetAlignment(excs, SLOT_ALIGN);
+    /* a raise writes only some fields (as the dispatcher's record, they start zeroed) */
+    LLVMBuildMemSet(l->b, excs, LLVMConstInt(l->i8, 0, 0),
+                    LLVMBuildMul(l->b, nthreads, LLVMConstInt(l->i64, EXC_STRIDE, 0), ""),
+                    SLOT_ALIGN);
     LLVMValueRef last = kn_lower_entry_alloca(l, rt, "last");
     /* every slot starts at the identities; the last values at the variables' own */
     LLVMValueRef init = LLVMGetUndef(rt);
