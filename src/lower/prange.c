@@ -14,6 +14,7 @@
  * exception record into its own and unwinds, or combines the partials in thread order. */
 #include "lower/internal.h"
 
+#include <llvm-c/DebugInfo.h>
 #include <llvm-c/Linker.h>
 
 #include <stdio.h>
@@ -60,7 +61,15 @@ lower_body(L *l, KnPrangeRegion *r)
                       "internal error: the prange loop's body could not be linked");
         return NULL;
     }
-    return LLVMGetNamedFunction(l->mod, r->symbol);
+    /* the body is called only by its trampoline: private (inlined there, not emitted on its
+     * own), and its wrapper is never called */
+    LLVMValueRef w = LLVMGetNamedFunction(l->mod, r->wrapper);
+    if (w)
+        LLVMDeleteFunction(w);
+    f = LLVMGetNamedFunction(l->mod, r->symbol);
+    if (f)
+        LLVMSetLinkage(f, LLVMPrivateLinkage);
+    return f;
 }
 
 static LLVMTypeRef
@@ -167,6 +176,23 @@ trip_count(L *l, LLVMValueRef start, LLVMValueRef stop, int64_t step)
     return LLVMBuildSelect(l->b, any, cnt, LLVMConstInt(l->i64, 0, 0), "n");
 }
 
+/* A loop over the threads' slots runs a few times: neither unrolled nor vectorized (that
+ * only lengthened the first call's optimization and code generation) */
+static void
+no_unrolling(L *l, LLVMValueRef latch)
+{
+    LLVMMetadataRef s[2] = {LLVMMDStringInContext2(l->ctx, "llvm.loop.unroll.disable", 24),
+                            LLVMMDStringInContext2(l->ctx, "llvm.loop.vectorize.enable", 26)};
+    LLVMMetadataRef off[2] = {s[1], LLVMValueAsMetadata(LLVMConstInt(l->i1, 0, 0))};
+    LLVMMetadataRef tmp = LLVMTemporaryMDNode(l->ctx, NULL, 0);
+    LLVMMetadataRef ops[3] = {tmp, LLVMMDNodeInContext2(l->ctx, s, 1),
+                              LLVMMDNodeInContext2(l->ctx, off, 2)};
+    LLVMMetadataRef loop = LLVMMDNodeInContext2(l->ctx, ops, 3);
+    LLVMMetadataReplaceAllUsesWith(tmp, loop);
+    LLVMSetMetadata(latch, LLVMGetMDKindIDInContext(l->ctx, "llvm.loop", 9),
+                    LLVMMetadataAsValue(l->ctx, loop));
+}
+
 /* for (tid = 0; tid < size; tid++) each(tid): a loop at the builder, left after it */
 typedef void (*EachTid)(L *l, LLVMValueRef tid, void *ctx);
 
@@ -185,7 +211,7 @@ for_each_tid(L *l, LLVMValueRef size, EachTid each, void *ctx)
     LLVMPositionBuilderAtEnd(l->b, body);
     each(l, t, ctx);
     LLVMBuildStore(l->b, LLVMBuildAdd(l->b, t, LLVMConstInt(l->i64, 1, 0), ""), k);
-    LLVMBuildBr(l->b, head);
+    no_unrolling(l, LLVMBuildBr(l->b, head));
     LLVMPositionBuilderAtEnd(l->b, out);
 }
 
