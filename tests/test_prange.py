@@ -471,3 +471,24 @@ def test_nogil_parallel_from_threads():
     for t in ts:
         t.join()
     assert not errors and len(results) == 160 and all(r == want for r in results)
+
+
+def raises_with_values(a):
+    s = 0
+    for i in prange(a.shape[0]):
+        if a[i] < 0:
+            raise ValueError(f"negative {i} at " + str(a[i]))
+        s += a[i]
+    return s
+
+
+def test_exception_with_runtime_arguments_from_any_iteration():
+    # the texts of str arguments are kept per thread by the runtime: the failing thread's
+    # reach the caller
+    par = njit(parallel=True)(raises_with_values)
+    for k in range(0, 1000, 37):
+        a = np.arange(1000)
+        a[k] = -3
+        with pytest.raises(ValueError) as e:
+            par(a)
+        assert str(e.value) == f"negative {k} at -3"

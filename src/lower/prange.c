@@ -29,7 +29,9 @@ enum {
     CTX_LAST,
     CTX_CAPTURED /* the captured values follow */
 };
-enum { SLOT_ALIGN = 64, EXC_STRIDE = 64 };
+/* a thread's exception record: its KnExcInfo, then the texts of its str arguments (the runtime
+ * keeps them per thread: runtime/exc.c), {chars, length, kind} for each of the 4 positions */
+enum { SLOT_ALIGN = 64, EXC_TEXTS = 64, TEXT_SIZE = 24, EXC_STRIDE = 192 };
 
 /* The body as a native function of the parent's module, or NULL with a diagnostic. */
 static LLVMValueRef
@@ -96,6 +98,64 @@ at_stride(L *l, LLVMBuilderRef b, LLVMValueRef base, LLVMValueRef tid, uint64_t 
     return LLVMBuildInBoundsGEP2(b, l->i8, base, &off, 1, "");
 }
 
+static LLVMValueRef
+text_field(L *l, LLVMBuilderRef b, LLVMValueRef exc, int k, int off)
+{
+    LLVMValueRef o = LLVMConstInt(l->i64, (uint64_t)(EXC_TEXTS + TEXT_SIZE * k + off), 0);
+    return LLVMBuildInBoundsGEP2(b, l->i8, exc, &o, 1, "");
+}
+
+/* In the failing thread: where its str arguments' texts are (they stay there while the region
+ * ends: the thread raises nothing more) */
+static void
+save_texts(L *l, LLVMBuilderRef b, LLVMValueRef exc)
+{
+    LLVMTypeRef ps[3] = {l->i64, l->ptr, l->ptr};
+    LLVMTypeRef ft = LLVMFunctionType(l->ptr, ps, 3, 0);
+    LLVMValueRef f = LLVMGetNamedFunction(l->mod, "kn_rt_exc_text_get");
+    if (!f)
+        f = LLVMAddFunction(l->mod, "kn_rt_exc_text_get", ft);
+    for (int k = 0; k < 4; k++) {
+        LLVMValueRef args[3] = {LLVMConstInt(l->i64, (uint64_t)k, 0), text_field(l, b, exc, k, 16),
+                                text_field(l, b, exc, k, 8)};
+        LLVMBuildStore(b, LLVMBuildCall2(b, ft, f, args, 3, ""), text_field(l, b, exc, k, 0));
+    }
+}
+
+/* In the caller: the failing thread's texts become this thread's, for the dispatcher */
+static void
+take_texts(L *l, LLVMValueRef exc)
+{
+    LLVMTypeRef st = kn_lower_str_type(l);
+    LLVMValueRef str = kn_lower_entry_alloca(l, st, "text");
+    LLVMValueRef kind = kn_lower_entry_alloca(l, l->i32, "kind");
+    LLVMValueRef length = kn_lower_entry_alloca(l, l->i64, "length");
+    for (int k = 0; k < 4; k++) {
+        LLVMValueRef v = LLVMConstNull(st);
+        v = LLVMBuildInsertValue(l->b, v, LLVMBuildLoad2(l->b, l->ptr, text_field(l, l->b, exc, k, 0), ""),
+                                 KN_STR_DATA, "");
+        v = LLVMBuildInsertValue(l->b, v, LLVMBuildLoad2(l->b, l->i64, text_field(l, l->b, exc, k, 8), ""),
+                                 KN_STR_LENGTH, "");
+        v = LLVMBuildInsertValue(l->b, v, LLVMBuildLoad2(l->b, l->i32, text_field(l, l->b, exc, k, 16), ""),
+                                 KN_STR_KIND, "");
+        LLVMBuildStore(l->b, v, str);
+        /* the caller's own texts when the failing chunk ran on this thread: nothing to copy */
+        LLVMTypeRef gp[3] = {l->i64, l->ptr, l->ptr};
+        LLVMValueRef ga[3] = {LLVMConstInt(l->i64, (uint64_t)k, 0), kind, length};
+        LLVMValueRef mine = kn_lower_extern(l, "kn_rt_exc_text_get", l->ptr, gp, 3, ga);
+        LLVMBasicBlockRef copy = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "text");
+        LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "text_done");
+        LLVMValueRef theirs = LLVMBuildLoad2(l->b, l->ptr, text_field(l, l->b, exc, k, 0), "");
+        LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntEQ, mine, theirs, ""), next, copy);
+        LLVMPositionBuilderAtEnd(l->b, copy);
+        LLVMTypeRef ps[2] = {l->i64, l->ptr};
+        LLVMValueRef args[2] = {LLVMConstInt(l->i64, (uint64_t)k, 0), str};
+        kn_lower_extern(l, "kn_rt_exc_text", LLVMVoidTypeInContext(l->ctx), ps, 2, args);
+        LLVMBuildBr(l->b, next);
+        LLVMPositionBuilderAtEnd(l->b, next);
+    }
+}
+
 /* int32 tramp(ctx, lo, hi, tid): one chunk (see the top of the file) */
 static LLVMValueRef
 trampoline(L *l, KnPrangeRegion *r, LLVMValueRef body, LLVMTypeRef ct,
@@ -141,6 +201,7 @@ trampoline(L *l, KnPrangeRegion *r, LLVMValueRef body, LLVMTypeRef ct,
     LLVMBasicBlockRef bad = LLVMAppendBasicBlockInContext(l->ctx, f, "failed");
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, st, LLVMConstInt(l->i32, 0, 0), ""), ok, bad);
     LLVMPositionBuilderAtEnd(b, bad);
+    save_texts(l, b, exc);
     LLVMBuildRet(b, st);
     LLVMPositionBuilderAtEnd(b, ok);
     if (r->nout) {
@@ -340,6 +401,7 @@ lower_region(L *l, KnInstr *in)
     LLVMValueRef src =
         at_stride(l, l->b, excs, LLVMBuildLoad2(l->b, l->i64, failed, ""), EXC_STRIDE);
     LLVMBuildMemCpy(l->b, l->exc_ptr, 8, src, 8, LLVMConstInt(l->i64, sizeof(KnExcInfo), 0));
+    take_texts(l, src);
     kn_lower_intrinsic(l, "llvm.stackrestore", &pt, 1, &saved, 1);
     kn_lower_store_called_from(l);
     kn_lower_unwind(l, st);
