@@ -100,13 +100,8 @@ typedef struct KnPass {
 static int
 pass_fuse(KnCompilation *c)
 {
-    return kn_pass_fuse(c);
-}
-
-static int
-pass_prange(KnCompilation *c)
-{
-    return kn_pass_prange(c);
+    KN_TRY(kn_pass_fuse(c));
+    return kn_pass_prange(c); /* then the prange loops of a parallel=True function */
 }
 
 static int
@@ -144,7 +139,7 @@ pass_verify_fused(KnCompilation *c)
 
 static const KnPass pipeline[] = {
     {"typing", pass_typing},       {"verify", pass_verify},      {"fuse", pass_fuse},
-    {"prange", pass_prange},       {"raises", pass_raises},       {"defer", pass_defer},        {"nonzero", pass_nonzero},
+    {"raises", pass_raises},       {"defer", pass_defer},        {"nonzero", pass_nonzero},
     {"verify", pass_verify_fused}, {"lower", kn_jit_pass_lower}, {"optimize", kn_jit_pass_optimize},
     {"jit", kn_jit_pass_add},
 };

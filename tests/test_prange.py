@@ -492,3 +492,30 @@ def test_exception_with_runtime_arguments_from_any_iteration():
         with pytest.raises(ValueError) as e:
             par(a)
         assert str(e.value) == f"negative {k} at -3"
+
+
+def array_reduction(a):
+    acc = np.zeros(a.shape[1])
+    for i in prange(a.shape[0]):
+        acc += a[i, :]
+    return acc
+
+
+def histogram_rows(a, out):
+    for i in prange(a.shape[0]):
+        for j in range(a.shape[1]):
+            out[i, a[i, j]] += 1
+    return out
+
+
+def test_array_reduction_runs_serially():
+    a = np.arange(12.0).reshape(4, 3)
+    par = check(array_reduction, a)
+    assert "whole-array reduction" in notes(par)[0][2]
+
+
+def test_elementwise_updates_of_own_rows():
+    a = np.random.default_rng(5).integers(0, 4, (50, 30))
+    par, ser, _ = compiled(histogram_rows)
+    np.testing.assert_array_equal(par(a, np.zeros((50, 4), np.int64)),
+                                  ser(a, np.zeros((50, 4), np.int64)))

@@ -801,8 +801,9 @@ numba_aliases(KnState *s)
     static const struct {
         const char *attr;
         int id;
-    } names[] = {{"literal_unroll", KN_BI_LITERAL_UNROLL}, {"literally", KN_BI_LITERALLY},
-                   {"prange", KN_BI_PRANGE}};
+    } names[] = {{"literal_unroll", KN_BI_LITERAL_UNROLL},
+                 {"literally", KN_BI_LITERALLY},
+                 {"prange", KN_BI_PRANGE}};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         PyObject *obj = PyObject_GetAttrString(nb, names[i].attr);
         PyObject *key = PyLong_FromLong(names[i].id);

@@ -343,8 +343,8 @@ kn_fe_for_stmt(FE *fe, PyObject *node)
     if (kn_fe_is_unroll_attr(fe, iter)) /* numba.literal_unroll(t), kiln.literal_unroll(t) */
         return kn_fe_literal_unroll(fe, node);
     if (is(iter, "Call") && (is(A(iter, "func"), "Name") || module_prange(fe, iter)) &&
-        PyList_GET_SIZE(A(iter, "args")) >= 1 &&
-        PyList_GET_SIZE(A(iter, "args")) <= 3 && !PyList_GET_SIZE(A(iter, "keywords"))) {
+        PyList_GET_SIZE(A(iter, "args")) >= 1 && PyList_GET_SIZE(A(iter, "args")) <= 3 &&
+        !PyList_GET_SIZE(A(iter, "keywords"))) {
         Val callee = kn_fe_expr(fe, A(iter, "func"));
         if (!callee)
             return -1;

@@ -132,11 +132,14 @@ take_texts(L *l, LLVMValueRef exc)
     LLVMValueRef length = kn_lower_entry_alloca(l, l->i64, "length");
     for (int k = 0; k < 4; k++) {
         LLVMValueRef v = LLVMConstNull(st);
-        v = LLVMBuildInsertValue(l->b, v, LLVMBuildLoad2(l->b, l->ptr, text_field(l, l->b, exc, k, 0), ""),
+        v = LLVMBuildInsertValue(l->b, v,
+                                 LLVMBuildLoad2(l->b, l->ptr, text_field(l, l->b, exc, k, 0), ""),
                                  KN_STR_DATA, "");
-        v = LLVMBuildInsertValue(l->b, v, LLVMBuildLoad2(l->b, l->i64, text_field(l, l->b, exc, k, 8), ""),
+        v = LLVMBuildInsertValue(l->b, v,
+                                 LLVMBuildLoad2(l->b, l->i64, text_field(l, l->b, exc, k, 8), ""),
                                  KN_STR_LENGTH, "");
-        v = LLVMBuildInsertValue(l->b, v, LLVMBuildLoad2(l->b, l->i32, text_field(l, l->b, exc, k, 16), ""),
+        v = LLVMBuildInsertValue(l->b, v,
+                                 LLVMBuildLoad2(l->b, l->i32, text_field(l, l->b, exc, k, 16), ""),
                                  KN_STR_KIND, "");
         LLVMBuildStore(l->b, v, str);
         /* the caller's own texts when the failing chunk ran on this thread: nothing to copy */
@@ -158,8 +161,8 @@ take_texts(L *l, LLVMValueRef exc)
 
 /* int32 tramp(ctx, lo, hi, tid): one chunk (see the top of the file) */
 static LLVMValueRef
-trampoline(L *l, KnPrangeRegion *r, LLVMValueRef body, LLVMTypeRef ct,
-           LLVMTypeRef rt, uint64_t stride)
+trampoline(L *l, KnPrangeRegion *r, LLVMValueRef body, LLVMTypeRef ct, LLVMTypeRef rt,
+           uint64_t stride)
 {
     LLVMTypeRef ps[4] = {l->ptr, l->i64, l->i64, l->i64};
     char name[600];
@@ -349,8 +352,7 @@ lower_region(L *l, KnInstr *in)
         l->b, l->i8, LLVMBuildMul(l->b, nthreads, LLVMConstInt(l->i64, stride, 0), ""), "slots");
     LLVMSetAlignment(slots, SLOT_ALIGN);
     LLVMValueRef excs = LLVMBuildArrayAlloca(
-        l->b, l->i8, LLVMBuildMul(l->b, nthreads, LLVMConstInt(l->i64, EXC_STRIDE, 0), ""),
-        "excs");
+        l->b, l->i8, LLVMBuildMul(l->b, nthreads, LLVMConstInt(l->i64, EXC_STRIDE, 0), ""), "excs");
     LLVMSetAlignment(excs, SLOT_ALIGN);
     /* a raise writes only some fields (as the dispatcher's record, they start zeroed) */
     LLVMBuildMemSet(l->b, excs, LLVMConstInt(l->i8, 0, 0),
@@ -379,7 +381,8 @@ lower_region(L *l, KnInstr *in)
     }
     LLVMValueRef ctx = kn_lower_entry_alloca(l, ct, "region");
     LLVMBuildStore(l->b, start, field(l->b, ct, ctx, CTX_START));
-    LLVMBuildStore(l->b, LLVMConstInt(l->i64, (uint64_t)r->step, 1), field(l->b, ct, ctx, CTX_STEP));
+    LLVMBuildStore(l->b, LLVMConstInt(l->i64, (uint64_t)r->step, 1),
+                   field(l->b, ct, ctx, CTX_STEP));
     LLVMBuildStore(l->b, slots, field(l->b, ct, ctx, CTX_SLOTS));
     LLVMBuildStore(l->b, excs, field(l->b, ct, ctx, CTX_EXCS));
     LLVMBuildStore(l->b, n, field(l->b, ct, ctx, CTX_N));
@@ -424,8 +427,8 @@ lower_region(L *l, KnInstr *in)
         for (int k = 0; k < r->nout; k++) {
             LLVMValueRef v =
                 k < r->nred
-                    ? LLVMBuildLoad2(
-                          l->b, kn_lower_type(l, l->c->fn->vars.items[r->vars[k]].type), acc[k], "")
+                    ? LLVMBuildLoad2(l->b, kn_lower_type(l, l->c->fn->vars.items[r->vars[k]].type),
+                                     acc[k], "")
                     : LLVMBuildExtractValue(l->b, lastv, (unsigned)k, "");
             result = LLVMBuildInsertValue(l->b, result, v, (unsigned)k, "");
         }

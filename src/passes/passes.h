@@ -72,12 +72,12 @@ typedef struct KnPrangeRegion {
     int64_t step;
     KnSpan span;
     int ncap, nred, nlast, nout;
-    int *cap_vars;      /* the parent's variables passed in (call operands 3..) */
-    int *vars;          /* by result: the parent's variable (reductions first) */
-    int *red_kind;      /* by result: KN_BIN_* combining the partials, KN_PRANGE_MIN/MAX, or
-                         * KN_PRANGE_LAST (the value of the last iteration) */
-    KnInstr **red_op;   /* by reduction: one of its updates in the loop (operand types) */
-    KnType *ret;        /* the body's return type, the call's */
+    int *cap_vars;    /* the parent's variables passed in (call operands 3..) */
+    int *vars;        /* by result: the parent's variable (reductions first) */
+    int *red_kind;    /* by result: KN_BIN_* combining the partials, KN_PRANGE_MIN/MAX, or
+                       * KN_PRANGE_LAST (the value of the last iteration) */
+    KnInstr **red_op; /* by reduction: one of its updates in the loop (operand types) */
+    KnType *ret;      /* the body's return type, the call's */
 } KnPrangeRegion;
 
 #endif

@@ -32,18 +32,23 @@
 typedef struct Scan {
     KnCompilation *c;
     KnFunction *fn;
-    char *in_loop;   /* by block id */
-    KnBlock *head;   /* the iterator's head: ITERNEXT */
-    KnInstr *it;     /* the GETITER */
+    char *in_loop; /* by block id */
+    KnBlock *head; /* the iterator's head: ITERNEXT */
+    KnInstr *it;   /* the GETITER */
     int nvars;
     int *loads, *stores, *exposed, *outside; /* by variable */
-    int *red_kind;                            /* by variable: KN_BIN_*, RED_MIN/RED_MAX, or -3 */
-    KnInstr **red_op;                         /* by variable: one of its reduction operations */
-    int *matched;                             /* by variable: loads that are reduction operands */
+    int *red_kind;                           /* by variable: KN_BIN_*, RED_MIN/RED_MAX, or -3 */
+    KnInstr **red_op;                        /* by variable: one of its reduction operations */
+    int *matched;                            /* by variable: loads that are reduction operands */
     char why[256];
 } Scan;
 
-enum { RED_MIN = KN_PRANGE_MIN, RED_MAX = KN_PRANGE_MAX, RED_NONE = KN_PRANGE_LAST, RED_UNSET = -4 };
+enum {
+    RED_MIN = KN_PRANGE_MIN,
+    RED_MAX = KN_PRANGE_MAX,
+    RED_NONE = KN_PRANGE_LAST,
+    RED_UNSET = -4
+};
 
 static KnBlock *
 succ(const KnBlock *b, int k)
@@ -100,12 +105,15 @@ update_kind(const KnInstr *x, int v)
         if (!ok || (is_load_of(x->args[0], v) && is_load_of(x->args[1], v)))
             return RED_NONE;
         if (is_load_of(x->args[0], v) || (comm && is_load_of(x->args[1], v)))
-            return x->aux == KN_BIN_SUB ? KN_BIN_ADD : x->aux == KN_BIN_TRUEDIV ? KN_BIN_MUL : x->aux;
+            return x->aux == KN_BIN_SUB       ? KN_BIN_ADD
+                   : x->aux == KN_BIN_TRUEDIV ? KN_BIN_MUL
+                                              : x->aux;
         return RED_NONE;
     }
     if (x->op == KN_OP_CALL && x->nargs == 3 && x->impl) {
         const KnCallImpl *impl = x->impl;
-        if (impl->kind != KN_CALL_BUILTIN || (impl->builtin != KN_BI_MIN && impl->builtin != KN_BI_MAX))
+        if (impl->kind != KN_CALL_BUILTIN ||
+            (impl->builtin != KN_BI_MIN && impl->builtin != KN_BI_MAX))
             return RED_NONE;
         if (is_load_of(x->args[1], v) == is_load_of(x->args[2], v))
             return RED_NONE;
@@ -271,7 +279,8 @@ outline(Scan *s, KnBlock *pre, int index)
             int cap = touched && !s->stores[v];
             int red = touched && s->stores[v] && s->red_kind[v] != RED_NONE &&
                       s->red_kind[v] != RED_UNSET;
-            if (!touched || (pass == 0 && !cap) || (pass == 1 && !red) || (pass == 2 && (cap || red)))
+            if (!touched || (pass == 0 && !cap) || (pass == 1 && !red) ||
+                (pass == 2 && (cap || red)))
                 continue;
             KnVar *ov = &fn->vars.items[v];
             map[v] = kn_kir_var_add(&bb, ov->name, ov->span);
@@ -555,10 +564,17 @@ classify(Scan *s, KnInstr *next)
             s->loads[v] == s->stores[v] && scalar_kind(var->type, k) &&
             !((k == RED_MIN || k == RED_MAX) && var->type->kind == KN_TY_COMPLEX))
             continue; /* a reduction */
-        snprintf(s->why, sizeof s->why,
-                 "variable '%s' is read and written across iterations and is not a reduction "
-                 "(a race)",
-                 var->name);
+        if (k != RED_NONE && k != RED_UNSET && var->type && var->type->kind == KN_TY_ARRAY &&
+            s->matched[v] == s->stores[v] && s->loads[v] == s->stores[v])
+            snprintf(s->why, sizeof s->why,
+                     "variable '%s' is a whole-array reduction, which kiln does not run in "
+                     "parallel yet",
+                     var->name);
+        else
+            snprintf(s->why, sizeof s->why,
+                     "variable '%s' is read and written across iterations and is not a "
+                     "reduction (a race)",
+                     var->name);
         return 1;
     }
     return 0;
