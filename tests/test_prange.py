@@ -519,3 +519,32 @@ def test_elementwise_updates_of_own_rows():
     par, ser, _ = compiled(histogram_rows)
     np.testing.assert_array_equal(par(a, np.zeros((50, 4), np.int64)),
                                   ser(a, np.zeros((50, 4), np.int64)))
+
+
+def variable_step(n, k):
+    s = 0
+    for i in prange(0, n, k):
+        s += i
+    return s
+
+
+def with_continue_and_else(a):
+    s = 0
+    for i in prange(a.shape[0]):
+        if a[i] % 2:
+            continue
+        s += a[i]
+    else:
+        s += 1000
+    return s
+
+
+def test_variable_step_runs_serially():
+    par = check(variable_step, 20, 3)
+    (what, p, why), = notes(par)
+    assert not p and "step" in why
+
+
+def test_continue_and_else_clause():
+    par = check(with_continue_and_else, np.arange(11))
+    assert notes(par)[0][1]
