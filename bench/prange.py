@@ -90,13 +90,13 @@ print(json.dumps(out))
 '''
 
 FIRST = r'''
-import time
+import sys, time
 t0 = time.perf_counter()
 import numpy as np
 import kiln
 t1 = time.perf_counter()
 
-@kiln.njit(parallel=True)
+@kiln.njit(parallel=sys.argv[1] == "1")
 def f(a):
     s = 0.0
     for i in kiln.prange(a.shape[0]):
@@ -147,15 +147,16 @@ def main():
     if "error" not in k and "error" not in s:
         print("kiln parallel / kiln serial: " +
               ", ".join(f"{n} {k[n] / s[n]:.2f}x" for n in names))
-    firsts = []
-    for _ in range(3 if opts.quick else 5):
-        out, err = run(FIRST)
-        if out:
-            firsts.append(float(out))
-    if firsts:
-        firsts.sort()
-        print(f"first call of a parallel=True function in a fresh process: "
-              f"median {firsts[len(firsts) // 2]:.1f} ms (of {len(firsts)})")
+    for par, label in (("1", "parallel=True"), ("0", "serial")):
+        firsts = []
+        for _ in range(3 if opts.quick else 5):
+            out, err = run(FIRST, par)
+            if out:
+                firsts.append(float(out))
+        if firsts:
+            firsts.sort()
+            print(f"first call of a {label} prange sum in a fresh process (compile + run): "
+                  f"median {firsts[len(firsts) // 2]:.1f} ms (of {len(firsts)})")
 
 
 if __name__ == "__main__":
