@@ -80,8 +80,10 @@ def generated_jit(*args, **kwargs):
 
 
 class prange:
-    """``range`` for loops meant to run in parallel. For now it behaves exactly as ``range``
-    (kiln does not run loops in parallel yet); the compiler treats it as ``range``."""
+    """``range`` for loops meant to run in parallel (as ``numba.prange``). In a function
+    compiled with ``parallel=True`` each ``for i in prange(...)`` loop is outlined and its
+    iterations are split over kiln's thread pool (docs/parallel.md, "prange loops"); anywhere
+    else, and in Python, it is ``range``."""
 
     def __new__(cls, *args):
         return range(*args)

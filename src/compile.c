@@ -100,7 +100,8 @@ typedef struct KnPass {
 static int
 pass_fuse(KnCompilation *c)
 {
-    return kn_pass_fuse(c);
+    KN_TRY(kn_pass_fuse(c));
+    return kn_pass_prange(c); /* then the prange loops of a parallel=True function */
 }
 
 static int

@@ -776,16 +776,6 @@ builtins_setup(KnState *s)
         Py_XDECREF(key);
         Py_XDECREF(mod);
     }
-    /* kiln.prange is range in serial code */
-    PyObject *kiln = PyImport_ImportModule("kiln");
-    PyObject *prange = kiln ? PyObject_GetAttrString(kiln, "prange") : NULL;
-    PyObject *rid = PyLong_FromLong(KN_BI_RANGE);
-    if (prange && rid)
-        PyDict_SetItem(ids, prange, rid);
-    PyErr_Clear();
-    Py_XDECREF(prange);
-    Py_XDECREF(rid);
-    Py_XDECREF(kiln);
     value_classes(ids);
     s->builtin_ids = ids;
     /* calls implemented in Python: kiln.extending's registry (kiln/lib registers there) */
@@ -811,7 +801,9 @@ numba_aliases(KnState *s)
     static const struct {
         const char *attr;
         int id;
-    } names[] = {{"literal_unroll", KN_BI_LITERAL_UNROLL}, {"literally", KN_BI_LITERALLY}};
+    } names[] = {{"literal_unroll", KN_BI_LITERAL_UNROLL},
+                 {"literally", KN_BI_LITERALLY},
+                 {"prange", KN_BI_PRANGE}};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         PyObject *obj = PyObject_GetAttrString(nb, names[i].attr);
         PyObject *key = PyLong_FromLong(names[i].id);

@@ -306,6 +306,26 @@ kn_fe_for_over(FE *fe, PyObject *node, Val seqv)
     return iter_loop(fe, node, seq_iter(fe, span_of(fe, A(node, "iter")), seqv));
 }
 
+/* `mod.prange(...)` (kiln.prange, numba.prange, nb.prange) of a global module */
+static int
+module_prange(FE *fe, PyObject *iter)
+{
+    if (!is(iter, "Call") || !is(A(iter, "func"), "Attribute"))
+        return 0;
+    PyObject *func = A(iter, "func"), *base = A(func, "value");
+    if (!is(base, "Name") || PySet_Contains(fe->locals, A(base, "id")) != 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    PyObject *mod = kn_fe_lookup_global(fe, A(base, "id"));
+    PyObject *o = mod && PyModule_Check(mod) ? PyObject_GetAttr(mod, A(func, "attr")) : NULL;
+    PyObject *id = o ? PyDict_GetItemWithError(fe->env->builtin_ids, o) : NULL;
+    int r = id && PyLong_AsLong(id) == KN_BI_PRANGE;
+    Py_XDECREF(o);
+    PyErr_Clear();
+    return r;
+}
+
 int
 kn_fe_for_stmt(FE *fe, PyObject *node)
 {
@@ -322,13 +342,15 @@ kn_fe_for_stmt(FE *fe, PyObject *node)
         return iter_rc;
     if (kn_fe_is_unroll_attr(fe, iter)) /* numba.literal_unroll(t), kiln.literal_unroll(t) */
         return kn_fe_literal_unroll(fe, node);
-    if (is(iter, "Call") && is(A(iter, "func"), "Name") && PyList_GET_SIZE(A(iter, "args")) >= 1 &&
-        PyList_GET_SIZE(A(iter, "args")) <= 3 && !PyList_GET_SIZE(A(iter, "keywords"))) {
+    if (is(iter, "Call") && (is(A(iter, "func"), "Name") || module_prange(fe, iter)) &&
+        PyList_GET_SIZE(A(iter, "args")) >= 1 && PyList_GET_SIZE(A(iter, "args")) <= 3 &&
+        !PyList_GET_SIZE(A(iter, "keywords"))) {
         Val callee = kn_fe_expr(fe, A(iter, "func"));
         if (!callee)
             return -1;
         if (callee->op == KN_OP_GLOBAL && callee->type->kind == KN_TY_FUNC &&
-            callee->type->id == KN_BI_RANGE) {
+            (callee->type->id == KN_BI_RANGE || callee->type->id == KN_BI_PRANGE)) {
+            int par = callee->type->id == KN_BI_PRANGE && fe->c->parallel; /* passes/prange.c */
             PyObject *args = A(iter, "args");
             Py_ssize_t n = PyList_GET_SIZE(args);
             Val a[3] = {NULL, NULL, NULL};
@@ -339,8 +361,14 @@ kn_fe_for_stmt(FE *fe, PyObject *node)
             Val stop = n == 1 ? a[0] : a[1];
             Val step = n == 3 ? a[2] : kn_fe_const_int(fe, sp, 1, &kn_type_int64);
             Val lit = literal_step(fe, sp, step);
-            if (lit) /* the common case: a counted loop LLVM can vectorize */
-                return iter_loop(fe, node, range_iter(fe, sp, start, stop, lit));
+            if (lit) { /* the common case: a counted loop LLVM can vectorize */
+                Val it = range_iter(fe, sp, start, stop, lit);
+                it->imm.i = par; /* a prange loop to outline */
+                return iter_loop(fe, node, it);
+            }
+            if (par)
+                kn_par_note(fe->c, span_of(fe, node), "prange loop", 0,
+                            "its step is not an integer literal: it runs serially");
             /* unknown step: iterate over the range object */
             KnInstr *all[4] = {callee, a[0], n > 1 ? a[1] : NULL, n > 2 ? a[2] : NULL};
             return iter_loop(

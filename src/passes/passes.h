@@ -58,4 +58,26 @@ void kn_pass_nonzero_divisors(KnCompilation *c);
 /* Is `in` an elementwise array operation fusion can take (typing/lowering agree on it)? */
 int kn_pass_is_elementwise(const KnInstr *in);
 
+/* prange.c: the prange loops of a parallel=True function (its GETITERs marked by the
+ * frontend) outlined into bodies run by PAR_FOR calls (lib/prange.def), or left serial with a
+ * parallel_diagnostics note saying why. The region is the PAR_FOR's GLOBAL's imm.ptr. */
+int kn_pass_prange(KnCompilation *c);
+
+enum { KN_PRANGE_MIN = -1, KN_PRANGE_MAX = -2, KN_PRANGE_LAST = -3 };
+typedef struct KnPrangeRegion {
+    /* body(lo, hi, captured..., reductions...) -> (reductions..., last values...) or None:
+     * the loop over range(lo, hi, step), lo and hi the chunk's first and end values */
+    KnFunction *body;
+    const char *symbol, *wrapper; /* the body's native symbol and its wrapper's */
+    int64_t step;
+    KnSpan span;
+    int ncap, nred, nlast, nout;
+    int *cap_vars;    /* the parent's variables passed in (call operands 3..) */
+    int *vars;        /* by result: the parent's variable (reductions first) */
+    int *red_kind;    /* by result: KN_BIN_* combining the partials, KN_PRANGE_MIN/MAX, or
+                       * KN_PRANGE_LAST (the value of the last iteration) */
+    KnInstr **red_op; /* by reduction: one of its updates in the loop (operand types) */
+    KnType *ret;      /* the body's return type, the call's */
+} KnPrangeRegion;
+
 #endif
