@@ -811,7 +811,13 @@ numba_aliases(KnState *s)
     static const struct {
         const char *attr;
         int id;
-    } names[] = {{"literal_unroll", KN_BI_LITERAL_UNROLL}, {"literally", KN_BI_LITERALLY}};
+    } names[] = {{"literal_unroll", KN_BI_LITERAL_UNROLL}, {"literally", KN_BI_LITERALLY},
+                 /* the thread API (lib/threads.def) */
+                 {"get_num_threads", KN_BI_THREADS_GET_NUM},
+                 {"set_num_threads", KN_BI_THREADS_SET_NUM},
+                 {"get_thread_id", KN_BI_THREADS_THREAD_ID},
+                 {"get_parallel_chunksize", KN_BI_THREADS_GET_CHUNK},
+                 {"set_parallel_chunksize", KN_BI_THREADS_SET_CHUNK}};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         PyObject *obj = PyObject_GetAttrString(nb, names[i].attr);
         PyObject *key = PyLong_FromLong(names[i].id);
