@@ -31,8 +31,9 @@ def _call(op, n=0, m=-1):
 
 
 def _integer(n):
-    """An int or NumPy integer (not bool, which Numba's typing refuses too), as a Python int."""
-    if isinstance(n, bool) or not isinstance(n, numbers.Integral):
+    """An int or NumPy integer, as a Python int (a bool is an int here, as in Numba's Python
+    API; compiled code refuses it, as Numba's typing does)."""
+    if not isinstance(n, numbers.Integral):
         return None
     return int(n)
 

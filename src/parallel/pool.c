@@ -19,8 +19,10 @@
  * is 1, when the thread asked for one thread, when the pool is busy with another thread's
  * region (concurrent regions never wait for each other, so they cannot deadlock), and when the
  * work is estimated too small to pay for the fork/join: each body's cost per iteration is
- * timed on the caller's share and kept in a small table; below KILN_PAR_MIN_NS nanoseconds of
- * work (default 4000) the next region of that body runs inline. Inline regions other than the
+ * timed on the caller's share and kept in a small table (it follows a lower measurement at
+ * once and a higher one by an eighth of the difference, so that a preempted measurement does
+ * not count much); below KILN_PAR_MIN_NS nanoseconds of work (default 4000) the next region of
+ * that body runs inline. Inline regions other than the
  * nested one run the same shares with the same tids one after another, so a result (a float
  * reduction combined in tid order) does not depend on whether the region ran in parallel.
  *
@@ -449,6 +451,9 @@ cost_put(KnParBody body, int64_t ns, int64_t iterations)
         return;
     int64_t ps = ns * KN_PS_PER_NS / iterations;
     KnParCost *c = cost_slot(body);
+    int64_t old = cost_get(body);
+    if (old && ps > old) /* up slowly: a preempted measurement is a spike, not the cost */
+        ps = old + (ps - old) / 8;
     atomic_store_explicit(&c->body, body, memory_order_relaxed);
     atomic_store_explicit(&c->ps, ps > 0 ? ps : 1, memory_order_relaxed);
 }
@@ -510,7 +515,7 @@ kn_par_for(KnParBody body, void *ctx, int64_t n, int64_t chunk, int64_t *failed_
     if (n <= 0)
         return 0;
     kn_par_max_threads(); /* the settings */
-    if (tls_depth || n == 1) { /* nested, or one iteration: one call on this thread */
+    if (tls_depth) { /* nested: one call on this thread */
         int32_t st = body(ctx, 0, n, 0);
         if (st && failed_tid)
             *failed_tid = 0;
@@ -526,7 +531,7 @@ kn_par_for(KnParBody body, void *ctx, int64_t n, int64_t chunk, int64_t *failed_
     tls_depth++;
     int32_t st;
     int64_t est = cost_get(body);
-    if (local.nthreads < 2 || (est && est * n / KN_PS_PER_NS < min_work_ns)) {
+    if (n == 1 || local.nthreads < 2 || (est && est * n / KN_PS_PER_NS < min_work_ns)) {
         st = run_inline(&local, failed_tid); /* too little work to share */
     } else if (!start_workers() && pool.nworkers >= local.nthreads - 1 &&
                !atomic_exchange_explicit(&pool.busy, 1, memory_order_acquire)) {

@@ -22,9 +22,9 @@ typedef int32_t (*KnParBody)(void *ctx, int64_t lo, int64_t hi, int64_t tid);
 /* Run `body` over [0, n). chunk < 0: static scheduling (one contiguous share per thread, the
  * remainder spread over the first ones); chunk > 0: dynamic, max(1, n / chunk) near-equal
  * chunks handed out by a counter; chunk == 0: this thread's set_parallel_chunksize (0: static).
- * Runs inline as one call body(ctx, 0, n, 0) when nested in a region or when n == 1; runs the
- * same shares with the same tids one after another on the calling thread (so results do not
- * depend on it) when one thread is asked for, when another thread's region has the pool, or
+ * Runs inline as one call body(ctx, 0, n, 0) when nested in a region; runs the same shares
+ * with the same tids one after another on the calling thread (so results do not depend on
+ * it) when n == 1, when one thread is asked for, when another thread's region has the pool, or
  * when the body's measured cost says the work would not pay for a region. The body is never
  * called with an empty range. Returns 0 or the status of the first chunk that failed (chunks
  * not started then are skipped); *failed_tid (when not NULL) is that chunk's tid. */
