@@ -120,13 +120,8 @@ probe_body(void *ctx, int64_t lo, int64_t hi, int64_t tid)
     }
     int64_t k = atomic_fetch_add(&p->count, 1);
     if (k < p->cap)
-        p->recs[k] = (ProbeRecord){lo,
-                                   hi,
-                                   tid,
-                                   kn_par_thread_id(),
-                                   kn_par_num_threads(),
-                                   kn_par_chunksize(),
-                                   nested};
+        p->recs[k] = (ProbeRecord){
+            lo, hi, tid, kn_par_thread_id(), kn_par_num_threads(), kn_par_chunksize(), nested};
     return p->fail_at >= lo && p->fail_at < hi ? p->fail_status : 0;
 }
 
@@ -142,7 +137,10 @@ kn_dispatch_pool_probe(PyObject *module, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "_pool_probe: n must be in [0, 2**24]");
         return NULL;
     }
-    Probe p = {.cap = n + 1, .fail_at = fail_at, .work_ns = work_ns, .fail_status = fail_status,
+    Probe p = {.cap = n + 1,
+               .fail_at = fail_at,
+               .work_ns = work_ns,
+               .fail_status = fail_status,
                .nested = nested};
     p.recs = PyMem_RawMalloc(sizeof(ProbeRecord) * (size_t)p.cap);
     if (!p.recs)
@@ -153,10 +151,10 @@ kn_dispatch_pool_probe(PyObject *module, PyObject *args)
     PyObject *list = PyList_New(0);
     for (int64_t i = 0; list && i < count && i < p.cap; i++) {
         ProbeRecord *r = &p.recs[i];
-        PyObject *t = Py_BuildValue("(LLLLLLL)", (long long)r->lo, (long long)r->hi,
-                                    (long long)r->tid, (long long)r->thread_id,
-                                    (long long)r->num_threads, (long long)r->chunksize,
-                                    (long long)r->nested);
+        PyObject *t =
+            Py_BuildValue("(LLLLLLL)", (long long)r->lo, (long long)r->hi, (long long)r->tid,
+                          (long long)r->thread_id, (long long)r->num_threads,
+                          (long long)r->chunksize, (long long)r->nested);
         if (!t || PyList_Append(list, t) < 0)
             Py_CLEAR(list);
         Py_XDECREF(t);

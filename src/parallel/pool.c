@@ -51,14 +51,14 @@
 #error "kiln's thread pool needs the Linux futex"
 #endif
 
-#define KN_POOL_MAX 1024   /* threads, as an upper bound for NUMBA_NUM_THREADS */
-#define KN_POOL_LINE 64    /* cache line */
-#define KN_EST_SLOTS 256   /* bodies whose cost per iteration is remembered */
-#define KN_PS_PER_NS 1000  /* the cost table counts picoseconds */
+#define KN_POOL_MAX 1024  /* threads, as an upper bound for NUMBA_NUM_THREADS */
+#define KN_POOL_LINE 64   /* cache line */
+#define KN_EST_SLOTS 256  /* bodies whose cost per iteration is remembered */
+#define KN_PS_PER_NS 1000 /* the cost table counts picoseconds */
 
 /* ---- settings ------------------------------------------------------------------------------ */
 
-static int64_t pool_size;       /* NUMBA_NUM_THREADS: 0 until read */
+static int64_t pool_size;           /* NUMBA_NUM_THREADS: 0 until read */
 static _Atomic int64_t spin_ns;     /* KILN_SPIN_US, in ns */
 static _Atomic int64_t min_work_ns; /* KILN_PAR_MIN_NS */
 
@@ -264,7 +264,7 @@ typedef struct {
 typedef struct {
     KnParBody body;
     void *ctx;
-    int64_t n, nthreads, nchunks; /* nchunks 0: static */
+    int64_t n, nthreads, nchunks;                /* nchunks 0: static */
     _Alignas(KN_POOL_LINE) _Atomic int64_t next; /* dynamic: the next chunk */
     _Alignas(KN_POOL_LINE) _Atomic int32_t status;
     _Atomic int64_t failed_tid;
@@ -277,7 +277,7 @@ static struct {
     pthread_mutex_t start_lock; /* creating the workers */
     _Atomic int started;        /* workers exist (0 again in a forked child) */
     int64_t nworkers;
-    KnParWorker *workers; /* [1 .. nworkers]; [0] unused */
+    KnParWorker *workers;                    /* [1 .. nworkers]; [0] unused */
     _Alignas(KN_POOL_LINE) _Atomic int busy; /* a region owns the workers */
     KnParRegion region;
 } pool = {.start_lock = PTHREAD_MUTEX_INITIALIZER};
@@ -515,7 +515,7 @@ kn_par_for(KnParBody body, void *ctx, int64_t n, int64_t chunk, int64_t *failed_
     if (n <= 0)
         return 0;
     kn_par_max_threads(); /* the settings */
-    if (tls_depth) { /* nested: one call on this thread */
+    if (tls_depth) {      /* nested: one call on this thread */
         int32_t st = body(ctx, 0, n, 0);
         if (st && failed_tid)
             *failed_tid = 0;
