@@ -207,6 +207,27 @@ def test_compiled_api_typing_errors():
         extra()
 
 
+@kiln.njit(nogil=True)
+def set_then_get(n):
+    kiln.set_num_threads(n)
+    return kiln.get_num_threads()
+
+
+def test_compiled_api_per_thread_from_8_threads():
+    got = {}
+
+    def run(i):
+        got[i] = [set_then_get(1 + (i + k) % N) for k in range(50)]
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert got == {i: [1 + (i + k) % N for k in range(50)] for i in range(8)}
+    assert kiln.get_num_threads() == N
+
+
 def test_numba_names_in_compiled_code():
     numba = pytest.importorskip("numba")
 

@@ -6,8 +6,9 @@
  * parallel, with every signal blocked (Python's handlers stay on the main thread). A worker
  * waits for its slot's sequence word to change: it spins KILN_SPIN_US microseconds (default
  * 50) and then sleeps on the word with FUTEX_WAIT; the thread that starts a region bumps the
- * word of each worker it uses and wakes only the ones asleep. The caller waits for the last
- * worker the same way (spin, then futex), after running its own share.
+ * word of each worker it uses (no more than there are shares or chunks) and wakes only the
+ * ones asleep. The caller waits for the last worker the same way (spin, then futex), after
+ * running its own share.
  *
  * Schedule. chunk < 0 or (chunk == 0 and the thread's set_parallel_chunksize is 0): static, one
  * contiguous share per region thread, the remainder spread over the first shares; chunk > 0:
@@ -483,7 +484,8 @@ run_inline(KnParRegion *r, int64_t *failed_tid)
 static int32_t
 run_parallel(KnParRegion *r, int64_t *failed_tid)
 {
-    int64_t workers = r->nthreads - 1;
+    int64_t parts = r->nchunks ? r->nchunks : r->n; /* no worker without a share */
+    int64_t workers = (parts < r->nthreads ? parts : r->nthreads) - 1;
     atomic_store_explicit(&r->next, 0, memory_order_relaxed);
     atomic_store_explicit(&r->status, 0, memory_order_relaxed);
     atomic_store_explicit(&r->failed_tid, 0, memory_order_relaxed);
