@@ -112,6 +112,8 @@ CT_LIB   := $(sort $(wildcard src/base/*.c src/types/*.c src/lib/*.c) src/runtim
 # the str routines (str.c: str(int) and format share kn_rt_dec_digits) and methods, and their
 # character database, generated as the build generates it
 CT_LIB   += $(sort $(wildcard src/runtime/str_*.c)) src/runtime/str.c src/runtime/list.c
+# the thread pool (tests/c/test_pool.c)
+CT_LIB   += src/parallel/pool.c
 CT_UNIDB := $(CT_DIR)/gen/str_unicode_db.h
 CT_LIBOBJ := $(patsubst src/%.c,$(CT_DIR)/obj/src/%.o,$(CT_LIB))
 CT_BINS  := $(patsubst tests/c/%.c,$(CT_DIR)/%,$(CT_TESTS))

@@ -298,6 +298,11 @@ fixed_exceptions(PyObject *table)
                 {KN_EXC_PARTITION_KTH, PyExc_ValueError, "kth(={}) out of bounds ({})"},
                 {KN_EXC_SORTER_BOUNDS, PyExc_ValueError, "Sorter index out of range."},
                 {KN_EXC_SORTER_SIZE, PyExc_ValueError, "sorter.size must equal a.size"},
+                /* the thread API in compiled code (lower/threads.c): Numba's messages */
+                {KN_EXC_NUM_THREADS, PyExc_ValueError,
+                 "The number of threads must be between 1 and {}"},
+                {KN_EXC_CHUNKSIZE_NEG, PyExc_ValueError,
+                 "chunksize must be greater than or equal to zero"},
                 {KN_EXC_HIST_WEIGHTS, PyExc_ValueError, "weights should have the same shape as a."},
             };
             const char *msg = "error in compiled code";
@@ -397,6 +402,9 @@ static PyMethodDef core_methods[] = {
      "test only: KIR text -> typing and one pass -> typed KIR text"},
     {"_read_kir", kn_dispatch_read_kir, METH_VARARGS, "test only: KIR text, read and printed"},
     {"_linalg_load", kn_dispatch_linalg_load, METH_VARARGS, "BLAS/LAPACK pointers from SciPy"},
+    {"_threads", kn_dispatch_threads, METH_VARARGS, "the thread pool's thread API"},
+    {"_pool_probe", kn_dispatch_pool_probe, METH_VARARGS, "test only: a region with a C body"},
+    {"_pool_bench", kn_dispatch_pool_bench, METH_VARARGS, "bench only: timed C regions"},
     {NULL, NULL, 0, NULL},
 };
 

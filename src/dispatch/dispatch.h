@@ -103,6 +103,9 @@ PyObject *kn_dispatch_stages(PyObject *module, PyObject *args);
 PyObject *kn_dispatch_run_pass(PyObject *module, PyObject *args);    /* test only */
 PyObject *kn_dispatch_read_kir(PyObject *module, PyObject *args);    /* test only */
 PyObject *kn_dispatch_linalg_load(PyObject *module, PyObject *args); /* dispatch/linalg.c */
+PyObject *kn_dispatch_threads(PyObject *module, PyObject *args);     /* dispatch/threads.c */
+PyObject *kn_dispatch_pool_probe(PyObject *module, PyObject *args);  /* test only */
+PyObject *kn_dispatch_pool_bench(PyObject *module, PyObject *args);  /* bench only */
 
 /* kiln._support, imported on first use */
 PyObject *kn_support(void);

@@ -19,11 +19,15 @@
  * the first failing status. */
 typedef int32_t (*KnParBody)(void *ctx, int64_t lo, int64_t hi, int64_t tid);
 
-/* Run `body` over [0, n). chunk == 0: static scheduling (one contiguous share per thread, the
- * remainder spread over the first ones); chunk > 0: dynamic chunks of that many iterations
- * handed out by a counter. Runs inline (one call body(ctx, 0, n, 0)) when nested in a region,
- * when one thread is asked for, or when n is too small to pay for a region. Returns 0 or the
- * status of the first chunk that failed; *failed_tid (when not NULL) is that chunk's tid. */
+/* Run `body` over [0, n). chunk < 0: static scheduling (one contiguous share per thread, the
+ * remainder spread over the first ones); chunk > 0: dynamic, max(1, n / chunk) near-equal
+ * chunks handed out by a counter; chunk == 0: this thread's set_parallel_chunksize (0: static).
+ * Runs inline as one call body(ctx, 0, n, 0) when nested in a region; runs the same shares
+ * with the same tids one after another on the calling thread (so results do not depend on
+ * it) when n == 1, when one thread is asked for, when another thread's region has the pool, or
+ * when the body's measured cost says the work would not pay for a region. The body is never
+ * called with an empty range. Returns 0 or the status of the first chunk that failed (chunks
+ * not started then are skipped); *failed_tid (when not NULL) is that chunk's tid. */
 int32_t kn_par_for(KnParBody body, void *ctx, int64_t n, int64_t chunk, int64_t *failed_tid);
 
 /* How many tids the next kn_par_for from this thread may pass to its body (1 when nested):
@@ -47,5 +51,10 @@ int64_t kn_par_set_chunksize(int64_t n); /* returns the previous one */
 typedef void *(*KnParReleaseFn)(void);
 typedef void (*KnParAcquireFn)(void *token);
 void kn_par_set_gil_hooks(KnParReleaseFn release, KnParAcquireFn acquire);
+
+/* Tuning, for tests and benchmarks (values < 0 leave a setting as it is): how long a waiting
+ * thread spins before it sleeps (KILN_SPIN_US) and the work in ns below which a region runs
+ * inline (KILN_PAR_MIN_NS; 0: never for that reason). Not callable from compiled code. */
+void kn_par_tuning(int64_t spin_us, int64_t min_work_ns);
 
 #endif

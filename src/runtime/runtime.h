@@ -181,6 +181,8 @@ enum {
     KN_EXC_SORTER_BOUNDS, /* np.searchsorted(a, v, sorter=s) with an index of s out of bounds */
     KN_EXC_SORTER_SIZE,   /* ... with s of another length than a */
     KN_EXC_HIST_WEIGHTS,  /* np.histogram weights of another shape */
+    KN_EXC_NUM_THREADS,   /* set_num_threads(n) out of range (lower/threads.c) */
+    KN_EXC_CHUNKSIZE_NEG, /* set_parallel_chunksize(n < 0) */
     KN_EXC__FIXED
 };
 
