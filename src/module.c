@@ -18,6 +18,7 @@
 #include "runtime/str_methods.h"
 #include "runtime/linalg.h"
 #include "parallel/pool.h"
+#include "ufunc/gufunc.h"
 
 #ifndef KN_LLVM_LINKAGE
 #define KN_LLVM_LINKAGE "unknown"
@@ -397,6 +398,8 @@ static PyMethodDef core_methods[] = {
      "test only: KIR text -> typing and one pass -> typed KIR text"},
     {"_read_kir", kn_dispatch_read_kir, METH_VARARGS, "test only: KIR text, read and printed"},
     {"_linalg_load", kn_dispatch_linalg_load, METH_VARARGS, "BLAS/LAPACK pointers from SciPy"},
+    {"_gufunc", kn_ufunc_gufunc_new, METH_VARARGS, "a NumPy gufunc over compiled kernels"},
+    {"_gufunc_compile", kn_ufunc_gufunc_compile, METH_VARARGS, "compile one gufunc loop now"},
     {NULL, NULL, 0, NULL},
 };
 
