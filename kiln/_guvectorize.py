@@ -316,7 +316,9 @@ def _choose_loop(g, in_dtypes, out_dtypes):
     for lp in g._loops:
         if [np.dtype(str(d)) for d in lp.dtypes[:len(given)]] == given:
             return lp
-    if g._is_dynamic and not g._frozen and out_dtypes:
+    if g._is_dynamic and not g._frozen:
+        if not out_dtypes:
+            return None
         g.add(g._dynamic_sig(given))
         return g._loops[-1]
     for lp in g._loops:
@@ -347,6 +349,9 @@ def _typer(g, argtys):
             raise TypingError(f"{g.__name__}: output {k - nin} must be an array, not {t}")
         info.append((dtype, ndim))
     lp = _choose_loop(g, [d for d, _ in info[:nin]], [d for d, _ in info[nin:]])
+    if lp is None and g._is_dynamic and len(argtys) == nin:
+        raise TypingError(f"{g.__name__}: a dynamic gufunc has no loop for the inputs "
+                          f"({', '.join(map(str, argtys))}): pass the outputs too")
     if lp is None:
         raise TypingError(f"{g.__name__}: no loop for the types ({', '.join(map(str, argtys))}) "
                           f"(loops: {', '.join(str(t) for t in g.types) or 'none'})")
@@ -364,7 +369,14 @@ def _generate(g, lp, ndims, dtypes):
     L = max(loopd) if loopd else 0
     env = {"_kernel": g._kernel, "np": np}
     lines = []
-    params = [f"x{k}" for k in range(given)]
+    params = [f"p{k}" for k in range(given)]
+    for k in range(given):
+        want = np.dtype(str(lp.dtypes[k]))
+        if k < nin and np.dtype(str(dtypes[k])) != want:  # inputs cast to the loop's dtypes
+            env[f"_t{k}"] = getattr(np, want.name)
+            lines.append(f"x{k} = p{k}.astype(_t{k})" if ndims[k] else f"x{k} = _t{k}(p{k})")
+        else:
+            lines.append(f"x{k} = p{k}")
     err = f"{g.__name__}: operands could not be broadcast together"
     # loop shape
     for p in range(L):
@@ -400,15 +412,6 @@ def _generate(g, lp, ndims, dtypes):
         for j in range(loopd[k]):
             lines += [f"if x{k}.shape[{j}] != s{j}:",
                       f"    raise ValueError({g.__name__ + ': non-broadcastable output'!r})"]
-    # inputs cast to the loop's dtypes
-    for k in range(nin):
-        want = np.dtype(str(lp.dtypes[k]))
-        if np.dtype(str(dtypes[k])) != want:
-            env[f"_t{k}"] = getattr(np, want.name)
-            if ndims[k]:
-                lines.append(f"x{k} = x{k}.astype(_t{k})")
-            else:
-                lines.append(f"x{k} = _t{k}(x{k})")
     # outputs allocated
     shape = [f"s{p}" for p in range(L)]
     allocated = []
