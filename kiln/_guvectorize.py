@@ -131,9 +131,16 @@ class _Loop:
             self.kinds.append(kind)
             self.dtypes.append(dtype)
         self.nums = tuple(_typenum(d) for d in self.dtypes)
+        self.outer = None
 
-    def entry(self, kernel):
-        return (self.nums, kernel, tuple(t.key for t in self.args), tuple(self.kinds))
+    def entry(self, g):
+        """What _core._gufunc takes for this loop: the outer function gets each argument as an
+        (outer, core...) array, a `()` one as (outer,)."""
+        if self.outer is None:
+            self.outer = _outer_function(g, self)
+        keys = tuple(types.Array(d, 1 + (t.ndim if k == _GU_ARRAY else 0), "A").key
+                     for d, t, k in zip(self.dtypes, self.args, self.kinds))
+        return (self.nums, self.outer, keys, tuple(self.kinds))
 
 
 class GUFunc:
@@ -163,7 +170,8 @@ class GUFunc:
         self._is_dynamic = bool(is_dynamic)
         self._frozen = False
         self._writable = self._writable_indices(writable_args)
-        self._kernel = njit(**dict(jit_options or {}))(py_func)
+        self._jit_options = dict(jit_options or {})
+        self._kernel = njit(**self._jit_options)(py_func)
         self._loops = [_Loop(s, self._ins, self._outs, self.__name__) for s in sigs]
         self._keys = {loop.nums: i for i, loop in enumerate(self._loops)}
         self.ufunc = None
@@ -191,7 +199,7 @@ class GUFunc:
 
         self.ufunc = _core._gufunc(
             self.__name__, self.py_func.__doc__ or "", len(self._ins), len(self._outs),
-            self.signature, self._identity, [lp.entry(self._kernel) for lp in self._loops],
+            self.signature, self._identity, [lp.entry(self) for lp in self._loops],
             self._writable, self._target == "parallel")
 
     # --- Numba's API ---
@@ -296,6 +304,26 @@ def guvectorize(*args, **kwargs):
         return g
 
     return wrap
+
+
+def _outer_function(g, lp):
+    """The jitted outer loop of one gufunc loop: the kernel called on the outer elements
+    [lo, hi); the C loop passes NumPy's operands as (outer, core...) arrays."""
+    from .decorators import njit
+
+    params = [f"x{k}" for k in range(len(lp.args))]
+    call = [f"x{k}[i:i + 1]" if kind == _GU_ONE else f"x{k}[i]"
+            for k, kind in enumerate(lp.kinds)]
+    _counter[0] += 1
+    fname = f"_kiln_gufunc_loop_{g.__name__}_{_counter[0]}"
+    src = (f"def {fname}(lo, hi, {', '.join(params)}):\n"
+           f"    for i in range(lo, hi):\n"
+           f"        _kernel({', '.join(call)})\n")
+    filename = f"<kiln gufunc loop of {g.__name__}: {fname}>"
+    linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
+    env = {"_kernel": g._kernel}
+    exec(compile(src, filename, "exec"), env)
+    return njit(**g._jit_options)(env[fname])
 
 
 # --- calls from compiled code -----------------------------------------------------------------

@@ -1,18 +1,19 @@
 /* gufunc.c - NumPy generalized ufuncs over compiled kernels (@kiln.guvectorize).
  *
  * kiln/_guvectorize.py parses the layout and the type signatures and calls _core._gufunc with
- * one entry per loop: the NumPy type numbers, the kernel (a kiln Dispatcher) and the kernel's
- * parameter types. This file builds a real gufunc with PyUFunc_FromFuncAndDataAndSignature:
- * NumPy does the broadcasting over the loop dimensions, axis=/axes=, out=, casting and the
- * type resolution; each registered C loop (gu_loop) calls the kernel's uniform entry once per
- * outer element, with argument views built from NumPy's args/dimensions/steps (an array view
- * of the core dimensions, a scalar loaded for a `()` input typed as a scalar, a length-1 view for
- * a `()` argument typed as an array). A loop's kernel is compiled on its first call
+ * one entry per loop: the NumPy type numbers, the loop's outer function (a kiln Dispatcher of
+ * `outer(lo, hi, x0, x1, ...)` that calls the kernel for i in [lo, hi) on x0[i], x1[i], ...,
+ * generated in Python so that LLVM inlines the kernel into it) and its parameter types. This
+ * file builds a real gufunc with PyUFunc_FromFuncAndDataAndSignature: NumPy does the
+ * broadcasting over the loop dimensions, axis=/axes=, out=, casting and the type resolution.
+ * Each registered C loop (gu_loop) passes NumPy's args/dimensions/steps as (outer, core...)
+ * arrays (just (outer,) for a `()` argument: the outer function takes an element or a
+ * one-element slice) and calls the outer function once, or once per chunk of the pool
+ * (kn_par_for) with target='parallel'. A loop's outer function is compiled on its first call
  * (kn_dispatch_entry, under the GIL), so making dozens of gufuncs at import costs no LLVM;
- * _gufunc_compile compiles one now. With target='parallel' the outer loop is split over the
- * pool (kn_par_for). Everything a ufunc points at (loop tables, name, doc) lives in one
- * capsule held by the ufunc's `obj` field, which NumPy releases with the ufunc. An exception
- * raised by the kernel stops the loop and is reported through NumPy's error path. */
+ * _gufunc_compile compiles one now. Everything a ufunc points at (loop tables, name, doc)
+ * lives in one capsule held by the ufunc's `obj` field, which NumPy releases with the ufunc. An
+ * exception raised by the kernel stops the loop and is set as the Python error NumPy reports. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
@@ -33,10 +34,10 @@
 enum { GU_ARRAY = 0, GU_SCALAR = 1, GU_ONE = 2 }; /* how the kernel receives an argument */
 
 typedef struct GuLoop {
-    PyObject *kernel; /* the kiln Dispatcher (owned) */
+    PyObject *kernel; /* the compiled outer loop: a kiln Dispatcher (owned) */
     int nargs;
     int parallel;
-    KnType *types[GU_MAXARGS];
+    KnType *types[GU_MAXARGS + 2]; /* the outer loop's parameters: lo, hi, then the arguments */
     unsigned char kind[GU_MAXARGS];
     int ncore[GU_MAXARGS];   /* core dimensions of argument k */
     int coreoff[GU_MAXARGS]; /* first of them in core_dim_ixs (and in steps[nargs..]) */
@@ -85,10 +86,10 @@ gu_prepare(GuLoop *L)
     if (atomic_load_explicit(&L->ready, memory_order_acquire))
         return 0;
     KnDispatchEntry e;
-    if (kn_dispatch_entry(L->kernel, L->types, L->nargs, NULL, &e) < 0)
+    if (kn_dispatch_entry(L->kernel, L->types, L->nargs + 2, NULL, &e) < 0)
         return -1;
     if (e.ret->kind != KN_TY_NONE) {
-        PyErr_SetString(PyExc_TypeError, "gufunc kernel must have void return type");
+        PyErr_SetString(PyExc_TypeError, "kiln: a gufunc's outer loop must return None");
         return -1;
     }
     L->entry = e;
@@ -96,36 +97,33 @@ gu_prepare(GuLoop *L)
     return 0;
 }
 
-/* The argument buffer's fixed part: every view's shape, strides and item size. */
+/* The argument buffer: argument k is the (outer, core...) array NumPy's args/dims/steps describe
+ * (just (outer,) for a scalar or a one-element argument), after the two int64 bounds. */
 static void
-gu_fill_views(const GuLoop *L, char *buf, const npy_intp *dims, const npy_intp *steps)
+gu_fill_views(const GuLoop *L, char *buf, char **args, const npy_intp *dims,
+              const npy_intp *steps)
 {
     for (int k = 0; k < L->nargs; k++) {
-        if (L->kind[k] == GU_SCALAR)
-            continue;
-        KnArrayStruct *a = (KnArrayStruct *)(buf + L->entry.offsets[k]);
-        int nd = L->kind[k] == GU_ONE ? 1 : L->ncore[k];
-        int64_t isz = (int64_t)kn_type_size(L->types[k]->dtype);
-        int64_t n = 1;
+        KnArrayStruct *a = (KnArrayStruct *)(buf + L->entry.offsets[k + 2]);
+        int nc = L->kind[k] == GU_ARRAY ? L->ncore[k] : 0, nd = 1 + nc;
+        int64_t n = dims[0];
         a->meminfo = NULL;
         a->parent = NULL;
-        a->itemsize = isz;
-        a->data = NULL;
-        if (L->kind[k] == GU_ONE) {
-            a->dims[0] = 1;
-            a->dims[1] = isz;
-        } else {
-            for (int j = 0; j < nd; j++) {
-                a->dims[j] = dims[1 + L->dim_ix[L->coreoff[k] + j]];
-                a->dims[nd + j] = steps[L->nargs + L->coreoff[k] + j];
-                n *= a->dims[j];
-            }
+        a->itemsize = (int64_t)kn_type_size(L->types[k + 2]->dtype);
+        a->data = args[k];
+        a->dims[0] = dims[0];
+        a->dims[nd] = steps[k];
+        for (int j = 0; j < nc; j++) {
+            a->dims[1 + j] = dims[1 + L->dim_ix[L->coreoff[k] + j]];
+            a->dims[nd + 1 + j] = steps[L->nargs + L->coreoff[k] + j];
+            n *= a->dims[1 + j];
         }
         a->nitems = n;
     }
 }
 
-/* Outer elements [lo, hi): 0, or the kernel's nonzero status with *exc filled. */
+/* Outer elements [lo, hi) in one call of the compiled outer loop: 0, or its nonzero status
+ * with *exc filled (-1: out of memory here). */
 static int32_t
 gu_run(const GuLoop *L, char **args, const npy_intp *dims, const npy_intp *steps, int64_t lo,
        int64_t hi, KnExcInfo *exc)
@@ -136,19 +134,10 @@ gu_run(const GuLoop *L, char **args, const npy_intp *dims, const npy_intp *steps
     char *buf = size <= sizeof small ? small : malloc(size);
     if (!buf)
         return -1;
-    gu_fill_views(L, buf, dims, steps);
-    int32_t st = 0;
-    for (int64_t i = lo; i < hi && !st; i++) {
-        for (int k = 0; k < L->nargs; k++) {
-            char *p = args[k] + i * steps[k];
-            char *dst = buf + L->entry.offsets[k];
-            if (L->kind[k] == GU_SCALAR)
-                memcpy(dst, p, kn_type_size(L->types[k]));
-            else
-                ((KnArrayStruct *)dst)->data = p;
-        }
-        st = L->entry.fn(ret, exc, buf);
-    }
+    gu_fill_views(L, buf, args, dims, steps);
+    memcpy(buf + L->entry.offsets[0], &lo, sizeof lo);
+    memcpy(buf + L->entry.offsets[1], &hi, sizeof hi);
+    int32_t st = L->entry.fn(ret, exc, buf);
     if (buf != small)
         free(buf);
     return st;
@@ -244,6 +233,7 @@ gu_read_loop(GuData *g, int i, int nargs, PyObject *entry, int parallel)
         return -1;
     }
     GuLoop *L = &g->loops[i];
+    L->types[0] = L->types[1] = kn_type_int(64, 1);
     for (int k = 0; k < nargs; k++) {
         PyObject *o = PySequence_GetItem(nums, k);
         long num = o ? PyLong_AsLong(o) : -1;
@@ -255,9 +245,9 @@ gu_read_loop(GuData *g, int i, int nargs, PyObject *entry, int parallel)
         }
         g->types[i * nargs + k] = (char)num;
         o = PySequence_GetItem(keys, k);
-        L->types[k] = o ? kn_box_from_key(kn_state, o) : NULL;
+        L->types[k + 2] = o ? kn_box_from_key(kn_state, o) : NULL;
         Py_XDECREF(o);
-        if (!L->types[k])
+        if (!L->types[k + 2])
             return -1;
         o = PySequence_GetItem(kinds, k);
         long kind = o ? PyLong_AsLong(o) : -1;
@@ -347,8 +337,9 @@ kn_ufunc_gufunc_new(PyObject *module, PyObject *args)
         for (int k = 0; k < nargs; k++) {
             L->ncore[k] = u->core_num_dims[k];
             L->coreoff[k] = u->core_offsets[k];
-            if (L->kind[k] == GU_ARRAY && (L->types[k]->kind != KN_TY_ARRAY ||
-                                           L->types[k]->ndim != L->ncore[k])) {
+            KnType *t = L->types[k + 2];
+            int want = L->kind[k] == GU_ARRAY ? 1 + L->ncore[k] : 1;
+            if (t->kind != KN_TY_ARRAY || t->ndim != want) {
                 PyErr_Format(PyExc_TypeError,
                              "kiln: argument %d of loop %d does not match the layout", k, i);
                 goto fail;
