@@ -100,8 +100,7 @@ gu_prepare(GuLoop *L)
 /* The argument buffer: argument k is the (outer, core...) array NumPy's args/dims/steps describe
  * (just (outer,) for a scalar or a one-element argument), after the two int64 bounds. */
 static void
-gu_fill_views(const GuLoop *L, char *buf, char **args, const npy_intp *dims,
-              const npy_intp *steps)
+gu_fill_views(const GuLoop *L, char *buf, char **args, const npy_intp *dims, const npy_intp *steps)
 {
     for (int k = 0; k < L->nargs; k++) {
         KnArrayStruct *a = (KnArrayStruct *)(buf + L->entry.offsets[k + 2]);
@@ -223,8 +222,7 @@ static int
 gu_read_loop(GuData *g, int i, int nargs, PyObject *entry, int parallel)
 {
     PyObject *nums, *kernel, *keys, *kinds;
-    if (!PyTuple_Check(entry) ||
-        !PyArg_ParseTuple(entry, "OOOO", &nums, &kernel, &keys, &kinds))
+    if (!PyTuple_Check(entry) || !PyArg_ParseTuple(entry, "OOOO", &nums, &kernel, &keys, &kinds))
         return -1;
     if (!PySequence_Check(nums) || PySequence_Size(nums) != nargs || !PySequence_Check(keys) ||
         PySequence_Size(keys) != nargs || !PySequence_Check(kinds) ||
@@ -380,8 +378,7 @@ kn_ufunc_gufunc_compile(PyObject *module, PyObject *args)
     int i;
     if (!PyArg_ParseTuple(args, "Oi", &uf, &i))
         return NULL;
-    if (!umath_ready || !PyObject_TypeCheck(uf, &PyUFunc_Type) ||
-        !((PyUFuncObject *)uf)->obj ||
+    if (!umath_ready || !PyObject_TypeCheck(uf, &PyUFunc_Type) || !((PyUFuncObject *)uf)->obj ||
         !PyCapsule_IsValid(((PyUFuncObject *)uf)->obj, "kiln.gufunc")) {
         PyErr_SetString(PyExc_TypeError, "kiln: not a kiln gufunc");
         return NULL;
