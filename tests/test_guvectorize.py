@@ -450,3 +450,22 @@ def test_call_from_compiled_code_casts_inputs():
     r = f(a, 2)
     assert r.dtype == np.float64
     np.testing.assert_array_equal(r, s(a, 2))
+
+
+def test_fixed_core_size():
+    def norm3(v, out):
+        out[0] = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) ** 0.5
+
+    g = guvectorize(["void(float64[:], float64[:])"], "(3)->()")(norm3)
+    v = np.random.default_rng(5).standard_normal((4, 3))
+    np.testing.assert_allclose(g(v), np.linalg.norm(v, axis=1))
+    with pytest.raises(ValueError):
+        g(np.ones((4, 2)))
+
+    @kiln.njit
+    def f(v):
+        return g(v)
+
+    np.testing.assert_allclose(f(v), np.linalg.norm(v, axis=1))
+    with pytest.raises(ValueError, match="core dimension"):
+        f(np.ones((4, 2)))
