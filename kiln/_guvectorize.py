@@ -25,6 +25,7 @@ signature; a ``()`` input may be typed as a scalar (the kernel gets the value) o
 """
 
 import linecache
+import operator
 import re
 
 from . import types
@@ -201,6 +202,7 @@ class GUFunc:
             self.__name__, self.py_func.__doc__ or "", len(self._ins), len(self._outs),
             self.signature, self._identity, [lp.entry(self) for lp in self._loops],
             self._writable, self._target == "parallel")
+        self._set_call()
 
     # --- Numba's API ---
     @property
@@ -209,6 +211,7 @@ class GUFunc:
 
     def disable_compile(self):
         self._frozen = True
+        self._set_call()
 
     def add(self, sig):
         """Add a loop for the type signature ``sig`` and rebuild the ufunc."""
@@ -235,13 +238,18 @@ class GUFunc:
         return f"<kiln._GUFunc '{self.__name__}'>"
 
     def __getattr__(self, name):
-        if name in ("ufunc", "__wrapped__") or name.startswith("__"):
+        if name in ("ufunc", "_call", "__wrapped__") or name.startswith("__"):
             raise AttributeError(name)
         return getattr(self.ufunc, name)
 
-    def __call__(self, *args, **kwargs):
-        if not self._is_dynamic or self._frozen:
-            return self.ufunc(*args, **kwargs)
+    # A call goes straight to `_call`: the NumPy ufunc itself for a typed (or frozen) gufunc,
+    # so that no Python frame is added to its call; `_dynamic_call` for a dynamic one.
+    __call__ = property(operator.attrgetter("_call"))
+
+    def _set_call(self):
+        self._call = self.ufunc if not self._is_dynamic or self._frozen else self._dynamic_call
+
+    def _dynamic_call(self, *args, **kwargs):
         if "out" in kwargs:
             out = kwargs.pop("out")
             args += tuple(out) if isinstance(out, tuple) else (out,)

@@ -469,3 +469,15 @@ def test_fixed_core_size():
     np.testing.assert_allclose(f(v), np.linalg.norm(v, axis=1))
     with pytest.raises(ValueError, match="core dimension"):
         f(np.ones((4, 2)))
+
+
+def test_signature_forms():
+    """Numba's forms: strings, tuples of types (quaternionic's style), typed signatures."""
+    from kiln import float64, void
+
+    a = np.arange(6.0).reshape(2, 3)
+    for sigs in ([(float64[:], float64[:], float64[:])], [void(float64[:], float64[:], float64[:])],
+                 "void(float64[:], float64[:], float64[:])", ["(float64[:], float64[:], float64[:])"]):
+        g = guvectorize(sigs, "(n),(n)->()")(_dot)
+        assert g.types == ["dd->d"]
+        np.testing.assert_array_equal(g(a, a), (a * a).sum(1))
