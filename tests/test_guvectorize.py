@@ -481,3 +481,43 @@ def test_signature_forms():
         g = guvectorize(sigs, "(n),(n)->()")(_dot)
         assert g.types == ["dd->d"]
         np.testing.assert_array_equal(g(a, a), (a * a).sum(1))
+
+
+def test_called_from_threads(target):
+    """NumPy runs the loops without the GIL: eight Python threads calling one gufunc at once
+    (the first calls racing to compile the loop) all get NumPy's result."""
+    import threading
+
+    dot = guvectorize(DOT_SIGS, "(n),(n)->()", target=target)(_dot)
+    rng = np.random.default_rng(6)
+    data = [rng.standard_normal((2000, 16)) for _ in range(8)]
+    results = [None] * 8
+    errors = []
+
+    def work(k):
+        try:
+            for _ in range(5):
+                results[k] = dot(data[k], data[k])
+        except Exception as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    for k in range(8):
+        np.testing.assert_allclose(results[k], (data[k] * data[k]).sum(1))
+
+
+def test_empty_operands():
+    dot = guvectorize(DOT_SIGS, "(n),(n)->()")(_dot)
+
+    @kiln.njit
+    def f(a, b):
+        return dot(a, b)
+
+    for a in (np.ones((3, 0)), np.ones((0, 4))):
+        np.testing.assert_array_equal(dot(a, a), (a * a).sum(-1))
+        np.testing.assert_array_equal(f(a, a), (a * a).sum(-1))
