@@ -164,7 +164,6 @@ class GUFunc:
         functools.update_wrapper(self, py_func)
         self.py_func = py_func
         self.__name__ = py_func.__name__
-        self.signature = layout.replace(" ", "")
         self._layout = layout
         self._ins, self._outs = _parse_layout(layout)
         self._target = target
@@ -200,7 +199,7 @@ class GUFunc:
 
         self.ufunc = _core._gufunc(
             self.__name__, self.py_func.__doc__ or "", len(self._ins), len(self._outs),
-            self.signature, self._identity, [lp.entry(self) for lp in self._loops],
+            self._layout.replace(" ", ""), self._identity, [lp.entry(self) for lp in self._loops],
             self._writable, self._target == "parallel")
         self._set_call()
 
@@ -379,7 +378,7 @@ def _typer(g, argtys):
             kind = "Input" if k < nin else "Output"
             i = k if k < nin else k - nin
             raise TypingError(f"{g.__name__}: {kind} operand {i} does not have enough dimensions "
-                              f"(has {ndim}, gufunc core with signature {g.signature} requires "
+                              f"(has {ndim}, gufunc core with signature {g.ufunc.signature} requires "
                               f"{len(core[k])})")
         if k >= nin and not isinstance(t, types.Array):
             raise TypingError(f"{g.__name__}: output {k - nin} must be an array, not {t}")

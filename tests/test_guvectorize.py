@@ -521,3 +521,17 @@ def test_empty_operands():
     for a in (np.ones((3, 0)), np.ones((0, 4))):
         np.testing.assert_array_equal(dot(a, a), (a * a).sum(-1))
         np.testing.assert_array_equal(f(a, a), (a * a).sum(-1))
+
+
+def test_bool_loop():
+    def anyof(a, out):
+        out[0] = False
+        for i in range(a.shape[0]):
+            if a[i]:
+                out[0] = True
+
+    g = guvectorize(["void(boolean[:], boolean[:])"], "(n)->()")(anyof)
+    x = np.random.default_rng(7).random((5, 4)) > 0.8
+    r = g(x)
+    assert r.dtype == np.bool_ and g.types == ["?->?"]
+    np.testing.assert_array_equal(r, x.any(1))
