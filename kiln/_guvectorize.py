@@ -339,7 +339,13 @@ def _register(g):
     from .extending import overload
 
     options = {"parallel": True} if g._target == "parallel" else None
-    overload(g, jit_options=options)(lambda *argtys: _typer(g, argtys))
+    def typer(*argtys, **kwtys):
+        if kwtys:
+            raise TypingError(f"{g.__name__}(): keyword arguments ({', '.join(kwtys)}) are not "
+                              f"supported in compiled code: pass the outputs positionally")
+        return _typer(g, argtys)
+
+    overload(g, jit_options=options)(typer)
 
 
 def _choose_loop(g, in_dtypes, out_dtypes):

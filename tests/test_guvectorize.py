@@ -535,3 +535,14 @@ def test_bool_loop():
     r = g(x)
     assert r.dtype == np.bool_ and g.types == ["?->?"]
     np.testing.assert_array_equal(r, x.any(1))
+
+
+def test_call_from_compiled_code_keywords():
+    dot = guvectorize(DOT_SIGS, "(n),(n)->()")(_dot)
+
+    @kiln.njit
+    def f(a, o):
+        return dot(a, a, out=o)
+
+    with pytest.raises(TypingError, match="keyword arguments"):
+        f(np.ones(3), np.zeros(()))

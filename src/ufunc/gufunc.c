@@ -163,6 +163,8 @@ gu_report(int32_t st, KnExcInfo *exc)
     PyGILState_STATE g = PyGILState_Ensure();
     if (st < 0)
         PyErr_NoMemory();
+    else if (exc->index == KN_EXC_INTERRUPT)
+        kn_interrupt_raise(); /* Ctrl-C seen by a loop poll: Python's handlers run */
     else if (!PyErr_Occurred())
         kn_dispatch_raise(exc);
     PyGILState_Release(g);
