@@ -24,9 +24,7 @@ signature; a ``()`` input may be typed as a scalar (the kernel gets the value) o
   when only the inputs are passed, and the call returns the output(s), as NumPy's does.
 """
 
-import linecache
 import operator
-import re
 
 from . import types
 from .errors import TypingError
@@ -39,11 +37,11 @@ _GU_ARRAY, _GU_SCALAR, _GU_ONE = 0, 1, 2
 _JIT_OPTIONS = ("fastmath", "boundscheck", "error_model", "nogil", "cache", "inline", "locals")
 _counter = [0]
 
-_DIM = re.compile(r"\s*(\w+\??)\s*")
-
 
 def _parse_layout(layout):
     """``"(m,n),(n)->(m)"`` -> ([("m", "n"), ("n",)], [("m",)]); ValueError when malformed."""
+    import re  # here, not at module level: `import kiln` stays cheap
+
     if not isinstance(layout, str):
         raise TypeError(f"guvectorize: the layout must be a str, not {type(layout).__name__}")
     text = layout.replace(" ", "")
@@ -316,6 +314,8 @@ def guvectorize(*args, **kwargs):
 def _outer_function(g, lp):
     """The jitted outer loop of one gufunc loop: the kernel called on the outer elements
     [lo, hi); the C loop passes NumPy's operands as (outer, core...) arrays."""
+    import linecache
+
     from .decorators import njit
 
     params = [f"x{k}" for k in range(len(lp.args))]
@@ -401,6 +401,8 @@ def _typer(g, argtys):
 
 def _generate(g, lp, ndims, dtypes):
     """The source of an implementation for arguments of these ndims, compiled by the overload."""
+    import linecache
+
     np = _np()
     nin, nout = len(g._ins), len(g._outs)
     nargs = nin + nout
