@@ -17,6 +17,7 @@ Numba exports them: ``kiln.int64``, ``kiln.f8`` ...), errors and their rendering
 from . import config, errors, runtime, types
 from .decorators import generated_jit, jit, njit, prange
 from ._threads import get_num_threads, get_parallel_chunksize, get_thread_id, parallel_chunksize, set_num_threads, set_parallel_chunksize, threading_layer  # noqa: E501
+from ._guvectorize import guvectorize  # issue 12: NumPy gufuncs over compiled kernels
 from .types import (  # the scalar types Numba exports at top level (numba.types.__all__)
     b1, bool_, boolean, byte, c8, c16, char, complex64, complex128, double, f4, f8, float32,
     float64, float_, i1, i2, i4, i8, int8, int16, int32, int64, int_, intc, intp, long_,
@@ -61,3 +62,4 @@ __all__ = [
     "__version__",
 ] + types.scalar_names
 __all__ += ["set_num_threads", "get_num_threads", "get_thread_id", "set_parallel_chunksize", "get_parallel_chunksize", "parallel_chunksize", "threading_layer"]  # noqa: E501
+__all__ += ["guvectorize"]

@@ -18,6 +18,7 @@
 #include "runtime/str_methods.h"
 #include "runtime/linalg.h"
 #include "parallel/pool.h"
+#include "ufunc/gufunc.h"
 
 #ifndef KN_LLVM_LINKAGE
 #define KN_LLVM_LINKAGE "unknown"
@@ -405,6 +406,8 @@ static PyMethodDef core_methods[] = {
     {"_threads", kn_dispatch_threads, METH_VARARGS, "the thread pool's thread API"},
     {"_pool_probe", kn_dispatch_pool_probe, METH_VARARGS, "test only: a region with a C body"},
     {"_pool_bench", kn_dispatch_pool_bench, METH_VARARGS, "bench only: timed C regions"},
+    {"_gufunc", kn_ufunc_gufunc_new, METH_VARARGS, "a NumPy gufunc over compiled kernels"},
+    {"_gufunc_compile", kn_ufunc_gufunc_compile, METH_VARARGS, "compile one gufunc loop now"},
     {NULL, NULL, 0, NULL},
 };
 
