@@ -417,9 +417,10 @@ class StencilFunc:
             raise ValueError("The first argument to a stencil kernel must be the primary input "
                              f"array, not {first}.")
         ndim = first.ndim
-        if nb is not None and not isinstance(nb, str) and len(nb) != ndim:
-            raise ValueError(f"{len(nb)} dimensional neighborhood specified for {ndim} "
-                             f"dimensional input array")
+        for given in (nb, self.neighborhood):
+            if given is not None and len(given) != ndim:
+                raise ValueError(f"{len(given)} dimensional neighborhood specified for {ndim} "
+                                 f"dimensional input array")
         for name in self.kernel.relative[1:]:
             t = argtys[self.kernel.params.index(name)]
             if not isinstance(t, types.Array):
@@ -607,5 +608,23 @@ class _StencilCalls:
             raise TypingError(f"{self.name}() takes {len(self.sf.kernel.params)} arguments but "
                               f"{npos} were given")
         kws = dict(zip(kwnames, arg_types[npos:]))
+        nbt = kws.get("neighborhood")
+        if nbt is not None:
+            _check_neighborhood_type(nbt, arg_types[0])
         return self.sf._runner(arg_types[:npos], kws.get("out"), None, "neighborhood" in kws,
                                bool(parallel), tuple(kwnames))
+
+
+def _check_neighborhood_type(t, first):
+    """neighborhood= in compiled code: a tuple of one (low, high) pair of ints per dimension."""
+    from . import types
+
+    ok = isinstance(t, types.BaseTuple) and all(
+        isinstance(p, types.BaseTuple) and len(p) == 2
+        and all(isinstance(x, types.Integer) for x in p) for p in t)
+    if not ok:
+        raise ValueError(f"neighborhood must be a tuple of (low, high) integer pairs, one per "
+                         f"dimension, not {t}")
+    if isinstance(first, types.Array) and len(t) != first.ndim:
+        raise ValueError(f"{len(t)} dimensional neighborhood specified for {first.ndim} "
+                         f"dimensional input array")
