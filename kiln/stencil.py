@@ -495,7 +495,7 @@ class StencilFunc:
         linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
         from .decorators import prange
 
-        env = {"np": np, "prange": prange, "__kiln_kd": kdir, "__kiln_km": kmap,
+        env = {"__kiln_np": np, "prange": prange, "__kiln_kd": kdir, "__kiln_km": kmap,
                "__kiln_dtype": dtype, "__kiln_cval": cval}
         exec(compile(text, filename, "exec"), env)
         disp = self._runners[key] = njit(parallel=True)(env[name]) if parallel \
@@ -503,7 +503,10 @@ class StencilFunc:
         return disp
 
     def _runner_text(self, ndim, nb, has_out, nb_arg, parallel, kwnames, fill):
-        params = list(self.kernel.params)
+        # the runner's own parameter names: a kernel parameter called np, range or min must not
+        # hide what the runner uses
+        params = [f"__kiln_p{k}" for k in range(len(self.kernel.params))]
+        pname = dict(zip(self.kernel.params, params))
         a = params[0]
         extra = {"out": "__kiln_out", "neighborhood": "__kiln_nb"}
         sig = params + [extra[k] for k in kwnames]
@@ -514,6 +517,7 @@ class StencilFunc:
         w = L.append
         w(f"    __sh = {a}.shape")
         for other in self.kernel.relative[1:]:
+            other = pname[other]
             cond = " or ".join(f"{other}.shape[{d}] < __sh[{d}]" for d in range(ndim))
             w(f"    if {cond}:")
             w("        raise ValueError('Secondary stencil array has some dimension smaller "
@@ -524,7 +528,7 @@ class StencilFunc:
             w("        raise ValueError('out= must have the shape of the first stencil input')")
             w("    __o = __kiln_out")
         else:
-            w("    __o = np.empty(__sh, dtype=__kiln_dtype)")
+            w("    __o = __kiln_np.empty(__sh, dtype=__kiln_dtype)")
         for d in range(ndim):
             lo, hi = (f"__kiln_nb[{d}][0]", f"__kiln_nb[{d}][1]") if nb == "arg" else nb[d]
             w(f"    __n{d} = __sh[{d}]")
@@ -628,3 +632,16 @@ def _check_neighborhood_type(t, first):
     if isinstance(first, types.Array) and len(t) != first.ndim:
         raise ValueError(f"{len(t)} dimensional neighborhood specified for {first.ndim} "
                          f"dimensional input array")
+
+
+class _CallableModule(type(np)):
+    """``kiln.stencil`` is the function; should the name be the module (``import kiln.stencil``
+    binds it), calling the module is calling the function."""
+
+    def __call__(self, *args, **kwargs):
+        return stencil(*args, **kwargs)
+
+
+import sys as _sys  # noqa: E402
+
+_sys.modules[__name__].__class__ = _CallableModule

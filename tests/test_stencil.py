@@ -576,3 +576,23 @@ def test_compiled_call_errors():
         bad_nb(x, ((-1, 0), (0, 0)))
     with pytest.raises(kiln.errors.TypingError, match="integer pairs"):
         bad_nb(x, ((-1.0, 0.0),))
+
+
+def shadowing(np, range, out):
+    return np[-1] * range + out
+
+
+def test_parameter_names_of_the_runner():
+    """Kernel parameters named like what the generated loop nest uses (np, range, out)."""
+    x = rng_array(7)
+    got = stencil(shadowing)(x, 2.0, 0.5)
+    np.testing.assert_array_equal(got, reference(shadowing, (x, 2.0, 0.5), ((-1, 0),)))
+
+
+def test_module_and_function():
+    import importlib
+
+    mod = importlib.import_module("kiln.stencil")
+    assert isinstance(mod.stencil(backward1), kiln.StencilFunc)
+    assert isinstance(kiln.stencil(backward1), kiln.StencilFunc)
+    assert isinstance(mod(backward1), kiln.StencilFunc)
