@@ -679,9 +679,9 @@ take_error_text(void)
 
 /* The typing hook for calls implemented in Python: kiln.extending._resolve(kind, ref, name,
  * argument keys, keyword names, the caller's parallel flag) runs the overloads' typing functions
- * and returns the implementation's dispatcher (kept alive by kiln.extending's cache), True for a method that
- * exists (KN_OVERLOAD_HAS_METHOD), or None. An exception there (a TypingError of the overload, or
- * a bug in it) becomes a diagnostic at the call. */
+ * and returns the implementation's dispatcher (kept alive by kiln.extending's cache), True for a
+ * method that exists (KN_OVERLOAD_HAS_METHOD), or None. An exception there (a TypingError of the
+ * overload, or a bug in it) becomes a diagnostic at the call. */
 static int
 resolve_overload(KnCompilation *c, const KnOverloadQuery *q, KnSpan span, void **out)
 {
