@@ -498,6 +498,7 @@ class StencilFunc:
         env = {"__kiln_np": np, "prange": prange, "__kiln_kd": kdir, "__kiln_km": kmap,
                "__kiln_dtype": dtype, "__kiln_cval": cval}
         exec(compile(text, filename, "exec"), env)
+        env["__kiln_rows"] = njit(env[name + "_rows"])
         disp = self._runners[key] = njit(parallel=True)(env[name]) if parallel \
             else njit(env[name])
         return disp
@@ -534,49 +535,76 @@ class StencilFunc:
             w(f"    __n{d} = __sh[{d}]")
             w(f"    __s{d} = min(max(0, -({lo})), __n{d})")
             w(f"    __e{d} = max(__n{d} - max(0, {hi}), __s{d})")
+        if self.mode == "constant" and fill:
+            for d in range(ndim):
+                before = ", ".join(":" if k != d else f":__s{d}" for k in range(ndim))
+                after = ", ".join(":" if k != d else f"__e{d}:" for k in range(ndim))
+                w(f"    __o[{before}] = __kiln_cval")
+                w(f"    __o[{after}] = __kiln_cval")
+        bounds = ", ".join(f"__s{d}, __e{d}, __n{d}" for d in range(ndim))
+        w(f"    __b = ({bounds},)")
+        lo, hi = ("__s0", "__e0") if self.mode == "constant" else ("0", "__n0")
+        rest = ", ".join(["__o"] + params + ["__b"])
+        if parallel:
+            # rows (n-d) or blocks of points (1-d) per prange iteration: the kernel calls stay
+            # inside one serial function where they are inlined
+            block = 1 if ndim > 1 else 4096
+            w(f"    __nblk = ({hi} - {lo} + {block - 1}) // {block}")
+            w("    for __k in prange(__nblk):")
+            w(f"        __r = {lo} + __k * {block}")
+            w(f"        __kiln_rows(__r, min(__r + {block}, {hi}), {rest})")
+        else:
+            w(f"    __kiln_rows({lo}, {hi}, {rest})")
+        w("    return __o")
+        text = "\n".join(L) + "\n\n\n" + self._rows_text(ndim, params, name + "_rows")
+        filename = f"<kiln stencil {self.__qualname__}: {name}>"
+        return text, name, filename
+
+    def _rows_text(self, ndim, params, name):
+        """The points of the outer indices [__r0, __r1): the loops that call the kernels."""
+        L = [f"def {name}(__r0, __r1, {', '.join(['__o'] + params)}, __b):"]
+        w = L.append
+        w("    " + ", ".join(f"__s{d}, __e{d}, __n{d}" for d in range(ndim)) + " = __b")
         idx = ", ".join(f"__kiln_i{d}" for d in range(ndim))
         call_args = ", ".join([f"__kiln_i{d}" for d in range(ndim)] + params)
         direct = f"__o[{idx}] = __kiln_kd({call_args})"
         mapped = f"__o[{idx}] = __kiln_km({call_args})"
-        outer_range = "prange" if parallel else "range"
-        if self.mode == "constant":
-            if fill:
-                for d in range(ndim):
-                    before = ", ".join(":" if k != d else f":__s{d}" for k in range(ndim))
-                    after = ", ".join(":" if k != d else f"__e{d}:" for k in range(ndim))
-                    w(f"    __o[{before}] = __kiln_cval")
-                    w(f"    __o[{after}] = __kiln_cval")
-            ind = "    "
-            for d in range(ndim):
-                rng = outer_range if d == 0 else "range"
-                w(f"{ind}for __kiln_i{d} in {rng}(__s{d}, __e{d}):")
+        if ndim == 1:
+            if self.mode == "constant":
+                w("    for __kiln_i0 in range(__r0, __r1):")
+                w("        " + direct)
+            else:
+                w("    for __kiln_i0 in range(__r0, min(__r1, __s0)):")
+                w("        " + mapped)
+                w("    for __kiln_i0 in range(max(__r0, __s0), min(__r1, __e0)):")
+                w("        " + direct)
+                w("    for __kiln_i0 in range(max(__r0, __e0), __r1):")
+                w("        " + mapped)
+        elif self.mode == "constant":
+            w("    for __kiln_i0 in range(__r0, __r1):")
+            ind = "        "
+            for d in range(1, ndim):
+                w(f"{ind}for __kiln_i{d} in range(__s{d}, __e{d}):")
                 ind += "    "
             w(ind + direct)
         else:
-            ind = "    "
-            for d in range(ndim - 1):
-                rng = outer_range if d == 0 else "range"
-                w(f"{ind}for __kiln_i{d} in {rng}(0, __n{d}):")
+            w("    for __kiln_i0 in range(__r0, __r1):")
+            ind = "        "
+            for d in range(1, ndim - 1):
+                w(f"{ind}for __kiln_i{d} in range(0, __n{d}):")
                 ind += "    "
             last = ndim - 1
-            inner = [f"for __kiln_i{last} in range(0, __s{last}):", "    " + mapped,
-                     f"for __kiln_i{last} in {'range' if ndim > 1 else outer_range}"
-                     f"(__s{last}, __e{last}):", "    " + direct,
-                     f"for __kiln_i{last} in range(__e{last}, __n{last}):", "    " + mapped]
-            if ndim == 1:
-                L.extend(ind + s for s in inner)
-            else:
-                cond = " and ".join(f"__kiln_i{d} >= __s{d} and __kiln_i{d} < __e{d}"
-                                    for d in range(ndim - 1))
-                w(f"{ind}if {cond}:")
-                L.extend(ind + "    " + s for s in inner)
-                w(f"{ind}else:")
-                w(f"{ind}    for __kiln_i{last} in range(0, __n{last}):")
-                w(f"{ind}        {mapped}")
-        w("    return __o")
-        text = "\n".join(L) + "\n"
-        filename = f"<kiln stencil {self.__qualname__}: {name}>"
-        return text, name, filename
+            cond = " and ".join(f"__kiln_i{d} >= __s{d} and __kiln_i{d} < __e{d}"
+                                for d in range(ndim - 1))
+            w(f"{ind}if {cond}:")
+            for rng, body in ((f"0, __s{last}", mapped), (f"__s{last}, __e{last}", direct),
+                              (f"__e{last}, __n{last}", mapped)):
+                w(f"{ind}    for __kiln_i{last} in range({rng}):")
+                w(f"{ind}        {body}")
+            w(f"{ind}else:")
+            w(f"{ind}    for __kiln_i{last} in range(0, __n{last}):")
+            w(f"{ind}        {mapped}")
+        return "\n".join(L) + "\n"
 
 
 def _check_cval(cval, dtype):
