@@ -596,3 +596,19 @@ def test_module_and_function():
     assert isinstance(mod.stencil(backward1), kiln.StencilFunc)
     assert isinstance(kiln.stencil(backward1), kiln.StencilFunc)
     assert isinstance(mod(backward1), kiln.StencilFunc)
+
+
+@pytest.mark.parametrize("mode", ["constant", "wrap", "mirror"])
+@pytest.mark.parametrize("kernel,shape", [(wide1, (10001,)), (wide1, (3,)), (lopsided, (19, 7)),
+                                          (kernel3, (5, 4, 6))])
+def test_parallel_caller_shapes(mode, kernel, shape):
+    """The parallel runner splits rows (n-d) or blocks of points (1-d): the same values as the
+    Python call, for sizes across and below a block."""
+    s = stencil(kernel, mode=mode)
+
+    @kiln.njit(parallel=True)
+    def par(a):
+        return s(a)
+
+    x = rng_array(shape)
+    np.testing.assert_array_equal(par(x), s(x))
