@@ -189,8 +189,13 @@ class _Kernel:
                              "indexing, not standard indexing.")
         relative = set(self.params) - set(standard)
         self.accesses = []
-        assigned = {}
+        stores, values = {}, {}  # name -> how many bindings; the value of `name = value`
         for sub in ast.walk(node):
+            if isinstance(sub, ast.Name) and not isinstance(sub.ctx, ast.Load):
+                stores[sub.id] = stores.get(sub.id, 0) + 1  # any binding: =, +=, for, with...
+            if isinstance(sub, ast.Assign) and len(sub.targets) == 1 \
+                    and isinstance(sub.targets[0], ast.Name):
+                values[sub.targets[0].id] = sub.value
             if isinstance(sub, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
                 targets = sub.targets if isinstance(sub, ast.Assign) else [sub.target]
                 for t in targets:
@@ -199,20 +204,16 @@ class _Kernel:
                                 and leaf.value.id in relative:
                             raise ValueError("Assignments to arrays passed to stencil kernels "
                                              "is not allowed.")
-                        if isinstance(leaf, ast.Name):
-                            assigned.setdefault(leaf.id, []).append(sub)
             if isinstance(sub, ast.Subscript) and isinstance(sub.value, ast.Name) \
                     and sub.value.id in relative and isinstance(sub.ctx, ast.Load):
                 self.accesses.append(_Access(sub.value.id, sub, sub.slice))
         self.relative = [p for p in self.params if p in {x.name for x in self.accesses}]
         # names assigned once, to a constant expression: usable as constant indices
         self.consts = {}
-        for name, where in assigned.items():
-            if len(where) == 1 and isinstance(where[0], ast.Assign) \
-                    and len(where[0].targets) == 1 and isinstance(where[0].targets[0], ast.Name):
-                v = _const(where[0].value, {})
-                if v is not None:
-                    self.consts[name] = v
+        for name, value in values.items():
+            v = _const(value, {}) if stores.get(name) == 1 else None
+            if v is not None:
+                self.consts[name] = v
         self.lines = [ln.encode() for ln in source.splitlines(True)]
         self.texts = {}
 

@@ -612,3 +612,20 @@ def test_parallel_caller_shapes(mode, kernel, shape):
 
     x = rng_array(shape)
     np.testing.assert_array_equal(par(x), s(x))
+
+
+def rebound_in_loop(a):
+    k = 1
+    c = 0.0
+    for k in range(-1, 2):
+        c += a[k]
+    return c
+
+
+def test_loop_variable_is_not_a_constant():
+    """A name bound once by `=` and again by a for loop is not a constant index."""
+    x = rng_array(9)
+    with pytest.raises(ValueError, match="not constant"):
+        stencil(rebound_in_loop)(x)
+    got = stencil(rebound_in_loop, neighborhood=((-1, 1),))(x)
+    np.testing.assert_allclose(got, reference(rebound_in_loop, (x,), ((-1, 1),)), rtol=1e-13)
