@@ -534,7 +534,7 @@ class StencilFunc:
         for d in range(ndim):
             lo, hi = (f"__kiln_nb[{d}][0]", f"__kiln_nb[{d}][1]") if nb == "arg" else nb[d]
             w(f"    __n{d} = __sh[{d}]")
-            w(f"    __s{d} = min(max(0, -({lo})), __n{d})")
+            w(f"    __s{d} = max(0, -({lo}))")  # may pass __n{d}: every loop below clamps
             w(f"    __e{d} = max(__n{d} - max(0, {hi}), __s{d})")
         if self.mode == "constant" and fill:
             for d in range(ndim):
@@ -557,15 +557,20 @@ class StencilFunc:
         else:
             w(f"    __kiln_rows({lo}, {hi}, {rest})")
         w("    return __o")
-        text = "\n".join(L) + "\n\n\n" + self._rows_text(ndim, params, name + "_rows")
+        text = "\n".join(L) + "\n\n\n" + self._rows_text(ndim, params, name + "_rows", nb)
         filename = f"<kiln stencil {self.__qualname__}: {name}>"
         return text, name, filename
 
-    def _rows_text(self, ndim, params, name):
-        """The points of the outer indices [__r0, __r1): the loops that call the kernels."""
+    def _rows_text(self, ndim, params, name, nb):
+        """The points of the outer indices [__r0, __r1): the loops that call the kernels. With a
+        constant neighbourhood the interior's starts are literals, so that LLVM sees the
+        shifted indices are not negative (no wrap-around select in the inner loop)."""
         L = [f"def {name}(__r0, __r1, {', '.join(['__o'] + params)}, __b):"]
         w = L.append
         w("    " + ", ".join(f"__s{d}, __e{d}, __n{d}" for d in range(ndim)) + " = __b")
+        if nb != "arg":
+            for d in range(ndim):
+                w(f"    __s{d} = {max(0, -nb[d][0])}")
         idx = ", ".join(f"__kiln_i{d}" for d in range(ndim))
         call_args = ", ".join([f"__kiln_i{d}" for d in range(ndim)] + params)
         direct = f"__o[{idx}] = __kiln_kd({call_args})"
@@ -598,7 +603,7 @@ class StencilFunc:
             cond = " and ".join(f"__kiln_i{d} >= __s{d} and __kiln_i{d} < __e{d}"
                                 for d in range(ndim - 1))
             w(f"{ind}if {cond}:")
-            for rng, body in ((f"0, __s{last}", mapped), (f"__s{last}, __e{last}", direct),
+            for rng, body in ((f"0, min(__s{last}, __n{last})", mapped), (f"__s{last}, __e{last}", direct),
                               (f"__e{last}, __n{last}", mapped)):
                 w(f"{ind}    for __kiln_i{last} in range({rng}):")
                 w(f"{ind}        {body}")
