@@ -34,6 +34,11 @@ def __getattr__(name):
         import importlib
 
         return importlib.import_module(".typed", __name__)
+    if name in ("stencil", "StencilFunc"):  # kiln/stencil.py, imported on first use
+        from .stencil import StencilFunc, stencil
+
+        globals().update(stencil=stencil, StencilFunc=StencilFunc)
+        return globals()[name]
     raise AttributeError(f"module 'kiln' has no attribute {name!r}")
 
 
@@ -60,6 +65,7 @@ def typeof(value, purpose=None):
 __all__ = [
     "njit", "jit", "generated_jit", "prange", "literal_unroll", "literally", "typeof", "types", "errors", "runtime", "config",
     "__version__",
+    "stencil",
 ] + types.scalar_names
 __all__ += ["set_num_threads", "get_num_threads", "get_thread_id", "set_parallel_chunksize", "get_parallel_chunksize", "parallel_chunksize", "threading_layer"]  # noqa: E501
 __all__ += ["guvectorize"]

@@ -154,10 +154,13 @@ def _binding(disp, impl, npos, kwnames, name):
     return _jit(env[fname], {"_thunk": True})  # callers inline it, the implementation stays apart
 
 
-def _resolve(kind, ref, name, keys, kwnames):
-    """Called by the C core while typing (see the module docstring)."""
+def _resolve(kind, ref, name, keys, kwnames, parallel=0):
+    """Called by the C core while typing (see the module docstring); `parallel`: the calling
+    function's parallel=True, for overload sets that ask for it (kiln.stencil's)."""
     args = tuple(types.from_key(k) for k in keys)
     if kind == _FUNCTION:
+        if getattr(ref, "wants_parallel", False):
+            return ref.resolve(args, kwnames, parallel=bool(parallel))
         return ref.resolve(args, kwnames)
     table = _attributes if kind == _ATTRIBUTE else _methods
     sets = [s for cls, s in table.get(name, ()) if isinstance(args[0], cls)]

@@ -678,10 +678,10 @@ take_error_text(void)
 }
 
 /* The typing hook for calls implemented in Python: kiln.extending._resolve(kind, ref, name,
- * argument keys, keyword names) runs the overloads' typing functions and returns the
- * implementation's dispatcher (kept alive by kiln.extending's cache), True for a method that
- * exists (KN_OVERLOAD_HAS_METHOD), or None. An exception there (a TypingError of the overload, or
- * a bug in it) becomes a diagnostic at the call. */
+ * argument keys, keyword names, the caller's parallel flag) runs the overloads' typing functions
+ * and returns the implementation's dispatcher (kept alive by kiln.extending's cache), True for a
+ * method that exists (KN_OVERLOAD_HAS_METHOD), or None. An exception there (a TypingError of the
+ * overload, or a bug in it) becomes a diagnostic at the call. */
 static int
 resolve_overload(KnCompilation *c, const KnOverloadQuery *q, KnSpan span, void **out)
 {
@@ -705,8 +705,8 @@ resolve_overload(KnCompilation *c, const KnOverloadQuery *q, KnSpan span, void *
             PyTuple_SET_ITEM(kw, i, k);
     }
     if (ok)
-        res = PyObject_CallFunction(s->resolve, "iOsOO", (int)q->kind, q->ref ? q->ref : Py_None,
-                                    q->name, keys, kw);
+        res = PyObject_CallFunction(s->resolve, "iOsOOi", (int)q->kind, q->ref ? q->ref : Py_None,
+                                    q->name, keys, kw, c->parallel); /* parallel: stencils */
     Py_XDECREF(keys);
     Py_XDECREF(kw);
     if (!res) {
