@@ -16,6 +16,7 @@ Numba exports them: ``kiln.int64``, ``kiln.f8`` ...), errors and their rendering
 
 from . import config, errors, runtime, types
 from .decorators import generated_jit, jit, njit, prange
+from ._vectorize import DUFunc, vectorize  # issue 12: @vectorize
 from .types import (  # the scalar types Numba exports at top level (numba.types.__all__)
     b1, bool_, boolean, byte, c8, c16, char, complex64, complex128, double, f4, f8, float32,
     float64, float_, i1, i2, i4, i8, int8, int16, int32, int64, int_, intc, intp, long_,
@@ -59,3 +60,4 @@ __all__ = [
     "njit", "jit", "generated_jit", "prange", "literal_unroll", "literally", "typeof", "types", "errors", "runtime", "config",
     "__version__",
 ] + types.scalar_names
+__all__ += ["vectorize", "DUFunc"]

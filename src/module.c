@@ -18,6 +18,7 @@
 #include "runtime/str_methods.h"
 #include "runtime/linalg.h"
 #include "parallel/pool.h"
+#include "ufunc/ufunc.h"
 
 #ifndef KN_LLVM_LINKAGE
 #define KN_LLVM_LINKAGE "unknown"
@@ -397,6 +398,9 @@ static PyMethodDef core_methods[] = {
      "test only: KIR text -> typing and one pass -> typed KIR text"},
     {"_read_kir", kn_dispatch_read_kir, METH_VARARGS, "test only: KIR text, read and printed"},
     {"_linalg_load", kn_dispatch_linalg_load, METH_VARARGS, "BLAS/LAPACK pointers from SciPy"},
+    {"_vectorize_new", kn_ufunc_new, METH_VARARGS, "kiln.vectorize: a ufunc over a loop function"},
+    {"_vectorize_add_loop", kn_ufunc_add_loop, METH_VARARGS, "kiln.vectorize: add a loop"},
+    {"_vectorize_compile", kn_ufunc_compile, METH_VARARGS, "kiln.vectorize: compile a loop now"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -452,6 +456,8 @@ PyMODINIT_FUNC
 PyInit__core(void)
 {
     import_array();
+    if (kn_ufunc_init() < 0)
+        return NULL;
     if (!kn_state && state_init() < 0)
         return NULL;
     kn_par_set_gil_hooks(par_gil_release, par_gil_acquire);
