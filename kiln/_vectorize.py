@@ -102,6 +102,10 @@ def _parse(sig):
     return ins, _dtype_of_type(sig.return_type, "the return type")
 
 
+def _ident(name):
+    return "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in name)
+
+
 def _exec(src, name, env):
     filename = f"<kiln vectorize: {name}>"
     linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
@@ -114,7 +118,7 @@ def _make_loop(kernel, nin, name):
     from .decorators import njit
 
     xs = [f"x{i}" for i in range(nin)]
-    fname = f"_kiln_vectorize_loop_{name}_{next(_counter)}"
+    fname = f"_kiln_vectorize_loop_{_ident(name)}_{next(_counter)}"
     src = (f"def {fname}({', '.join(xs)}, out):\n"
            f"    for i in range(out.shape[0]):\n"
            f"        out[i] = _kernel({', '.join(x + '[i]' for x in xs)})\n")
@@ -144,7 +148,7 @@ def _call_impl(name, kernel, kiln_types, ins, ret):
     for i, d in enumerate(ins):
         env[f"_t{i}"] = d.type
     arrays = [i for i, t in enumerate(kiln_types) if isinstance(t, _types.Array)]
-    fname = f"_kiln_vectorize_call_{name}_{next(_counter)}"
+    fname = f"_kiln_vectorize_call_{_ident(name)}_{next(_counter)}"
     lines = [f"def {fname}({', '.join(params)}):"]
     if not arrays:
         args = ", ".join(f"_t{i}(a{i})" for i in range(n))
@@ -239,7 +243,7 @@ def vectorize(ftylist_or_function=(), **kws):
         if getattr(config, "DISABLE_JIT", False):
             return _numpy().vectorize(pyfunc)
         if not loops:
-            return DUFunc(pyfunc, identity=identity, **kws)
+            return DUFunc(pyfunc, **kws)
         uf, kernel, nin = _build(pyfunc, loops, identity, target, kws)
         info = _Typed(uf.__name__, nin, kernel, loops)
         _register(uf, uf.__name__, info.typer)
