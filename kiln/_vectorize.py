@@ -113,15 +113,18 @@ def _exec(src, name, env):
     return env[name]
 
 
-def _make_loop(kernel, nin, name):
-    """The jitted loop function of a ufunc: 1-d arrays x0..x{nin-1} and out."""
+def _make_loop(kernel, nin, name, mask=0):
+    """The jitted loop function of a ufunc: 1-d arrays x0..x{nin-1} and out; the inputs in
+    `mask` (bit i: x{i}) are broadcast scalars, read once."""
     from .decorators import njit
 
     xs = [f"x{i}" for i in range(nin)]
     fname = f"_kiln_vectorize_loop_{_ident(name)}_{next(_counter)}"
-    src = (f"def {fname}({', '.join(xs)}, out):\n"
+    head = "".join(f"    v{i} = x{i}[0]\n" for i in range(nin) if mask >> i & 1)
+    items = [f"v{i}" if mask >> i & 1 else f"x{i}[i]" for i in range(nin)]
+    src = (f"def {fname}({', '.join(xs)}, out):\n{head}"
            f"    for i in range(out.shape[0]):\n"
-           f"        out[i] = _kernel({', '.join(x + '[i]' for x in xs)})\n")
+           f"        out[i] = _kernel({', '.join(items)})\n")
     fn = _exec(src, fname, {"_kernel": kernel})
     return njit(error_model="numpy")(fn)
 
@@ -217,8 +220,12 @@ def _build(pyfunc, loops, identity, target, kws):
             raise TypeError(f"kiln.vectorize: the signature has {len(ins)} arguments; "
                             f"{name}() takes {nin}")
     loop = _make_loop(kernel, nin, name)
+
+    def make_loop(mask):
+        return _make_loop(kernel, nin, name, mask)
+
     uf = _core._vectorize_new(name, getattr(pyfunc, "__doc__", None), nin, 1,
-                              _identity_code(identity), loop, target == "parallel")
+                              _identity_code(identity), loop, make_loop, target == "parallel")
     for ins, ret in loops:
         _core._vectorize_add_loop(uf, tuple(d.num for d in ins) + (ret.num,))
     return uf, kernel, nin

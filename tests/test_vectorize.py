@@ -398,3 +398,16 @@ def test_compiled_code_no_loop():
 
     with pytest.raises(TypingError, match="no loop"):
         f(np.array([1j]))
+
+
+def test_scalar_operand_variants():
+    # a step-0 (broadcast scalar) input reads once; reductions (a step-0 output) do not
+    a = RNG.random(1001)
+    np.testing.assert_array_equal(fma(a, 2.0, a), oracle(fma_py, np.float64, a, 2.0, a))
+    np.testing.assert_array_equal(fma(3.0, a, 0.5), oracle(fma_py, np.float64, 3.0, a, 0.5))
+    np.testing.assert_array_equal(fma(3.0, 2.0, a), oracle(fma_py, np.float64, 3.0, 2.0, a))
+    col = RNG.random((7, 1))
+    np.testing.assert_array_equal(fma(col, a[:5], col), oracle(fma_py, np.float64, col, a[:5], col))
+    x = RNG.integers(0, 9, 1000)
+    assert add.reduce(x) == x.sum()
+    np.testing.assert_array_equal(add.accumulate(x), np.cumsum(x))

@@ -36,23 +36,30 @@
 #include "ufunc/ufunc.h"
 
 #define UF_MAXARGS 32
+#define UF_MASKED 4                   /* inputs that may be broadcast scalars in a variant */
+#define UF_VARIANTS (1 + (1 << UF_MASKED)) /* strided, then contiguous by scalar-input mask */
 #define UF_CAPSULE "kiln.vectorize"
 
 typedef struct UfOwner UfOwner;
 
-/* One loop of the ufunc: a signature and its two compiled overloads of the loop function. */
+/* One loop of the ufunc: a signature and its compiled variants. Variant 0 is the loop function
+ * over strided arrays; variant 1 + mask runs over a contiguous output and inputs that are
+ * contiguous, except those in `mask` (bit j: input j), which NumPy broadcasts with step 0 (a
+ * scalar operand): a loop function of its own reads them once before the loop. */
 typedef struct UfLoop {
     UfOwner *owner;
     int nargs;
     KnType *elem[UF_MAXARGS];
     int64_t itemsize[UF_MAXARGS];
-    KnDispatchEntry ent[2]; /* [0]: any strides ('A'), [1]: contiguous ('C') */
-    int ready[2];
+    KnDispatchEntry ent[UF_VARIANTS];
+    atomic_int ready[UF_VARIANTS]; /* ent[i] is filled (set after it, read without the GIL) */
 } UfLoop;
 
 /* What a ufunc made here owns (the capsule in ufunc->obj). */
 struct UfOwner {
-    PyObject *loop_fn; /* the jitted loop function */
+    PyObject *loop_fn;   /* the jitted loop function */
+    PyObject *make_loop; /* make_loop(mask): the loop function reading inputs in mask once */
+    PyObject *masked[1 << UF_MASKED]; /* its results, by mask (0: loop_fn) */
     char *name, *doc;
     int nin, nout, parallel;
     int ntypes, cap;
@@ -76,6 +83,9 @@ owner_free(PyObject *capsule)
     if (!o)
         return;
     Py_XDECREF(o->loop_fn);
+    Py_XDECREF(o->make_loop);
+    for (int m = 0; m < (1 << UF_MASKED); m++)
+        Py_XDECREF(o->masked[m]);
     for (int i = 0; i < o->ntypes; i++)
         free(o->loops[i]);
     free(o->loops);
@@ -132,20 +142,33 @@ scalar_of_typenum(int num)
     return NULL;
 }
 
-/* Compile overload `which` (0: strided, 1: contiguous) of a loop; call with the GIL. */
+/* The loop function of a variant (borrowed), made on first use; NULL with an error. */
+static PyObject *
+variant_fn(UfOwner *o, int which)
+{
+    int mask = which ? which - 1 : 0;
+    if (!mask)
+        return o->loop_fn;
+    if (!o->masked[mask])
+        o->masked[mask] = PyObject_CallFunction(o->make_loop, "i", mask);
+    return o->masked[mask];
+}
+
+/* Compile variant `which` of a loop; call with the GIL. */
 static int
 loop_compile(UfLoop *L, int which)
 {
-    if (L->ready[which])
+    if (atomic_load_explicit(&L->ready[which], memory_order_acquire))
         return 0;
     KnType *args[UF_MAXARGS];
     for (int j = 0; j < L->nargs; j++)
         args[j] = kn_type_array(&kn_state->types, L->elem[j], 1, which ? 'C' : 'A', 0);
+    PyObject *fn = variant_fn(L->owner, which);
     KnDispatchEntry e;
-    if (kn_dispatch_entry(L->owner->loop_fn, args, L->nargs, NULL, &e) < 0)
+    if (!fn || kn_dispatch_entry(fn, args, L->nargs, NULL, &e) < 0)
         return -1;
     L->ent[which] = e;
-    L->ready[which] = 1;
+    atomic_store_explicit(&L->ready[which], 1, memory_order_release);
     return 0;
 }
 
@@ -201,6 +224,26 @@ raise_with_gil(KnExcInfo *exc)
     PyGILState_Release(g);
 }
 
+/* Which variant runs NumPy's inner loop of n iterations with these steps. A step-0 input over
+ * a step-0 output (a reduction's accumulator) is never read once: the output is contiguous. */
+static int
+variant_of(const UfLoop *L, npy_intp n, const npy_intp *steps)
+{
+    if (n == 1)
+        return 1;
+    int out = L->nargs - 1, mask = 0;
+    if (steps[out] != L->itemsize[out])
+        return 0;
+    for (int j = 0; j < out; j++) {
+        if (steps[j] == L->itemsize[j])
+            continue;
+        if (steps[j] != 0 || j >= UF_MASKED)
+            return 0;
+        mask |= 1 << j;
+    }
+    return 1 + mask;
+}
+
 /* The inner loop NumPy calls (PyUFuncGenericFunction). */
 static void
 uf_loop(char **args, const npy_intp *dims, const npy_intp *steps, void *data)
@@ -209,17 +252,15 @@ uf_loop(char **args, const npy_intp *dims, const npy_intp *steps, void *data)
     npy_intp n = dims[0];
     if (n <= 0)
         return;
-    int contig = 1;
-    for (int j = 0; j < L->nargs && contig; j++)
-        contig = n == 1 || steps[j] == L->itemsize[j];
-    if (!L->ready[contig]) {
+    int v = variant_of(L, n, steps);
+    if (!atomic_load_explicit(&L->ready[v], memory_order_acquire)) {
         PyGILState_STATE g = PyGILState_Ensure();
-        int rc = PyErr_Occurred() ? -1 : loop_compile(L, contig);
+        int rc = PyErr_Occurred() ? -1 : loop_compile(L, v);
         PyGILState_Release(g);
         if (rc < 0)
             return;
     }
-    const KnDispatchEntry *e = &L->ent[contig];
+    const KnDispatchEntry *e = &L->ent[v];
     KnExcInfo exc = {0};
     if (L->owner->parallel && n > 1) {
         UfPar p = {.L = L, .e = e, .args = args, .steps = steps};
@@ -250,10 +291,10 @@ PyObject *
 kn_ufunc_new(PyObject *module, PyObject *args)
 {
     (void)module;
-    PyObject *name, *doc, *loop_fn;
+    PyObject *name, *doc, *loop_fn, *make_loop;
     int nin, nout, identity, parallel;
-    if (!PyArg_ParseTuple(args, "UOiiiOp", &name, &doc, &nin, &nout, &identity, &loop_fn,
-                          &parallel))
+    if (!PyArg_ParseTuple(args, "UOiiiOOp", &name, &doc, &nin, &nout, &identity, &loop_fn,
+                          &make_loop, &parallel))
         return NULL;
     if (nin < 1 || nout != 1 || nin + nout > UF_MAXARGS) {
         PyErr_Format(PyExc_ValueError, "kiln.vectorize: %d inputs and %d outputs are not supported",
@@ -276,9 +317,12 @@ kn_ufunc_new(PyObject *module, PyObject *args)
     }
     Py_INCREF(loop_fn);
     o->loop_fn = loop_fn;
+    Py_INCREF(make_loop);
+    o->make_loop = make_loop;
     PyObject *cap = PyCapsule_New(o, UF_CAPSULE, owner_free);
     if (!cap) {
         Py_DECREF(loop_fn);
+        Py_DECREF(make_loop);
         free(o->name);
         free(o->doc);
         free(o);
@@ -391,7 +435,7 @@ kn_ufunc_compile(PyObject *module, PyObject *args)
         PyErr_SetString(PyExc_IndexError, "no such loop");
         return NULL;
     }
-    if (loop_compile(o->loops[index], 1) < 0 || loop_compile(o->loops[index], 0) < 0)
+    if (loop_compile(o->loops[index], 1) < 0)
         return NULL;
     Py_RETURN_NONE;
 }
