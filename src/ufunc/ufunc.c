@@ -36,7 +36,7 @@
 #include "ufunc/ufunc.h"
 
 #define UF_MAXARGS 32
-#define UF_MASKED 4                   /* inputs that may be broadcast scalars in a variant */
+#define UF_MASKED 4                        /* inputs that may be broadcast scalars in a variant */
 #define UF_VARIANTS (1 + (1 << UF_MASKED)) /* strided, then contiguous by scalar-input mask */
 #define UF_CAPSULE "kiln.vectorize"
 
@@ -174,8 +174,8 @@ loop_compile(UfLoop *L, int which)
 
 /* Call the entry over iterations [lo, hi) of NumPy's inner loop. 0, or 1 with *exc filled. */
 static int32_t
-loop_run(const UfLoop *L, const KnDispatchEntry *e, char **args, const npy_intp *steps,
-         int64_t lo, int64_t hi, KnExcInfo *exc)
+loop_run(const UfLoop *L, const KnDispatchEntry *e, char **args, const npy_intp *steps, int64_t lo,
+         int64_t hi, KnExcInfo *exc)
 {
     _Alignas(16) char buf[UF_MAXARGS * (sizeof(KnArrayStruct) + 2 * sizeof(int64_t))];
     _Alignas(16) char ret[16];
@@ -328,8 +328,8 @@ kn_ufunc_new(PyObject *module, PyObject *args)
         free(o);
         return NULL;
     }
-    PyObject *uf = PyUFunc_FromFuncAndData(NULL, NULL, NULL, 0, nin, nout, identity, o->name,
-                                           o->doc, 0);
+    PyObject *uf =
+        PyUFunc_FromFuncAndData(NULL, NULL, NULL, 0, nin, nout, identity, o->name, o->doc, 0);
     if (!uf) {
         Py_DECREF(cap);
         return NULL;
