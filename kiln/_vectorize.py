@@ -146,20 +146,28 @@ def _input_dtypes(kiln_types):
     return out
 
 
-def _call_impl(name, kernel, kiln_types, ins, ret):
+def _call_impl(name, kernel, kiln_types, ins, ret, has_out=False):
     """The implementation, for compiled code, of a call of the ufunc on arguments of
     kiln_types with the loop (ins -> ret): the kernel on scalars; on arrays, broadcast and a
-    new array of dtype ret."""
+    new array of dtype ret, or (has_out) the last argument, an array the inputs broadcast to,
+    filled and returned."""
     np = _numpy()
-    n = len(kiln_types)
-    params = [f"a{i}" for i in range(n)]
+    n = len(ins)
+    params = [f"a{i}" for i in range(n)] + (["out"] if has_out else [])
     env = {"_kernel": kernel, "np": np, "_rt": ret.type}
     for i, d in enumerate(ins):
         env[f"_t{i}"] = d.type
-    arrays = [i for i, t in enumerate(kiln_types) if isinstance(t, _types.Array)]
+    arrays = [i for i, t in enumerate(kiln_types[:n]) if isinstance(t, _types.Array)]
     fname = f"_kiln_vectorize_call_{_ident(name)}_{next(_counter)}"
     lines = [f"def {fname}({', '.join(params)}):"]
-    if not arrays:
+    if has_out:
+        for i in arrays:
+            lines.append(f"    b{i} = np.broadcast_to(a{i}, out.shape)")
+        lines.append("    for idx in np.ndindex(out.shape):")
+        args = ", ".join(f"_t{i}(b{i}[idx])" if i in arrays else f"_t{i}(a{i})" for i in range(n))
+        lines.append(f"        out[idx] = _kernel({args})")
+        lines.append("    return out")
+    elif not arrays:
         args = ", ".join(f"_t{i}(a{i})" for i in range(n))
         lines.append(f"    return _kernel({args})")
     else:
@@ -175,6 +183,20 @@ def _call_impl(name, kernel, kiln_types, ins, ret):
         lines.append(f"        out[idx] = _kernel({args})")
         lines.append("    return out")
     return _exec("\n".join(lines) + "\n", fname, env)
+
+
+def _check_call(name, nin, args):
+    """A call from compiled code: nin inputs, and an output array optionally (True then)."""
+    if len(args) == nin + 1:
+        if not isinstance(args[-1], _types.Array) or args[-1].readonly:
+            raise TypingError(f"{name}(): the output argument must be a writable array, "
+                              f"not {args[-1]}")
+        return True
+    if len(args) != nin:
+        raise TypingError(f"{name}() takes {nin} arguments (and an output array), got "
+                          f"{len(args)}; keywords (out=, where=, ...) are not supported in "
+                          f"compiled code")
+    return False
 
 
 def _shown(kiln_types):
@@ -196,17 +218,16 @@ class _Typed:
         self.impls = {}
 
     def typer(self, *args):
-        if len(args) != self.nin:
-            raise TypingError(f"{self.name}() takes {self.nin} arguments, got {len(args)} "
-                              f"(out= and the other keywords are not supported in compiled code)")
+        has_out = _check_call(self.name, self.nin, args)
         np = _numpy()
-        dts = _input_dtypes(args)
+        dts = _input_dtypes(args[:self.nin])
         for ins, ret in self.loops:
             if all(np.can_cast(d, t, "safe") for d, t in zip(dts, ins)):
                 key = (args, ins)
                 impl = self.impls.get(key)
                 if impl is None:
-                    impl = self.impls[key] = _call_impl(self.name, self.kernel, args, ins, ret)
+                    impl = self.impls[key] = _call_impl(self.name, self.kernel, args, ins, ret,
+                                                        has_out)
                 return impl
         raise TypingError(f"ufunc {self.name!r} has no loop for ({_shown(args)}) under the "
                           f"'safe' casting rule")
@@ -381,12 +402,12 @@ class DUFunc:
         return self.ufunc.at(a, indices, b)
 
     def _typer(self, *args):
-        if len(args) != self._nin:
-            raise TypingError(f"{self.__name__}() takes {self._nin} arguments, got {len(args)}")
-        ins = _input_dtypes(args)
+        has_out = _check_call(self.__name__, self._nin, args)
+        ins = _input_dtypes(args[:self._nin])
         ret = self._add_for(ins)
         key = args
         impl = self._impls.get(key)
         if impl is None:
-            impl = self._impls[key] = _call_impl(self.__name__, self._kernel, args, ins, ret)
+            impl = self._impls[key] = _call_impl(self.__name__, self._kernel, args, ins, ret,
+                                                 has_out)
         return impl

@@ -411,3 +411,48 @@ def test_scalar_operand_variants():
     x = RNG.integers(0, 9, 1000)
     assert add.reduce(x) == x.sum()
     np.testing.assert_array_equal(add.accumulate(x), np.cumsum(x))
+
+
+def test_compiled_code_output_argument():
+    @njit
+    def f(a, b, out):
+        return fma(a, b, 1.0, out)
+
+    a, b = RNG.random((3, 4)), RNG.random(4)
+    out = np.zeros((3, 4))
+    r = f(a, b, out)
+    np.testing.assert_array_equal(out, oracle(fma_py, np.float64, a, b, 1.0))
+    assert r is not None
+
+    @njit
+    def g(a, out):
+        hyp2(a, a, out)
+        return out.sum()
+
+    @vectorize
+    def hyp2(x, y):
+        return x * y
+
+    o = np.zeros(5)
+    assert g(np.arange(5.0), o) == (np.arange(5.0) ** 2).sum()
+
+    @njit
+    def bad(a):
+        return fma(a, a, a, 1.0)
+
+    with pytest.raises(TypingError, match="output argument"):
+        bad(np.ones(2))
+
+
+def test_cache_option_as_njit():
+    try:
+        njit(cache=True)(add_py)
+        njit_error = None
+    except Exception as e:
+        njit_error = type(e)
+    if njit_error is None:
+        f = vectorize(["float64(float64, float64)"], cache=True)(add_py)
+        np.testing.assert_array_equal(f(np.ones(2), 1.0), [2.0, 2.0])
+    else:
+        with pytest.raises(njit_error):
+            vectorize(["float64(float64, float64)"], cache=True)(add_py)

@@ -149,8 +149,15 @@ variant_fn(UfOwner *o, int which)
     int mask = which ? which - 1 : 0;
     if (!mask)
         return o->loop_fn;
-    if (!o->masked[mask])
-        o->masked[mask] = PyObject_CallFunction(o->make_loop, "i", mask);
+    if (!o->masked[mask]) {
+        PyObject *fn = PyObject_CallFunction(o->make_loop, "i", mask);
+        if (!fn)
+            return NULL;
+        if (o->masked[mask]) /* another thread made it while this one ran Python code */
+            Py_DECREF(fn);
+        else
+            o->masked[mask] = fn;
+    }
     return o->masked[mask];
 }
 
