@@ -176,6 +176,18 @@ def _call_impl(name, kernel, kiln_types, ins, ret, has_out=False):
         else:
             bs = ", ".join(f"b{i}" for i in arrays)
             lines.append(f"    {bs} = np.broadcast_arrays({', '.join(f'a{i}' for i in arrays)})")
+        if all(kiln_types[i].layout == "C" for i in arrays):
+            # same shapes, all C-contiguous: one flat loop LLVM can vectorize
+            same = " and ".join(f"a{i}.shape == a{arrays[0]}.shape" for i in arrays[1:])
+            lines.insert(1, f"    if {same or 'True'}:")
+            lines.insert(2, f"        out = np.empty(a{arrays[0]}.shape, _rt)")
+            lines.insert(3, "        o = out.ravel()")
+            for k, i in enumerate(arrays):
+                lines.insert(4 + k, f"        f{i} = a{i}.ravel()")
+            flat = ", ".join(f"_t{i}(f{i}[j])" if i in arrays else f"_t{i}(a{i})" for i in range(n))
+            lines.insert(4 + len(arrays), "        for j in range(o.shape[0]):")
+            lines.insert(5 + len(arrays), f"            o[j] = _kernel({flat})")
+            lines.insert(6 + len(arrays), "        return out")
         first = f"b{arrays[0]}"
         lines.append(f"    out = np.empty({first}.shape, _rt)")
         lines.append(f"    for idx in np.ndindex({first}.shape):")

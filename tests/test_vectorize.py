@@ -456,3 +456,17 @@ def test_cache_option_as_njit():
     else:
         with pytest.raises(njit_error):
             vectorize(["float64(float64, float64)"], cache=True)(add_py)
+
+
+def test_compiled_code_same_shapes_and_layouts():
+    @njit
+    def f(a, b, c):
+        return fma(a, b, c)
+
+    a = RNG.random((5, 6))
+    np.testing.assert_array_equal(f(a, a, a), oracle(fma_py, np.float64, a, a, a))
+    np.testing.assert_array_equal(f(a.T, a.T, 1.0), oracle(fma_py, np.float64, a.T, a.T, 1.0))
+    i = RNG.integers(0, 9, (5, 6))  # int64 arrays cast to the float64 loop
+    np.testing.assert_array_equal(f(i, i, i), oracle(fma_py, np.float64, i, i, i))
+    e = np.zeros((0, 3))
+    assert f(e, e, e).shape == (0, 3)
