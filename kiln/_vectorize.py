@@ -288,6 +288,8 @@ def vectorize(ftylist_or_function=(), **kws):
     def wrap(pyfunc):
         from . import config
 
+        pyfunc = getattr(pyfunc, "py_func", pyfunc)  # an njit-ed function: its Python function
+
         if getattr(config, "DISABLE_JIT", False):
             return _numpy().vectorize(pyfunc)
         if not loops:

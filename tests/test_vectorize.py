@@ -470,3 +470,11 @@ def test_compiled_code_same_shapes_and_layouts():
     np.testing.assert_array_equal(f(i, i, i), oracle(fma_py, np.float64, i, i, i))
     e = np.zeros((0, 3))
     assert f(e, e, e).shape == (0, 3)
+
+
+def test_vectorize_a_jitted_function():
+    f = vectorize(["float64(float64, float64)"])(njit(add_py))
+    assert isinstance(f, np.ufunc)
+    np.testing.assert_array_equal(f(np.arange(3.0), 1.0), np.arange(3.0) + 1)
+    g = vectorize(njit(add_py))
+    assert isinstance(g, DUFunc) and g(2, 3) == 5
