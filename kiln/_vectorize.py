@@ -29,7 +29,6 @@ gives inf or nan (and NumPy's floating-point warning), not ZeroDivisionError.
 """
 
 import itertools
-import linecache
 
 from . import types as _types
 from .errors import TypingError, UnsupportedError
@@ -113,6 +112,8 @@ def _ident(name):
 
 
 def _exec(src, name, env):
+    import linecache  # here: `import kiln` stays cheap (tests/test_python_layer.py)
+
     filename = f"<kiln vectorize: {name}>"
     linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
     exec(compile(src, filename, "exec"), env)
