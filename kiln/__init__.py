@@ -18,6 +18,7 @@ from . import config, errors, runtime, types
 from .decorators import generated_jit, jit, njit, prange
 from ._threads import get_num_threads, get_parallel_chunksize, get_thread_id, parallel_chunksize, set_num_threads, set_parallel_chunksize, threading_layer  # noqa: E501
 from ._guvectorize import guvectorize  # issue 12: NumPy gufuncs over compiled kernels
+from ._vectorize import DUFunc, vectorize  # issue 12: @vectorize
 from .types import (  # the scalar types Numba exports at top level (numba.types.__all__)
     b1, bool_, boolean, byte, c8, c16, char, complex64, complex128, double, f4, f8, float32,
     float64, float_, i1, i2, i4, i8, int8, int16, int32, int64, int_, intc, intp, long_,
@@ -69,3 +70,4 @@ __all__ = [
 ] + types.scalar_names
 __all__ += ["set_num_threads", "get_num_threads", "get_thread_id", "set_parallel_chunksize", "get_parallel_chunksize", "parallel_chunksize", "threading_layer"]  # noqa: E501
 __all__ += ["guvectorize"]
+__all__ += ["vectorize", "DUFunc"]

@@ -19,6 +19,7 @@
 #include "runtime/linalg.h"
 #include "parallel/pool.h"
 #include "ufunc/gufunc.h"
+#include "ufunc/ufunc.h"
 
 #ifndef KN_LLVM_LINKAGE
 #define KN_LLVM_LINKAGE "unknown"
@@ -408,6 +409,9 @@ static PyMethodDef core_methods[] = {
     {"_pool_bench", kn_dispatch_pool_bench, METH_VARARGS, "bench only: timed C regions"},
     {"_gufunc", kn_ufunc_gufunc_new, METH_VARARGS, "a NumPy gufunc over compiled kernels"},
     {"_gufunc_compile", kn_ufunc_gufunc_compile, METH_VARARGS, "compile one gufunc loop now"},
+    {"_vectorize_new", kn_ufunc_new, METH_VARARGS, "kiln.vectorize: a ufunc over a loop function"},
+    {"_vectorize_add_loop", kn_ufunc_add_loop, METH_VARARGS, "kiln.vectorize: add a loop"},
+    {"_vectorize_compile", kn_ufunc_compile, METH_VARARGS, "kiln.vectorize: compile a loop now"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -463,6 +467,8 @@ PyMODINIT_FUNC
 PyInit__core(void)
 {
     import_array();
+    if (kn_ufunc_init() < 0)
+        return NULL;
     if (!kn_state && state_init() < 0)
         return NULL;
     kn_par_set_gil_hooks(par_gil_release, par_gil_acquire);
