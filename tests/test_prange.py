@@ -548,3 +548,28 @@ def test_variable_step_runs_serially():
 def test_continue_and_else_clause():
     par = check(with_continue_and_else, np.arange(11))
     assert notes(par)[0][1]
+
+
+@njit
+def _scaled_point(x):
+    return x * 2.0 + 1.0
+
+
+def _apply_point(a, out):
+    for i in prange(a.shape[0]):
+        out[i] = _scaled_point(a[i])
+
+
+def test_jitted_callee_in_the_body_is_inlined():
+    # the callee's bitcode is linked for the outlined body too (it was called out of line,
+    # ~8x slower than the serial loop)
+    par = njit(parallel=True)(_apply_point)
+    a = np.linspace(0.0, 1.0, 1000)
+    out = np.empty_like(a)
+    par(a, out)
+    ref = np.empty_like(a)
+    _apply_point(a, ref)  # plain Python
+    np.testing.assert_array_equal(out, ref)
+    llvm = par.inspect_llvm(par.signatures[0])
+    assert not any(line.startswith("declare") and "_scaled_point" in line
+                   for line in llvm.splitlines())

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "lower/lower.h"
+#include "passes/passes.h"
 
 KnTexts *
 kn_jit_texts(KnCompilation *c)
@@ -88,20 +89,26 @@ kn_jit_pass_lower(KnCompilation *c)
 
 /* Bring the bodies of small jitted callees into this module as available_externally
  * definitions: LLVM may inline them; calls it does not inline still go to their symbols.
+ * The calls of outlined prange bodies (passes/prange.c) too: they are lowered into this module.
  * Not in a thunk (a forwarding binding): inlined there, a callee would be optimized twice. */
 static void
-link_callees(KnCompilation *c)
+link_calls_of(KnCompilation *c, LLVMModuleRef m, KnFunction *fn)
 {
-    KnFunction *fn = c->fn;
-    if (c->thunk)
-        return; /* a binding stays small, so that its callers inline it and call the callee */
-    LLVMModuleRef m = llvm_product(c)->module;
     for (int b = 0; b < fn->blocks.len; b++) {
         KnBlock *blk = fn->blocks.items[b];
         for (int i = 0; blk->reachable && i < blk->instrs.len; i++) {
             KnInstr *in = blk->instrs.items[i];
             KnCallImpl *impl = in->impl;
-            if (in->op != KN_OP_CALL || !impl || impl->kind != KN_CALL_JITTED)
+            if (in->op != KN_OP_CALL || !impl)
+                continue;
+            if (impl->kind == KN_CALL_BUILTIN && impl->builtin == KN_BI_PAR_FOR) {
+                /* an outlined prange body (passes/prange.c): its calls are in its own KIR */
+                const KnPrangeRegion *r = in->args[0]->imm.ptr;
+                if (r && r->body)
+                    link_calls_of(c, m, r->body);
+                continue;
+            }
+            if (impl->kind != KN_CALL_JITTED)
                 continue;
             int nc = impl->choices ? in->args[0]->type->n : 1; /* a choice: each callee */
             for (int k = 0; k < nc; k++) {
@@ -113,6 +120,14 @@ link_callees(KnCompilation *c)
             }
         }
     }
+}
+
+static void
+link_callees(KnCompilation *c)
+{
+    if (c->thunk)
+        return; /* a binding stays small, so that its callers inline it and call the callee */
+    link_calls_of(c, llvm_product(c)->module, c->fn);
 }
 
 int
