@@ -408,6 +408,9 @@ call(FE *fe, PyObject *node)
     Val gen = kn_fe_gen_call(fe, node, &handled); /* sum(x for x in a): generators.c */
     if (handled)
         return gen;
+    Val ev = kn_fe_exc_call(fe, node, &handled); /* str(e) of a caught exception: try.c */
+    if (handled)
+        return ev;
     PyObject *fnode = A(node, "func");
     Val callee = kn_fe_expr(fe, fnode);
     if (!callee)
@@ -504,6 +507,10 @@ static Val
 attribute(FE *fe, PyObject *node)
 {
     PyObject *base = A(node, "value"), *attr = A(node, "attr");
+    int caught;
+    Val ev = kn_fe_exc_attr(fe, node, &caught); /* e.args of a caught exception: try.c */
+    if (caught)
+        return ev;
     Val v = kn_fe_expr(fe, base);
     if (!v)
         return NULL;

@@ -1,0 +1,187 @@
+"""Leftovers of issues 9 and 10 (issue 12's GAPS row).
+
+CPython is the oracle: each function runs interpreted and compiled with the same arguments
+(``harness.check``) and the outcomes must agree; bad input must give a clear compile error at
+the right position. The autouse leak check (conftest.py) runs after every test.
+"""
+
+import random
+
+import pytest
+
+import kiln
+from harness import assert_diagnostic, check, compiled
+
+UnsupportedError = kiln.errors.UnsupportedError
+TypingError = kiln.errors.TypingError
+
+
+class AppError(Exception):
+    pass
+
+
+class ParseError(AppError, ValueError):
+    pass
+
+
+# --- e.args, str(e), repr(e), print(e) of a caught exception ----------------------------------
+
+def caught_texts(x):
+    try:
+        if x == 0:
+            raise ValueError("zero")
+        if x == 1:
+            raise ValueError(f"bad value {x * 10}")
+        if x == 2:
+            raise KeyError(x)
+        if x == 3:
+            raise ParseError("parse", x, 2.5)
+        if x == 4:
+            raise AppError()
+        if x == 5:
+            return str([1, 2][x])
+        if x == 6:
+            return str({1: 2}[x])
+        if x == 7:
+            return str(x // (x - 7))
+        if x == 8:
+            raise TypeError("why " + str(x), True)
+        return "none"
+    except Exception as e:
+        return str(e) + "|" + repr(e) + "|" + f"<{e}>" + f"<{e!r}>" + f"{e!s:>3}"
+
+
+@pytest.mark.parametrize("x", range(10))
+def test_str_and_repr_of_caught_exceptions(x):
+    check(caught_texts, x)
+
+
+def args_of(x, s):
+    try:
+        if x == 0:
+            raise ValueError(s)
+        if x == 1:
+            raise IndexError(s + "!")
+        if x == 2:
+            return (str([1][x]),)
+        if x == 3:
+            raise ValueError(x)
+        raise ValueError("a", "b")
+    except (ValueError, IndexError) as e:
+        return e.args
+
+
+@pytest.mark.parametrize("x", range(3))
+def test_args_of_caught_exception(x):
+    check(args_of, x, "msg")
+
+
+@pytest.mark.parametrize("x", [3, 4])
+def test_args_of_caught_exception_not_one_str(x):
+    # e.args has one static type in compiled code (a 1-tuple of str): an exception holding
+    # anything else makes e.args raise a TypeError that says so
+    with pytest.raises(TypeError, match="holds one str argument"):
+        compiled(args_of)(x, "msg")
+
+
+def args_item(s):
+    try:
+        raise ValueError(s)
+    except ValueError as e:
+        return e.args[0] + str(len(e.args))
+
+
+def test_args_item():
+    check(args_item, "abc")
+
+
+def prints_caught(x):
+    try:
+        if x:
+            raise ValueError("from print", x)
+        return [0][x + 1]
+    except Exception as err:
+        print(err)
+        print("caught:", err, 1)
+        print(format(err))
+    return 0
+
+
+def test_print_of_caught_exception(capsys):
+    for x in (0, 3):
+        prints_caught(x)
+        want = capsys.readouterr().out
+        compiled(prints_caught)(x)
+        assert capsys.readouterr().out == want
+
+
+def nested_names(x):
+    out = ""
+    try:
+        raise ValueError("outer")
+    except ValueError as e:
+        try:
+            raise KeyError("inner")
+        except KeyError as e2:
+            out = str(e2)
+        try:
+            raise IndexError("shadow")
+        except IndexError as e:
+            out += str(e)
+        out += str(e) if x else ""
+    return out
+
+
+def test_nested_handlers_texts():
+    check(nested_names, 0)
+
+
+def reraise_after_str(x):
+    try:
+        raise ValueError("again", x)
+    except ValueError as e:
+        s = str(e)
+        if x > 1:
+            raise
+        return s
+
+
+@pytest.mark.parametrize("x", [1, 2])
+def test_str_then_reraise(x):
+    check(reraise_after_str, x)
+
+
+def caught_stored(x):
+    try:
+        raise ValueError("x")
+    except ValueError as e:
+        y = e
+    return 0
+
+
+def caught_attr(x):
+    try:
+        raise ValueError("x")
+    except ValueError as e:
+        return e.message
+
+
+def caught_format_spec(x):
+    try:
+        raise ValueError("x")
+    except ValueError as e:
+        return f"{e:>5}"
+
+
+def test_caught_exception_bad_uses():
+    with pytest.raises(UnsupportedError) as ei:
+        compiled(caught_stored)(1)
+    assert_diagnostic(ei.value, UnsupportedError, caught_stored, "e\n", contains=("str(e)",))
+    with pytest.raises(UnsupportedError) as ei:
+        compiled(caught_attr)(1)
+    assert_diagnostic(ei.value, UnsupportedError, caught_attr, "e.message",
+                      contains=("only .args",))
+    with pytest.raises(UnsupportedError) as ei:
+        compiled(caught_format_spec)(1)
+    assert_diagnostic(ei.value, UnsupportedError, caught_format_spec, "e:>5",
+                      contains=("str(e)",))
