@@ -185,3 +185,99 @@ def test_caught_exception_bad_uses():
         compiled(caught_format_spec)(1)
     assert_diagnostic(ei.value, UnsupportedError, caught_format_spec, "e:>5",
                       contains=("str(e)",))
+
+
+# --- tuple(iterator) of a length known at compile time -----------------------------------------
+
+GLOBAL_MIXED = (4, 5.5, "x")
+
+
+@kiln.njit
+def _double(v):
+    return v * 2
+
+
+def tuple_genexp(t):
+    return tuple(x * 2 for x in t)
+
+
+def tuple_map_lambda(t):
+    return tuple(map(lambda v: v + 1, t))
+
+
+def tuple_map_jitted_two(t):
+    return tuple(map(lambda a, b: a * b, t, (10, 20)))
+
+
+def tuple_map_global_mixed(t):
+    return tuple(map(str, GLOBAL_MIXED))
+
+
+def tuple_reversed(t):
+    return tuple(reversed(t))
+
+
+def tuple_enumerate_start(t):
+    return tuple(enumerate(reversed(t), 10))
+
+
+def tuple_zip_range_str(t):
+    return tuple(zip(t, range(1, 10, 4), "abc"))
+
+
+def tuple_iter(t):
+    return tuple(iter(t))
+
+
+def tuple_range(t):
+    return tuple(range(2, 12, 3))
+
+
+def tuple_unpacking_genexp(t):
+    return tuple((b, a) for a, b in enumerate(t))
+
+
+def tuple_of_list_display(t):
+    return tuple(_double(x) for x in [t[0], t[1]])
+
+
+def tuple_empty(t):
+    return tuple(x for x in ())
+
+
+@pytest.mark.parametrize("fn", [
+    tuple_genexp, tuple_map_lambda, tuple_map_jitted_two, tuple_map_global_mixed,
+    tuple_reversed, tuple_enumerate_start, tuple_zip_range_str, tuple_iter, tuple_range,
+    tuple_unpacking_genexp, tuple_of_list_display, tuple_empty,
+], ids=lambda f: f.__name__)
+def test_tuple_of_iterator(fn):
+    check(fn, (1, 2, 3))
+
+
+def tuple_heterogeneous(t):
+    return tuple(str(x) for x in t)
+
+
+def test_tuple_of_iterator_over_heterogeneous_tuple():
+    check(tuple_heterogeneous, (1, 2.5, "s", True))
+
+
+def tuple_filtered(t):
+    return tuple(x for x in t if x > 1)
+
+
+def tuple_of_list_arg(t, xs):
+    return tuple(x for x in xs)
+
+
+def tuple_of_filter(t):
+    return tuple(filter(None, t))
+
+
+def test_tuple_of_iterator_unknown_length_is_an_error():
+    for fn, args in ((tuple_filtered, ((1, 2),)), (tuple_of_list_arg, ((1,), [1, 2])),
+                     (tuple_of_filter, ((1, 0),))):
+        with pytest.raises(UnsupportedError) as ei:
+            compiled(fn)(*args)
+        assert_diagnostic(ei.value, UnsupportedError, fn, "tuple(",
+                          contains=("known at compile time",))

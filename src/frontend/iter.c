@@ -34,16 +34,34 @@ kn_fe_internal_name(FE *fe, PyObject *name)
     return o;
 }
 
-/* (locals, closure, globals, builtins): what kiln._iter needs to tell map from a local map */
+/* {name: n} for the parameters whose type (in the signature being compiled) is a tuple of n:
+ * tuple(<iterator>) over them (kiln._iter's to_tuple) knows its length */
+static PyObject *
+tuple_params(FE *fe)
+{
+    PyObject *d = PyDict_New();
+    KnFunction *fn = fe->b.fn;
+    for (int k = 0; d && fn && k < fn->nparams && fe->c->arg_types && k < fe->c->nargs; k++) {
+        const KnType *t = fe->c->arg_types[k];
+        PyObject *n = t && t->kind == KN_TY_TUPLE ? PyLong_FromLong(t->n) : NULL;
+        if (n && PyDict_SetItemString(d, fn->vars.items[k].name, n) < 0)
+            PyErr_Clear();
+        Py_XDECREF(n);
+    }
+    return d;
+}
+
+/* (locals, closure, globals, builtins, iterator names or None, tuple parameters): what
+ * kiln._iter needs to tell map from a local map */
 static PyObject *
 scope_of(FE *fe)
 {
-    PyObject *names = fe->iter_names ? fe->iter_names : Py_None;
-    if (names == Py_None)
-        return PyTuple_Pack(4, fe->locals, fe->closure, fe->globals,
-                            fe->builtins ? fe->builtins : Py_None);
-    return PyTuple_Pack(5, fe->locals, fe->closure, fe->globals,
-                        fe->builtins ? fe->builtins : Py_None, names);
+    PyObject *names = fe->iter_names ? fe->iter_names : Py_None, *lengths = tuple_params(fe);
+    PyObject *r = lengths ? PyTuple_Pack(6, fe->locals, fe->closure, fe->globals,
+                                         fe->builtins ? fe->builtins : Py_None, names, lengths)
+                          : NULL;
+    Py_XDECREF(lengths);
+    return r;
 }
 
 /* ---- iterators held by a name: it = iter(x); next(it); for v in it ---- */
