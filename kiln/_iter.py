@@ -39,6 +39,11 @@ def numbers(x):
     raise TypeError("kiln internal: only for compiled code")
 
 
+def reversible(x):
+    """Compiled code only: what ``reversed(x)`` indexes (x, or a list of a dict's keys)."""
+    raise TypeError("kiln internal: only for compiled code")
+
+
 def indexable(x):
     """Compiled code only: a typing check that ``x`` may be indexed from its end."""
     raise TypeError("kiln internal: only for compiled code")
@@ -199,8 +204,8 @@ class _Rewriter:
                 raise RewriteError("reversed() of an iterator is not supported (CPython: the "
                                    "object is not reversible)", node)
             s, k = self.tmp("s"), self.tmp("k")
-            pre = [_assign(_store(s), node.args[0]),
-                   ast.Expr(value=_call(_kn("indexable"), [_load(s)]))]
+            pre = [_assign(_store(s), ast.copy_location(
+                _call(_kn("reversible"), [node.args[0]]), node))]
             last = ast.BinOp(left=_call(_kn("len"), [_load(s)]), op=ast.Sub(),
                              right=ast.Constant(1))
             it = _call(_kn("range"), [last, ast.Constant(-1), ast.Constant(-1)])

@@ -281,3 +281,49 @@ def test_tuple_of_iterator_unknown_length_is_an_error():
             compiled(fn)(*args)
         assert_diagnostic(ei.value, UnsupportedError, fn, "tuple(",
                           contains=("known at compile time",))
+
+
+# --- reversed(dict), reversed(d.keys()/values()/items()) ---------------------------------------
+
+def reversed_dicts(n):
+    d = {}
+    for i in range(n):
+        d[i * 3] = str(i)
+    if n > 2:
+        del d[3]
+    d[-1] = "new"
+    out = []
+    for k in reversed(d):
+        out.append(k)
+    for v in reversed(d.values()):
+        out.append(len(v))
+    for k, v in reversed(d.items()):
+        out.append(k + len(v))
+    for k in reversed(d.keys()):
+        out.append(k)
+    return out, list(reversed(d)), sum(reversed(d)), [k for k in reversed(d.keys())]
+
+
+@pytest.mark.parametrize("n", [0, 1, 5])
+def test_reversed_dict_and_views(n):
+    check(reversed_dicts, n)
+
+
+def reversed_str_keys(words):
+    d = {w: len(w) for w in words}
+    return list(reversed(d)), [kv for kv in reversed(d.items())]
+
+
+def test_reversed_dict_of_str_keys():
+    check(reversed_str_keys, ["b", "a", "b", "c"])
+
+
+def reversed_set(n):
+    return list(reversed({1, n}))
+
+
+def test_reversed_set_is_an_error():
+    with pytest.raises(TypingError) as ei:
+        compiled(reversed_set)(2)
+    assert_diagnostic(ei.value, TypingError, reversed_set, "reversed(",
+                      contains=("not reversible",))
