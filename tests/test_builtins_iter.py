@@ -413,7 +413,7 @@ def filter_in_zip(l):
 
 
 def reversed_of_set(n):  # reversed(dict) compiles now (tests/test_gaps12.py)
-    d = {1, n}
+    d = {1, 2}
     return list(reversed(d))
 
 
