@@ -49,6 +49,37 @@ def indexable(x):
     raise TypeError("kiln internal: only for compiled code")
 
 
+def unbound_call(node):
+    """``T.m(x, *rest)`` (T str, list, dict or set) as the method call ``x.m(*rest)``"""
+    func = node.func
+    meth = ast.Attribute(value=node.args[0], attr=func.attr, ctx=ast.Load())
+    call = ast.Call(func=ast.copy_location(meth, func), args=list(node.args[1:]),
+                    keywords=list(node.keywords))
+    return ast.copy_location(call, node)
+
+
+_UNBOUND = {}
+
+
+def unbound_function(owner, name):
+    """``T.m`` used as a value: a jitted ``def m(s): return s.m()`` (one argument, as a key
+    function or a map over one iterable takes it), made once per method. Its source is kept in
+    linecache under a name of its own, where kiln reads it."""
+    key = (owner.__name__, name)
+    fn = _UNBOUND.get(key)
+    if fn is None:
+        import linecache
+
+        from .decorators import njit
+        filename = f"<kiln unbound {owner.__name__}.{name}>"
+        src = f"def {name}(s):\n    return s.{name}()\n"
+        linecache.cache[filename] = (_builtins.len(src), None, src.splitlines(True), filename)
+        ns = {}
+        exec(compile(src, filename, "exec"), ns)
+        fn = _UNBOUND[key] = njit(ns[name])
+    return fn
+
+
 class RewriteError(Exception):
     """Becomes an UnsupportedError at the node (``args[1]``) or at the call."""
 

@@ -327,3 +327,84 @@ def test_reversed_set_is_an_error():
         compiled(reversed_set)(2)
     assert_diagnostic(ei.value, TypingError, reversed_set, "reversed(",
                       contains=("not reversible",))
+
+
+# --- unbound methods as functions: map(str.upper, xs), key=str.lower, str.join(sep, xs) --------
+
+@kiln.njit
+def _apply(f, s):
+    return f(s)
+
+
+def unbound_map(xs):
+    return list(map(str.upper, xs))
+
+
+def unbound_filter(xs):
+    return list(filter(str.isdigit, xs))
+
+
+def unbound_key(xs):
+    return sorted(xs, key=str.lower)
+
+
+def unbound_direct(xs):
+    return str.join("-", xs) + str.upper(xs[0]) + str.replace(xs[0], "a", "Z")
+
+
+def unbound_map_two(xs):
+    return list(map(str.strip, xs, ["a"] * len(xs)))
+
+
+def unbound_passed(xs):
+    return _apply(str.title, xs[0])
+
+
+def test_unbound_method_passed_to_a_jitted_function():
+    xs = ["aBc dE", "x"]
+    check(unbound_passed, xs, expected=_apply.py_func(str.title, xs[0]))
+
+
+def sorted_key_making_strs(xs):
+    return sorted(xs, key=lambda s: s.lower()), sorted(xs, key=lambda s: s + "x", reverse=True)
+
+
+def test_sorted_key_returning_new_strs_does_not_leak():
+    # regression: the list of keys kept a second reference of each str key (lower/list.c)
+    check(sorted_key_making_strs, ["b", "A", "c"])
+
+
+def unbound_list_method(xs):
+    out = list(xs)
+    list.append(out, "end")
+    return out, sum(map(len, map(str.lower, xs)))
+
+
+def unbound_in_genexp(xs):
+    return [s for s in map(str.swapcase, xs) if s], tuple(map(str.upper, ("a", "b")))
+
+
+@pytest.mark.parametrize("fn", [unbound_map, unbound_filter, unbound_key, unbound_direct,
+                                unbound_map_two, unbound_list_method,
+                                unbound_in_genexp], ids=lambda f: f.__name__)
+def test_unbound_methods_as_functions(fn):
+    check(fn, ["aBc", "12", "Ba", "ääÖ"])
+
+
+def unbound_no_args(xs):
+    return str.upper()
+
+
+def unbound_not_a_method(xs):
+    return list(map(str.nosuch, xs))
+
+
+def test_unbound_method_errors():
+    with pytest.raises(UnsupportedError) as ei:
+        compiled(unbound_no_args)(["a"])
+    assert_diagnostic(ei.value, UnsupportedError, unbound_no_args, "str.upper()",
+                      contains=("first argument",))
+    with pytest.raises(TypingError) as ei:
+        compiled(unbound_not_a_method)(["a"])
+    assert_diagnostic(ei.value, TypingError, unbound_not_a_method, "str.nosuch",
+                      contains=("nosuch",))

@@ -411,6 +411,9 @@ call(FE *fe, PyObject *node)
     Val ev = kn_fe_exc_call(fe, node, &handled); /* str(e) of a caught exception: try.c */
     if (handled)
         return ev;
+    Val um = kn_fe_unbound_call(fe, node, &handled); /* str.upper(s): iter.c */
+    if (handled)
+        return um;
     PyObject *fnode = A(node, "func");
     Val callee = kn_fe_expr(fe, fnode);
     if (!callee)
@@ -511,6 +514,9 @@ attribute(FE *fe, PyObject *node)
     Val ev = kn_fe_exc_attr(fe, node, &caught); /* e.args of a caught exception: try.c */
     if (caught)
         return ev;
+    Val um = kn_fe_unbound_value(fe, node, &caught); /* str.upper as a function: iter.c */
+    if (caught)
+        return um;
     Val v = kn_fe_expr(fe, base);
     if (!v)
         return NULL;

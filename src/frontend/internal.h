@@ -207,6 +207,9 @@ Val kn_fe_exc_attr(FE *fe, PyObject *node, int *handled);
 int kn_fe_exc_fvalue(FE *fe, PyObject *value, int conversion, int has_spec);
 /* iter.c: consumers and wrappers of iterables rewritten into loops (kiln/_iter.py) */
 Val kn_fe_iter_call(FE *fe, PyObject *node, Val callee, int *handled);
+/* str.upper(s) as s.upper(); str.upper as a value: a jitted `lambda s: s.upper()` (iter.c) */
+Val kn_fe_unbound_call(FE *fe, PyObject *node, int *handled);
+Val kn_fe_unbound_value(FE *fe, PyObject *node, int *handled);
 /* a for over map/filter/...: *handled; a for over an iterator variable: *it, its GETITER */
 int kn_fe_iter_for(FE *fe, PyObject *node, int *handled, Val *it);
 int kn_fe_find_iterator_vars(FE *fe, PyObject *def);             /* it = iter(x) */

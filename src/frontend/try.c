@@ -250,8 +250,7 @@ kn_fe_exc_attr(FE *fe, PyObject *node, int *handled)
     return UNSUPPORTED(fe, node,
                        "the exception bound by 'except ... as %s' has only .args in compiled "
                        "code, not .%s",
-                       kn_fe_str_of(fe, h->name),
-                       kn_fe_str_of(fe, A(node, "attr")));
+                       kn_fe_str_of(fe, h->name), kn_fe_str_of(fe, A(node, "attr")));
 }
 
 int

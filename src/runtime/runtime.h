@@ -181,7 +181,7 @@ enum {
     KN_EXC_SORTER_BOUNDS, /* np.searchsorted(a, v, sorter=s) with an index of s out of bounds */
     KN_EXC_SORTER_SIZE,   /* ... with s of another length than a */
     KN_EXC_HIST_WEIGHTS,  /* np.histogram weights of another shape */
-    KN_EXC_CAUGHT_ARGS, /* e.args of a caught exception that does not hold one str (caught.c) */
+    KN_EXC_CAUGHT_ARGS,   /* e.args of a caught exception that does not hold one str (caught.c) */
     KN_EXC__FIXED
 };
 
