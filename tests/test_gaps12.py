@@ -7,6 +7,8 @@ the right position. The autouse leak check (conftest.py) runs after every test.
 
 import random
 
+import numpy as np
+
 import pytest
 
 import kiln
@@ -408,3 +410,128 @@ def test_unbound_method_errors():
         compiled(unbound_not_a_method)(["a"])
     assert_diagnostic(ei.value, TypingError, unbound_not_a_method, "str.nosuch",
                       contains=("nosuch",))
+
+
+# --- random.sample, random.choices, random.seed() ----------------------------------------------
+
+def sample_seeded(seed, pop, k):
+    random.seed(seed)
+    a = random.sample(pop, k)
+    b = random.sample(pop, k=min(k, 2))
+    return a, b, random.random()
+
+
+@pytest.mark.parametrize("seed", [1, 12345])
+@pytest.mark.parametrize("pop", [[1, 2, 3, 4, 5, 6, 7, 8, 9, 10], list(range(100)), "abcdef",
+                                 ["x", "yy", "z"]], ids=["list10", "list100", "str", "strs"])
+def test_sample_matches_cpython(seed, pop):
+    for k in (0, 1, 3, len(pop)):
+        check(sample_seeded, seed, pop, k)
+
+
+def sample_forms(seed):
+    random.seed(seed)
+    return (random.sample(range(10 ** 6), 30), random.sample((1.5, 2.5, 3.5), 2),
+            random.sample(range(3, 40, 2), 7), random.sample(["a", "b", "c"], 3, counts=[1, 2, 3]),
+            random.sample(range(60), 50))
+
+
+@pytest.mark.parametrize("seed", [0, 5])
+def test_sample_forms_match_cpython(seed):
+    check(sample_forms, seed)
+
+
+def choices_seeded(seed, pop, k):
+    random.seed(seed)
+    return (random.choices(pop, k=k), random.choices(pop),
+            random.choices(pop, [i * 0.5 + 1 for i in range(len(pop))], k=k),
+            random.choices(pop, weights=list(range(1, len(pop) + 1)), k=k),
+            random.choices(pop, cum_weights=list(range(1, len(pop) + 1)), k=3))
+
+
+@pytest.mark.parametrize("seed", [2, 99])
+@pytest.mark.parametrize("pop", [[1, 2, 3, 4, 5], list(range(40)), "abc"],
+                         ids=["list5", "list40", "str"])
+def test_choices_matches_cpython(seed, pop):
+    for k in (0, 1, 4):
+        check(choices_seeded, seed, pop, k)
+
+
+def choices_arrays(seed, a, w):
+    random.seed(seed)
+    return [int(v) for v in random.choices(a, w, k=6)], random.choices(range(10), k=3)
+
+
+def test_choices_of_arrays_matches_cpython():
+    a = np.arange(10, 20)
+    check(choices_arrays, 4, a, np.linspace(0.0, 3.0, 10))
+
+
+def reseeded():
+    random.seed()
+    x = random.random()
+    random.seed(None)
+    return x, random.random()
+
+
+def test_seed_without_argument():
+    f = compiled(reseeded)
+    a, b = f()
+    c, d = f()
+    assert 0.0 <= a < 1.0 and 0.0 <= b < 1.0
+    assert len({a, b, c, d}) == 4  # drawn from the system: 2**-53 odds of a repeat
+
+
+def sample_too_many(k):
+    return random.sample([1, 2, 3], k)
+
+
+def choices_both(k):
+    return random.choices([1, 2], [1, 1], cum_weights=[1, 2], k=k)
+
+
+def choices_mismatch(k):
+    return random.choices([1, 2, 3], [1, 1], k=k)
+
+
+def choices_zero_total(k):
+    return random.choices([1, 2], [0, 0], k=k)
+
+
+def choices_not_finite(k):
+    return random.choices([1, 2], [1.0, float("inf")], k=k)
+
+
+def sample_counts_mismatch(k):
+    return random.sample([1, 2], k, counts=[1])
+
+
+@pytest.mark.parametrize("fn, k", [(sample_too_many, 4), (sample_too_many, -1),
+                                   (choices_both, 1), (choices_mismatch, 1),
+                                   (choices_zero_total, 1), (choices_not_finite, 1),
+                                   (sample_counts_mismatch, 1)],
+                         ids=lambda v: getattr(v, "__name__", str(v)))
+def test_sample_and_choices_bad_values_raise_as_cpython(fn, k):
+    check(fn, k)
+
+
+def sample_of_set(k):
+    return random.sample({1, 2, 3}, k)
+
+
+def sample_float_k(k):
+    return random.sample([1, 2, 3], k * 0.5)
+
+
+def choices_k_positional(k):
+    return random.choices([1, 2, 3], k)
+
+
+def test_sample_and_choices_bad_types_are_typing_errors():
+    for fn, snippet, words in ((sample_of_set, "random.sample(", "sequence"),
+                               (sample_float_k, "random.sample(", "k must be an int"),
+                               (choices_k_positional, "random.choices(", "keyword")):
+        with pytest.raises(TypingError) as ei:
+            compiled(fn)(2)
+        assert words in str(ei.value)
+        assert "random" in str(ei.value)

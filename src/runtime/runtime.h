@@ -217,6 +217,7 @@ void kn_rt_cdiv(double ar, double ai, double br, double bi, double *out);
 double kn_rt_float_floordiv(double a, double b);
 /* random.c: CPython's Mersenne Twister, per thread */
 void kn_rt_random_seed(int64_t n);
+void kn_rt_random_reseed(void); /* seed() without an argument */
 double kn_rt_random_random(void);
 int64_t kn_rt_random_below(int64_t n);
 int64_t kn_rt_random_getrandbits(int64_t k, int32_t *err);
