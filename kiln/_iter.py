@@ -22,6 +22,7 @@ import ast
 import builtins as _builtins
 
 range = _builtins.range
+dict = _builtins.dict
 len = _builtins.len
 zip = _builtins.zip
 enumerate = _builtins.enumerate
@@ -39,6 +40,11 @@ def numbers(x):
     raise TypeError("kiln internal: only for compiled code")
 
 
+def str_keyed(m):
+    """Compiled code only: m, checked to be a dict with str keys (``dict(**m)``)."""
+    raise TypeError("kiln internal: only for compiled code")
+
+
 def reversible(x):
     """Compiled code only: what ``reversed(x)`` indexes (x, or a list of a dict's keys)."""
     raise TypeError("kiln internal: only for compiled code")
@@ -47,6 +53,31 @@ def reversible(x):
 def indexable(x):
     """Compiled code only: a typing check that ``x`` may be indexed from its end."""
     raise TypeError("kiln internal: only for compiled code")
+
+
+def rewrite_dict(node, serial):
+    """``dict(x, k=v, **m)`` (and ``dict(**m)``) as the statements ``$d = dict(x)`` (``{}``
+    without x), then in order ``$d["k"] = v`` per keyword and ``$d.update(m)`` per ``**m``, and
+    the expression ``$d``: CPython's dict(x) then update(**kwargs)."""
+    rw = _Rewriter(serial, ((), {}, {}, None))
+    if _builtins.len(node.args) > 1 or any(isinstance(a, ast.Starred) for a in node.args):
+        raise RewriteError(f"dict expected at most 1 argument, got {_builtins.len(node.args)}"
+                           if _builtins.len(node.args) > 1 else
+                           "dict(*x) is not supported", node)
+    d = rw.tmp("d")
+    first = _call(_kn("dict"), node.args) if node.args else ast.Dict(keys=[], values=[])
+    stmts = [_assign(_store(d), ast.copy_location(first, node))]
+    for kw in node.keywords:
+        if kw.arg is None:
+            upd = ast.Attribute(value=_load(d), attr="update", ctx=ast.Load())
+            stmts.append(ast.copy_location(ast.Expr(value=ast.copy_location(
+                _call(upd, [ast.copy_location(_call(_kn("str_keyed"), [kw.value]), kw.value)]),
+                kw)), kw))
+        else:
+            item = ast.Subscript(value=_load(d), slice=ast.Constant(kw.arg), ctx=ast.Store())
+            stmts.append(ast.copy_location(_assign(item, kw.value), kw))
+    expr = _load(d)
+    return _locate(stmts + [expr], node)[:-1], expr, rw.names
 
 
 def unbound_call(node):

@@ -535,3 +535,49 @@ def test_sample_and_choices_bad_types_are_typing_errors():
             compiled(fn)(2)
         assert words in str(ei.value)
         assert "random" in str(ei.value)
+
+
+# --- dict(x, k=v), dict(**m) -------------------------------------------------------------------
+
+def dict_forms(n):
+    base = {"a": 1, "b": 2}
+    x = dict(base, c=n, a=5)
+    y = dict(**base)
+    z = dict(**base, q=n)
+    w = dict([("p", 1)], r=2, **base)
+    v = dict(zip(["a"], [n]), b=3)
+    u = dict(base.items(), b=n * 2)
+    y["new"] = 0  # a copy: base is unchanged
+    return x, y, z, w, v, u, base
+
+
+@pytest.mark.parametrize("n", [0, 7])
+def test_dict_with_keywords_and_double_star(n):
+    check(dict_forms, n)
+
+
+def dict_too_many(n):
+    return dict({"a": 1}, {"b": 2})
+
+
+def dict_bad_value(n):
+    return dict({"a": 1}, b="two")
+
+
+def dict_double_star_int_keys(n):
+    m = {1: 2}
+    return dict(**m)
+
+
+def test_dict_keyword_forms_errors():
+    with pytest.raises(UnsupportedError) as ei:
+        compiled(dict_too_many)(1)
+    assert_diagnostic(ei.value, UnsupportedError, dict_too_many, "dict(",
+                      contains=("at most 1 argument",))
+    with pytest.raises(TypingError) as ei:
+        compiled(dict_bad_value)(1)
+    assert "str" in str(ei.value) and "int64" in str(ei.value)
+    with pytest.raises(TypingError) as ei:
+        compiled(dict_double_star_int_keys)(1)
+    assert_diagnostic(ei.value, TypingError, dict_double_star_int_keys, "m)",
+                      contains=("str keys",))

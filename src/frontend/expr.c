@@ -418,6 +418,12 @@ call(FE *fe, PyObject *node)
     Val callee = kn_fe_expr(fe, fnode);
     if (!callee)
         return NULL;
+    if (callee->op == KN_OP_GLOBAL && callee->type->kind == KN_TY_FUNC &&
+        callee->type->id == KN_BI_DICT) {
+        Val d = kn_fe_dict_of(fe, node, &handled); /* dict(zip(a, b)), dict(k=v): dictcomp.c */
+        if (handled)
+            return d;
+    }
     if (kn_fe_refuse_double_star(fe, node) < 0) /* f(**m): functions.c */
         return NULL;
     if (kn_fe_has_starred(node))
@@ -439,12 +445,6 @@ call(FE *fe, PyObject *node)
         callee->type->id == KN_BI_SET && PyList_GET_SIZE(A(node, "args")) == 1 &&
         !(kws && PyList_GET_SIZE(kws)))
         return kn_fe_set_of(fe, node); /* set(iterable): dictcomp.c */
-    if (callee->op == KN_OP_GLOBAL && callee->type->kind == KN_TY_FUNC &&
-        callee->type->id == KN_BI_DICT) {
-        Val d = kn_fe_dict_of(fe, node, &handled); /* dict(zip(a, b)), dict(k=v): dictcomp.c */
-        if (handled)
-            return d;
-    }
     if (callee->op == KN_OP_GLOBAL && callee->type->kind == KN_TY_FUNC &&
         callee->type->id == KN_FUNC_JITTED) {
         if (bind_args(fe, node, callee->imm.ptr, &args, &n) < 0)

@@ -209,6 +209,8 @@ int kn_fe_exc_fvalue(FE *fe, PyObject *value, int conversion, int has_spec);
 Val kn_fe_iter_call(FE *fe, PyObject *node, Val callee, int *handled);
 /* str.upper(s) as s.upper(); str.upper as a value: a jitted `lambda s: s.upper()` (iter.c) */
 Val kn_fe_unbound_call(FE *fe, PyObject *node, int *handled);
+/* dict(x, k=v, **m), dict(**m): kiln._iter.rewrite_dict (iter.c) */
+Val kn_fe_dict_rewrite(FE *fe, PyObject *call);
 Val kn_fe_unbound_value(FE *fe, PyObject *node, int *handled);
 /* a for over map/filter/...: *handled; a for over an iterator variable: *it, its GETITER */
 int kn_fe_iter_for(FE *fe, PyObject *node, int *handled, Val *it);

@@ -464,3 +464,19 @@ kn_fe_unbound_value(FE *fe, PyObject *node, int *handled)
     }
     return kn_fe_frozen(fe, node, fn, "an unbound method");
 }
+
+/* dict(x, k=v, **m) and dict(**m): kiln._iter.rewrite_dict's statements (a copy of x, or an
+ * empty dict, then each keyword stored and each **m merged with update, in order) */
+Val
+kn_fe_dict_rewrite(FE *fe, PyObject *call)
+{
+    PyObject *mod = iter_module();
+    PyObject *r = mod ? PyObject_CallMethod(mod, "rewrite_dict", "Oi", call, fe->ntemps++) : NULL;
+    Py_XDECREF(mod);
+    if (!r)
+        return refused(fe, call);
+    Val v = NULL;
+    int rc = compile_rewrite(fe, call, r, &v);
+    Py_DECREF(r);
+    return rc < 0 ? NULL : v;
+}

@@ -10,7 +10,7 @@ kn_lower_rule_iter(L *l, KnInstr *in, int id)
 {
     if (id == KN_BI_ITER_REVERSIBLE && in->args[1]->type->kind == KN_TY_DICT)
         return kn_lower_rule_list(l, in, KN_BI_LIST_NEW); /* list(d), reversed() indexes it */
-    if (id != KN_BI_ITER_NUMBERS && id != KN_BI_ITER_REVERSIBLE)
+    if (id != KN_BI_ITER_NUMBERS && id != KN_BI_ITER_REVERSIBLE && id != KN_BI_ITER_STR_KEYED)
         return LLVMConstInt(l->i8, 0, 0);
     KnInstr *x = in->args[1];
     LLVMValueRef v = l->vals[x->id];
