@@ -581,3 +581,99 @@ def test_dict_keyword_forms_errors():
         compiled(dict_double_star_int_keys)(1)
     assert_diagnostic(ei.value, TypingError, dict_double_star_int_keys, "m)",
                       contains=("str keys",))
+
+
+# --- d1 |= d2, d1 | d2 -------------------------------------------------------------------------
+
+def dict_merge_ops(n):
+    a = {1: 2, 3: 4}
+    alias = a
+    b = {3: n, 5: 6}
+    c = a | b
+    a |= b
+    a |= {7: 8}
+    a |= a
+    return a, c, alias, alias is a, b | {9: 9}
+
+
+def dict_merge_strs(s):
+    a = {"x": [1], "y": [2]}
+    b = {s: [3]}
+    a |= b
+    return a, a | {"z": [4]}
+
+
+@pytest.mark.parametrize("n", [0, 9])
+def test_dict_in_place_merge(n):
+    check(dict_merge_ops, n)
+
+
+def test_dict_in_place_merge_of_containers():
+    check(dict_merge_strs, "x")
+    check(dict_merge_strs, "new")
+
+
+def dict_ior_list(n):
+    a = {1: 2}
+    a |= [(n, n)]
+    return a
+
+
+def dict_or_other_type(n):
+    return {1: 2} | {1.5: n}
+
+
+def test_dict_merge_errors():
+    with pytest.raises(TypingError) as ei:
+        compiled(dict_ior_list)(1)
+    assert_diagnostic(ei.value, TypingError, dict_ior_list, "a |= [(n, n)]",
+                      contains=("|=",))
+    with pytest.raises(TypingError) as ei:
+        compiled(dict_or_other_type)(1)
+    assert "|" in str(ei.value)
+
+
+# --- <=, <, >=, >, ==, != of keys views against sets and keys views ----------------------------
+
+def keys_view_compare(n):
+    a = {1: 2, 3: 4}
+    b = {3: n}
+    s = {1, 3}
+    e = {n: 0}
+    e.pop(n)
+    return (a.keys() <= s, a.keys() < s, a.keys() >= s, a.keys() > s, b.keys() < a.keys(),
+            s >= a.keys(), a.keys() == s, s == a.keys(), a.keys() != b.keys(), b.keys() <= {3},
+            s > b.keys(), a.keys() > b.keys(), b.keys() >= a.keys(), e.keys() < b.keys(),
+            e.keys() <= {n}, e.keys() < {n}, {1, 3, 5} > a.keys(), {2} <= a.keys())
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_keys_view_comparisons(n):
+    check(keys_view_compare, n)
+
+
+def keys_view_str_compare(words):
+    d = {w: len(w) for w in words}
+    return d.keys() <= {"a", "b", "c"}, d.keys() > {"a"}, {"a", "b"} < d.keys()
+
+
+def test_keys_view_comparisons_of_strs():
+    check(keys_view_str_compare, ["a", "b"])
+    check(keys_view_str_compare, ["a", "b", "z"])
+
+
+def dict_order_compare(n):
+    return {1: n} <= {1: n}
+
+
+def keys_view_other_key_type(n):
+    return {1: n}.keys() <= {1.5}
+
+
+def test_dict_ordering_errors():
+    with pytest.raises(TypingError) as ei:
+        compiled(dict_order_compare)(1)
+    assert_diagnostic(ei.value, TypingError, dict_order_compare, "{1: n} <= {1: n}",
+                      contains=("keys views",))
+    with pytest.raises(TypingError):
+        compiled(keys_view_other_key_type)(1)
