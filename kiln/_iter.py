@@ -22,6 +22,7 @@ import ast
 import builtins as _builtins
 
 range = _builtins.range
+dict = _builtins.dict
 len = _builtins.len
 zip = _builtins.zip
 enumerate = _builtins.enumerate
@@ -39,9 +40,75 @@ def numbers(x):
     raise TypeError("kiln internal: only for compiled code")
 
 
+def str_keyed(m):
+    """Compiled code only: m, checked to be a dict with str keys (``dict(**m)``)."""
+    raise TypeError("kiln internal: only for compiled code")
+
+
+def reversible(x):
+    """Compiled code only: what ``reversed(x)`` indexes (x, or a list of a dict's keys)."""
+    raise TypeError("kiln internal: only for compiled code")
+
+
 def indexable(x):
     """Compiled code only: a typing check that ``x`` may be indexed from its end."""
     raise TypeError("kiln internal: only for compiled code")
+
+
+def rewrite_dict(node, serial):
+    """``dict(x, k=v, **m)`` (and ``dict(**m)``) as the statements ``$d = dict(x)`` (``{}``
+    without x), then in order ``$d["k"] = v`` per keyword and ``$d.update(m)`` per ``**m``, and
+    the expression ``$d``: CPython's dict(x) then update(**kwargs)."""
+    rw = _Rewriter(serial, ((), {}, {}, None))
+    if _builtins.len(node.args) > 1 or any(isinstance(a, ast.Starred) for a in node.args):
+        raise RewriteError(f"dict expected at most 1 argument, got {_builtins.len(node.args)}"
+                           if _builtins.len(node.args) > 1 else
+                           "dict(*x) is not supported", node)
+    d = rw.tmp("d")
+    first = _call(_kn("dict"), node.args) if node.args else ast.Dict(keys=[], values=[])
+    stmts = [_assign(_store(d), ast.copy_location(first, node))]
+    for kw in node.keywords:
+        if kw.arg is None:
+            upd = ast.Attribute(value=_load(d), attr="update", ctx=ast.Load())
+            stmts.append(ast.copy_location(ast.Expr(value=ast.copy_location(
+                _call(upd, [ast.copy_location(_call(_kn("str_keyed"), [kw.value]), kw.value)]),
+                kw)), kw))
+        else:
+            item = ast.Subscript(value=_load(d), slice=ast.Constant(kw.arg), ctx=ast.Store())
+            stmts.append(ast.copy_location(_assign(item, kw.value), kw))
+    expr = _load(d)
+    return _locate(stmts + [expr], node)[:-1], expr, rw.names
+
+
+def unbound_call(node):
+    """``T.m(x, *rest)`` (T str, list, dict or set) as the method call ``x.m(*rest)``"""
+    func = node.func
+    meth = ast.Attribute(value=node.args[0], attr=func.attr, ctx=ast.Load())
+    call = ast.Call(func=ast.copy_location(meth, func), args=list(node.args[1:]),
+                    keywords=list(node.keywords))
+    return ast.copy_location(call, node)
+
+
+_UNBOUND = {}
+
+
+def unbound_function(owner, name):
+    """``T.m`` used as a value: a jitted ``def m(s): return s.m()`` (one argument, as a key
+    function or a map over one iterable takes it), made once per method. Its source is kept in
+    linecache under a name of its own, where kiln reads it."""
+    key = (owner.__name__, name)
+    fn = _UNBOUND.get(key)
+    if fn is None:
+        import linecache
+
+        from .decorators import njit
+        filename = f"<kiln unbound {owner.__name__}.{name}>"
+        src = f"def {name}(s):\n    return s.{name}()\n"
+        linecache.cache[filename] = (_builtins.len(src), None, src.splitlines(True), filename)
+        ns = {}
+        exec(compile(src, filename, "exec"), ns)
+        fn = _UNBOUND[key] = njit(ns[name])
+    return fn
 
 
 class RewriteError(Exception):
@@ -84,7 +151,8 @@ class _Rewriter:
         self.n = 0
         self.names = []
         self.local_names, self.closure, self.globals, self.builtins = env[:4]
-        self.iterator_names = env[4] if _builtins.len(env) > 4 else ()
+        self.iterator_names = env[4] if _builtins.len(env) > 4 and env[4] is not None else ()
+        self.lengths = env[5] if _builtins.len(env) > 5 else {}  # tuple parameters' lengths
 
     def tmp(self, what):
         name = f"$it{self.serial}_{what}{self.n}"
@@ -198,8 +266,8 @@ class _Rewriter:
                 raise RewriteError("reversed() of an iterator is not supported (CPython: the "
                                    "object is not reversible)", node)
             s, k = self.tmp("s"), self.tmp("k")
-            pre = [_assign(_store(s), node.args[0]),
-                   ast.Expr(value=_call(_kn("indexable"), [_load(s)]))]
+            pre = [_assign(_store(s), ast.copy_location(
+                _call(_kn("reversible"), [node.args[0]]), node))]
             last = ast.BinOp(left=_call(_kn("len"), [_load(s)]), op=ast.Sub(),
                              right=ast.Constant(1))
             it = _call(_kn("range"), [last, ast.Constant(-1), ast.Constant(-1)])
@@ -248,6 +316,119 @@ class _Rewriter:
                 hds += hd
             return pre, _call(node.func, its), ast.Tuple(elts=tgs, ctx=ast.Store()), head + hds
         return [], node, target, []
+
+    # ---- tuple(<iterator>) of a length known at compile time ----
+
+    def plan(self, node, pre):
+        """(n, item) for an iterable whose length n the compiler knows, item(k, stmts) giving
+        the expression of item k (statements it needs appended to stmts, in order); the
+        sources are bound once in pre. None when the length is not known here."""
+        import copy
+        w = self.wrapper(node)
+        if w == "genexp":
+            gens = node.generators
+            if _builtins.len(gens) != 1 or gens[0].ifs or gens[0].is_async:
+                return None
+            sub = self.plan(gens[0].iter, pre)
+            if sub is None:
+                return None
+
+            def item(k, st, g=gens[0], sub=sub):
+                names = {n.id: self.tmp("g") for n in ast.walk(g.target)
+                         if isinstance(n, ast.Name)}
+                ren = _Rename(names)
+                st.append(_assign(ren.visit(copy.deepcopy(g.target)), sub[1](k, st)))
+                return ren.visit(copy.deepcopy(node.elt))
+            return sub[0], item
+        if w in ("map", "zip"):
+            srcs = node.args[1:] if w == "map" else node.args
+            if node.keywords or (w == "map" and not srcs):
+                return None
+            f = self.callee(node.args[0], pre) if w == "map" else None
+            subs = [self.plan(a, pre) for a in srcs]
+            if any(x is None for x in subs):
+                return None
+            n = _builtins.min([x[0] for x in subs]) if subs else 0
+            if w == "map":
+                return n, lambda k, st: _call(copy.deepcopy(f), [x[1](k, st) for x in subs])
+            return n, lambda k, st: ast.Tuple(elts=[x[1](k, st) for x in subs], ctx=ast.Load())
+        if w == "enumerate":
+            if node.keywords or _builtins.len(node.args) not in (1, 2):
+                return None
+            sub = self.plan(node.args[0], pre)
+            if sub is None:
+                return None
+            start = None
+            if _builtins.len(node.args) == 2:
+                start = self.tmp("st")
+                pre.append(_assign(_store(start), node.args[1]))
+
+            def count(k):
+                if start is None:
+                    return ast.Constant(k)
+                return ast.BinOp(left=_load(start), op=ast.Add(), right=ast.Constant(k))
+            return sub[0], lambda k, st: ast.Tuple(elts=[count(k), sub[1](k, st)],
+                                                   ctx=ast.Load())
+        if w in ("reversed", "iter"):
+            if node.keywords or _builtins.len(node.args) != 1 or \
+                    (w == "reversed" and self.is_iterator(node.args[0])):
+                return None
+            sub = self.plan(node.args[0], pre)
+            if sub is None:
+                return None
+            n = sub[0]
+            if w == "iter":
+                return sub
+            return n, lambda k, st: sub[1](n - 1 - k, st)
+        if w is not None:
+            return None
+        n = self.source_length(node)
+        if n is None:
+            return None
+        if isinstance(n, _builtins.range):
+            r = n
+            return _builtins.len(r), lambda k, st: ast.Constant(r[k])
+        name = self.tmp("s")
+        pre.append(_assign(_store(name), node))
+        return n, lambda k, st: ast.Subscript(value=_load(name), slice=ast.Constant(k),
+                                              ctx=ast.Load())
+
+    def source_length(self, node):
+        """the length of a tuple or list display, a str constant, a tuple parameter or a
+        global tuple; a range of constant ints itself; else None"""
+        if isinstance(node, (ast.Tuple, ast.List)):
+            if any(isinstance(e, ast.Starred) for e in node.elts):
+                return None
+            return _builtins.len(node.elts)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return _builtins.len(node.value)
+        if isinstance(node, ast.Name) and node.id in self.local_names:
+            return self.lengths.get(node.id)
+        if isinstance(node, ast.Call) and self.resolve(node.func) is _builtins.range and \
+                not node.keywords and 1 <= _builtins.len(node.args) <= 3 and \
+                all(isinstance(a, ast.Constant) and type(a.value) is int for a in node.args):
+            r = _builtins.range(*[a.value for a in node.args])
+            return r if _builtins.len(r) <= 256 else None
+        v = self.resolve(node)
+        return _builtins.len(v) if isinstance(v, tuple) else None
+
+    def to_tuple(self, call):
+        """tuple(<iterator>): a tuple display of its items, when their number is known"""
+        pre = []
+        p = self.plan(call.args[0], pre)
+        if p is None:
+            raise RewriteError("tuple() of an iterator is supported only when its length is "
+                               "known at compile time: map, zip, enumerate, reversed, iter and "
+                               "generator expressions without 'if' over tuples, displays, str "
+                               "constants and constant ranges", call)
+        n, item = p
+        st = list(pre)
+        elts = []
+        for k in range(n):
+            v = self.tmp("t")
+            st.append(_assign(_store(v), item(k, st)))
+            elts.append(_load(v))
+        return st, ast.Tuple(elts=elts, ctx=ast.Load())
 
     def loop(self, node, v, body, orelse=()):
         """pre + the for loop binding $v to each item of node, then body. A value (not an
@@ -411,10 +592,10 @@ def rewrite_call(node, name, serial, env):
             return None  # list(x), sorted(x) of a value: the list family's rule
         r = rw.to_list(node, name == "sorted")
     elif name == "tuple":
-        if _builtins.len(args) == 1 and rw.is_iterator(args[0]):
-            raise RewriteError("tuple() of an iterator is not supported: a tuple's length must "
-                               "be known at compile time", node)
-        return None
+        if _builtins.len(args) != 1 or node.keywords or \
+                not rw.is_iterator(args[0]) and not isinstance(rw.source_length(args[0]), range):
+            return None  # tuple(t) of a value: the builtin's own rule
+        r = rw.to_tuple(node)
     elif name == "next":
         r = rw.first_item(node)
     elif name in ("map", "filter", "reversed", "iter"):

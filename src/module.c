@@ -306,6 +306,10 @@ fixed_exceptions(PyObject *table)
                 {KN_EXC_CHUNKSIZE_NEG, PyExc_ValueError,
                  "chunksize must be greater than or equal to zero"},
                 {KN_EXC_HIST_WEIGHTS, PyExc_ValueError, "weights should have the same shape as a."},
+                /* e.args in an except clause (lower/caught.c): its one static type */
+                {KN_EXC_CAUGHT_ARGS, PyExc_TypeError,
+                 "kiln: e.args of a caught exception is supported when the exception holds "
+                 "one str argument (use str(e))"},
             };
             const char *msg = "error in compiled code";
             PyObject *cls = PyExc_ValueError;
@@ -354,6 +358,7 @@ register_runtime(KnJit *jit, char **err)
 #undef X
         {"kn_rt_print", (void *)kn_rt_print},
         {"kn_rt_exc_match_late", (void *)kn_rt_exc_match_late},
+        {"kn_rt_exc_caught_text", (void *)kn_rt_exc_caught_text},
         {"kn_rt_interrupt_flag", (void *)&kn_rt_interrupt_flag},
     };
     return kn_jit_define_symbols(jit, syms, KN_ARRAY_LEN(syms), err);

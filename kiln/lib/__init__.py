@@ -59,3 +59,7 @@ _lazy("kiln.lib.statistics",
 _lazy("kiln.lib.sets",
       functions=[np.intersect1d, np.union1d, np.setdiff1d, np.setxor1d, np.isin, np.lexsort,
                  np.sort_complex])
+
+import random as _random  # noqa: E402
+
+_lazy("kiln.lib.randoms", functions=[_random.sample, _random.choices])

@@ -86,6 +86,9 @@ int kn_dispatch_exc_match(KnCompilation *c, const void *cls, int64_t index);
  * range or when making it failed (exc.c; fixed entries are made on first use). */
 PyObject *kn_dispatch_exc_entry(int64_t index);
 int32_t kn_rt_exc_match_late(int64_t index, void *cls);
+/* str(e) (mode 0), repr(e) (1) or e.args[0] (2) of a caught exception into *out (a KnStr):
+ * 0, -1 when Python failed, 1 when e.args is not one str */
+int32_t kn_rt_exc_caught_text(const KnExcInfo *exc, int32_t mode, void *out);
 PyObject *kn_box_exc_args(PyObject *entry, const KnExcInfo *exc);
 void kn_box_exc_cause(PyObject *entry, PyObject *inst);
 int kn_box_exc_cause_caught(PyObject *entry);       /* `from e`: the runtime kept e */

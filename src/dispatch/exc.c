@@ -10,8 +10,11 @@
  *   in KnExcInfo (lower/exceptions.c gives their kinds) at the run-time positions.
  * - kn_box_exc_cause: `raise ... from None` / `from Cls(...)` sets __cause__; `from e` is
  *   built by the dispatcher's raise_from_table from what the runtime kept
- *   (kn_box_exc_cause_caught, runtime/exc.c). */
+ *   (kn_box_exc_cause_caught, runtime/exc.c).
+ * - kn_rt_exc_caught_text: str(e), repr(e) or e.args[0] of the exception an except clause
+ *   caught, from its try's saved KnExcInfo (lower/caught.c), as a KnStr; it takes the GIL. */
 #include "dispatch/dispatch.h"
+#include "runtime/str.h"
 
 /* A fixed entry is first an expression that raises CPython's or NumPy's own exception
  * (module.c); evaluated on first use, it is replaced by (class, args). */
@@ -171,4 +174,59 @@ kn_box_exc_cause(PyObject *entry, PyObject *inst)
         return;
     }
     PyException_SetCause(inst, c); /* steals c */
+}
+
+/* ---- the exception an `except ... as e` clause caught (lower/caught.c) ---- */
+
+static int32_t
+str_into(PyObject *s, void *out)
+{
+    if (!s)
+        return -1;
+    int rc = kn_rt_str_make((KnStr *)out, PyUnicode_DATA(s), (int64_t)PyUnicode_GET_LENGTH(s),
+                            (int32_t)PyUnicode_KIND(s));
+    return rc < 0 ? -1 : 0;
+}
+
+/* e as the dispatcher would raise it (without the notes of where it was raised), new */
+static PyObject *
+caught_instance(const KnExcInfo *exc)
+{
+    KnExcInfo copy = *exc;
+    copy.where = NULL;
+    copy.called_from = NULL;
+    kn_dispatch_raise(&copy);
+    PyObject *t, *v, *tb;
+    PyErr_Fetch(&t, &v, &tb);
+    PyErr_NormalizeException(&t, &v, &tb);
+    Py_XDECREF(t);
+    Py_XDECREF(tb);
+    return v;
+}
+
+int32_t
+kn_rt_exc_caught_text(const KnExcInfo *exc, int32_t mode, void *out)
+{
+    if (!exc)
+        return -1;
+    PyGILState_STATE g = PyGILState_Ensure();
+    PyObject *e = caught_instance(exc);
+    int32_t rc = -1;
+    if (e && mode == 2) {
+        PyObject *args = PyObject_GetAttrString(e, "args");
+        if (args && PyTuple_Check(args) && PyTuple_GET_SIZE(args) == 1 &&
+            PyUnicode_Check(PyTuple_GET_ITEM(args, 0)))
+            rc = str_into(PyTuple_GET_ITEM(args, 0), out);
+        else if (args)
+            rc = 1;
+        Py_XDECREF(args);
+    } else if (e) {
+        PyObject *s = mode == 1 ? PyObject_Repr(e) : PyObject_Str(e);
+        rc = str_into(s, out);
+        Py_XDECREF(s);
+    }
+    Py_XDECREF(e);
+    PyErr_Clear();
+    PyGILState_Release(g);
+    return rc;
 }

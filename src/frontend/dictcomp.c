@@ -325,14 +325,19 @@ dict_of_pairs(FE *fe, PyObject *call, PyObject *arg)
 }
 
 /* dict(...) forms the frontend rewrites (dict(zip(a, b)), dict(enumerate(a)), dict of a
- * comprehension of pairs, dict(k=v)); *handled 0 for the others (dict(), dict(pairs), dict(d):
- * typing/dict.c) */
+ * comprehension of pairs, dict(k=v), dict(x, k=v), dict(**m)); *handled 0 for the others (dict(),
+ * dict(pairs), dict(d): typing/dict.c) */
 Val
 kn_fe_dict_of(FE *fe, PyObject *call, int *handled)
 {
     PyObject *args = A(call, "args"), *kws = A(call, "keywords");
     Py_ssize_t n = PyList_GET_SIZE(args), nkw = kws ? PyList_GET_SIZE(kws) : 0;
     *handled = 1;
+    int double_star = 0;
+    for (Py_ssize_t k = 0; k < nkw; k++)
+        double_star |= A(PyList_GET_ITEM(kws, k), "arg") == NULL;
+    if (n > 1 || (nkw && (n || double_star)))
+        return kn_fe_dict_rewrite(fe, call); /* dict(x, k=v), dict(**m): iter.c */
     if (n == 0 && nkw)
         return dict_of_keywords(fe, call);
     PyObject *arg = n == 1 && !nkw ? PyList_GET_ITEM(args, 0) : NULL;

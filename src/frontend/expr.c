@@ -408,10 +408,22 @@ call(FE *fe, PyObject *node)
     Val gen = kn_fe_gen_call(fe, node, &handled); /* sum(x for x in a): generators.c */
     if (handled)
         return gen;
+    Val ev = kn_fe_exc_call(fe, node, &handled); /* str(e) of a caught exception: try.c */
+    if (handled)
+        return ev;
+    Val um = kn_fe_unbound_call(fe, node, &handled); /* str.upper(s): iter.c */
+    if (handled)
+        return um;
     PyObject *fnode = A(node, "func");
     Val callee = kn_fe_expr(fe, fnode);
     if (!callee)
         return NULL;
+    if (callee->op == KN_OP_GLOBAL && callee->type->kind == KN_TY_FUNC &&
+        callee->type->id == KN_BI_DICT) {
+        Val d = kn_fe_dict_of(fe, node, &handled); /* dict(zip(a, b)), dict(k=v): dictcomp.c */
+        if (handled)
+            return d;
+    }
     if (kn_fe_refuse_double_star(fe, node) < 0) /* f(**m): functions.c */
         return NULL;
     if (kn_fe_has_starred(node))
@@ -433,12 +445,6 @@ call(FE *fe, PyObject *node)
         callee->type->id == KN_BI_SET && PyList_GET_SIZE(A(node, "args")) == 1 &&
         !(kws && PyList_GET_SIZE(kws)))
         return kn_fe_set_of(fe, node); /* set(iterable): dictcomp.c */
-    if (callee->op == KN_OP_GLOBAL && callee->type->kind == KN_TY_FUNC &&
-        callee->type->id == KN_BI_DICT) {
-        Val d = kn_fe_dict_of(fe, node, &handled); /* dict(zip(a, b)), dict(k=v): dictcomp.c */
-        if (handled)
-            return d;
-    }
     if (callee->op == KN_OP_GLOBAL && callee->type->kind == KN_TY_FUNC &&
         callee->type->id == KN_FUNC_JITTED) {
         if (bind_args(fe, node, callee->imm.ptr, &args, &n) < 0)
@@ -504,6 +510,13 @@ static Val
 attribute(FE *fe, PyObject *node)
 {
     PyObject *base = A(node, "value"), *attr = A(node, "attr");
+    int caught;
+    Val ev = kn_fe_exc_attr(fe, node, &caught); /* e.args of a caught exception: try.c */
+    if (caught)
+        return ev;
+    Val um = kn_fe_unbound_value(fe, node, &caught); /* str.upper as a function: iter.c */
+    if (caught)
+        return um;
     Val v = kn_fe_expr(fe, base);
     if (!v)
         return NULL;

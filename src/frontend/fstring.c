@@ -88,6 +88,8 @@ kn_fe_fstring(FE *fe, PyObject *node)
                 return NULL;
             continue;
         }
+        int conv = kn_fe_exc_fvalue(fe, A(p, "value"), Aint(p, "conversion"),
+                                    A(p, "format_spec") != NULL); /* e of an except: try.c */
         Val v = kn_fe_expr(fe, A(p, "value"));
         if (!v)
             return NULL;
@@ -95,7 +97,7 @@ kn_fe_fstring(FE *fe, PyObject *node)
         Val spec = NULL;
         if (spec_node && !(spec = kn_fe_fstring(fe, spec_node)))
             return NULL;
-        if (!(parts[k++] = field(fe, p, v, Aint(p, "conversion"), spec)))
+        if (!(parts[k++] = field(fe, p, v, conv, spec)))
             return NULL;
     }
     if (k == 0) {

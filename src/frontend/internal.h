@@ -198,9 +198,20 @@ int kn_fe_raise_with(FE *fe, PyObject *node, PyObject *cls, PyObject *args); /* 
 Val kn_fe_exc_return(FE *fe, PyObject *node, Val v);
 int kn_fe_exc_leave_loop(FE *fe, PyObject *node);
 /* 1, with a diagnostic, when node names the exception of `except ... as e` */
-int kn_fe_exc_name_used(FE *fe, PyObject *node);
+/* the caught exception `e` of an except clause read (try.c): as a Name (marked text uses, else
+ * an error), str(e)/repr(e) and the marks of print(e)/format(e), e.args, f"{e}" (the
+ * conversion still to apply) */
+Val kn_fe_exc_name_value(FE *fe, PyObject *node, int *handled);
+Val kn_fe_exc_call(FE *fe, PyObject *node, int *handled);
+Val kn_fe_exc_attr(FE *fe, PyObject *node, int *handled);
+int kn_fe_exc_fvalue(FE *fe, PyObject *value, int conversion, int has_spec);
 /* iter.c: consumers and wrappers of iterables rewritten into loops (kiln/_iter.py) */
 Val kn_fe_iter_call(FE *fe, PyObject *node, Val callee, int *handled);
+/* str.upper(s) as s.upper(); str.upper as a value: a jitted `lambda s: s.upper()` (iter.c) */
+Val kn_fe_unbound_call(FE *fe, PyObject *node, int *handled);
+/* dict(x, k=v, **m), dict(**m): kiln._iter.rewrite_dict (iter.c) */
+Val kn_fe_dict_rewrite(FE *fe, PyObject *call);
+Val kn_fe_unbound_value(FE *fe, PyObject *node, int *handled);
 /* a for over map/filter/...: *handled; a for over an iterator variable: *it, its GETITER */
 int kn_fe_iter_for(FE *fe, PyObject *node, int *handled, Val *it);
 int kn_fe_find_iterator_vars(FE *fe, PyObject *def);             /* it = iter(x) */

@@ -34,16 +34,34 @@ kn_fe_internal_name(FE *fe, PyObject *name)
     return o;
 }
 
-/* (locals, closure, globals, builtins): what kiln._iter needs to tell map from a local map */
+/* {name: n} for the parameters whose type (in the signature being compiled) is a tuple of n:
+ * tuple(<iterator>) over them (kiln._iter's to_tuple) knows its length */
+static PyObject *
+tuple_params(FE *fe)
+{
+    PyObject *d = PyDict_New();
+    KnFunction *fn = fe->b.fn;
+    for (int k = 0; d && fn && k < fn->nparams && fe->c->arg_types && k < fe->c->nargs; k++) {
+        const KnType *t = fe->c->arg_types[k];
+        PyObject *n = t && t->kind == KN_TY_TUPLE ? PyLong_FromLong(t->n) : NULL;
+        if (n && PyDict_SetItemString(d, fn->vars.items[k].name, n) < 0)
+            PyErr_Clear();
+        Py_XDECREF(n);
+    }
+    return d;
+}
+
+/* (locals, closure, globals, builtins, iterator names or None, tuple parameters): what
+ * kiln._iter needs to tell map from a local map */
 static PyObject *
 scope_of(FE *fe)
 {
-    PyObject *names = fe->iter_names ? fe->iter_names : Py_None;
-    if (names == Py_None)
-        return PyTuple_Pack(4, fe->locals, fe->closure, fe->globals,
-                            fe->builtins ? fe->builtins : Py_None);
-    return PyTuple_Pack(5, fe->locals, fe->closure, fe->globals,
-                        fe->builtins ? fe->builtins : Py_None, names);
+    PyObject *names = fe->iter_names ? fe->iter_names : Py_None, *lengths = tuple_params(fe);
+    PyObject *r = lengths ? PyTuple_Pack(6, fe->locals, fe->closure, fe->globals,
+                                         fe->builtins ? fe->builtins : Py_None, names, lengths)
+                          : NULL;
+    Py_XDECREF(lengths);
+    return r;
 }
 
 /* ---- iterators held by a name: it = iter(x); next(it); for v in it ---- */
@@ -366,4 +384,99 @@ kn_fe_global_stmt(FE *fe, PyObject *node)
     }
     PyErr_Clear();
     return 0;
+}
+
+/* ---- unbound methods of the builtin containers as functions: str.upper(s), map(str.upper, xs),
+ * sorted(xs, key=str.lower) ---- */
+
+/* the builtin type (str, list, dict, set) of `T.name` when name is one of its methods and T is
+ * not shadowed by a local or global; NULL otherwise */
+static PyObject *
+unbound_owner(FE *fe, PyObject *attr_node)
+{
+    if (!is(attr_node, "Attribute"))
+        return NULL;
+    PyObject *base = A(attr_node, "value");
+    if (!is(base, "Name") || PySet_Contains(fe->locals, A(base, "id")) > 0)
+        return NULL;
+    PyObject *o = kn_fe_lookup_global(fe, A(base, "id"));
+    if (o != (PyObject *)&PyUnicode_Type && o != (PyObject *)&PyList_Type &&
+        o != (PyObject *)&PyDict_Type && o != (PyObject *)&PySet_Type)
+        return NULL;
+    PyObject *m = PyObject_GetAttr(o, A(attr_node, "attr"));
+    int ok = m && PyObject_TypeCheck(m, &PyMethodDescr_Type);
+    Py_XDECREF(m);
+    PyErr_Clear();
+    return ok ? o : NULL;
+}
+
+/* kiln._iter.<helper>(args...) kept alive for the compilation (borrowed), or NULL */
+static PyObject *
+iter_helper(FE *fe, const char *helper, PyObject *args)
+{
+    PyObject *mod = iter_module();
+    PyObject *fn = mod ? PyObject_GetAttrString(mod, helper) : NULL;
+    PyObject *r = fn && args ? PyObject_CallObject(fn, args) : NULL;
+    Py_XDECREF(fn);
+    Py_XDECREF(mod);
+    if (!r || PyList_Append(fe->env->keepalive, r) < 0) {
+        Py_XDECREF(r);
+        return NULL;
+    }
+    Py_DECREF(r);
+    return r;
+}
+
+Val
+kn_fe_unbound_call(FE *fe, PyObject *node, int *handled)
+{
+    PyObject *func = A(node, "func"), *args = A(node, "args");
+    *handled = unbound_owner(fe, func) != NULL;
+    if (!*handled)
+        return NULL;
+    if (!args || !PyList_GET_SIZE(args) || is(PyList_GET_ITEM(args, 0), "Starred"))
+        return UNSUPPORTED(fe, node, "%s.%s() needs the value it works on as its first argument",
+                           kn_fe_str_of(fe, A(A(func, "value"), "id")),
+                           kn_fe_str_of(fe, A(func, "attr")));
+    PyObject *a = PyTuple_Pack(1, node);
+    PyObject *call = iter_helper(fe, "unbound_call", a); /* T.m(x, ...) as x.m(...) */
+    Py_XDECREF(a);
+    if (!call) {
+        PyErr_Clear();
+        return UNSUPPORTED(fe, node, "cannot rewrite this call");
+    }
+    return kn_fe_expr(fe, call);
+}
+
+Val
+kn_fe_unbound_value(FE *fe, PyObject *node, int *handled)
+{
+    PyObject *owner = unbound_owner(fe, node);
+    *handled = owner != NULL;
+    if (!owner)
+        return NULL;
+    PyObject *a = Py_BuildValue("(OO)", owner, A(node, "attr"));
+    PyObject *fn = a ? iter_helper(fe, "unbound_function", a) : NULL; /* lambda s: s.m() */
+    Py_XDECREF(a);
+    if (!fn) {
+        PyErr_Clear();
+        return UNSUPPORTED(fe, node, "cannot make a function of this method");
+    }
+    return kn_fe_frozen(fe, node, fn, "an unbound method");
+}
+
+/* dict(x, k=v, **m) and dict(**m): kiln._iter.rewrite_dict's statements (a copy of x, or an
+ * empty dict, then each keyword stored and each **m merged with update, in order) */
+Val
+kn_fe_dict_rewrite(FE *fe, PyObject *call)
+{
+    PyObject *mod = iter_module();
+    PyObject *r = mod ? PyObject_CallMethod(mod, "rewrite_dict", "Oi", call, fe->ntemps++) : NULL;
+    Py_XDECREF(mod);
+    if (!r)
+        return refused(fe, call);
+    Val v = NULL;
+    int rc = compile_rewrite(fe, call, r, &v);
+    Py_DECREF(r);
+    return rc < 0 ? NULL : v;
 }

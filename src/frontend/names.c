@@ -342,8 +342,10 @@ kn_fe_name_load(FE *fe, PyObject *node)
 {
     PyObject *id = A(node, "id");
     const char *nm = kn_fe_str_of(fe, id);
-    if (kn_fe_exc_name_used(fe, node)) /* the exception of `except ... as e` (try.c) */
-        return NULL;
+    int caught;
+    Val ev = kn_fe_exc_name_value(fe, node, &caught); /* `except ... as e`'s e (try.c) */
+    if (caught)
+        return ev;
     int r = PySet_Contains(fe->locals, id);
     if (r > 0) {
         int handled;

@@ -37,12 +37,20 @@ typedef struct Handler {
     PyObject *name; /* `as name`, or NULL */
 } Handler;
 
+enum { MAX_MARKS = 64 };
+
 struct KnFeExc {
     TryCtx tries[MAX_TRIES];
     int ntries;
     Handler handlers[MAX_TRIES];
     int nhandlers;
     int next_id;
+    /* Name nodes of a caught exception read as its text: print(e), f"{e}", format(e) */
+    struct {
+        PyObject *node;
+        int entry; /* KN_BI_CAUGHT_STR or KN_BI_CAUGHT_REPR */
+    } marks[MAX_MARKS];
+    int nmarks;
 };
 
 static struct KnFeExc *
@@ -154,17 +162,124 @@ bound_handler(FE *fe, PyObject *name)
     return NULL;
 }
 
+/* ---- uses of the caught exception: str(e), repr(e), print(e), f"{e}", e.args ---- */
+
+/* the handler a Name node `e` is bound to, or NULL */
+static Handler *
+caught_name(FE *fe, PyObject *node)
+{
+    return node && is(node, "Name") ? bound_handler(fe, A(node, "id")) : NULL;
+}
+
+/* kiln._caught.<attr>(try number): the entry `entry` of lib/caught.def */
+static Val
+caught_call(FE *fe, PyObject *node, Handler *h, int entry)
+{
+    PyObject *mod = PyImport_ImportModule("kiln._caught");
+    PyObject *fn = mod ? PyObject_GetAttrString(mod, kn_kir_builtin_attr(entry)) : NULL;
+    Val callee = fn ? kn_fe_frozen(fe, node, fn, "the caught exception") : NULL;
+    Py_XDECREF(fn);
+    Py_XDECREF(mod);
+    if (!callee) {
+        if (PyErr_Occurred() && !fe->c->diags.items.len) {
+            PyErr_Clear();
+            UNSUPPORTED(fe, node, "kiln._caught is missing");
+        }
+        return NULL;
+    }
+    KnInstr **all = kn_arena_alloc(&fe->c->arena, sizeof(KnInstr *) * 2);
+    all[0] = callee;
+    all[1] = kn_fe_const_int(fe, span_of(fe, node), h->id, &kn_type_int64);
+    Val in = emit(fe, KN_OP_CALL, node, 2, all);
+    in->aux = 0;
+    in->imm.ptr = kn_arena_alloc(&fe->c->arena, sizeof(char *));
+    return in;
+}
+
+static void
+mark(FE *fe, PyObject *node, int entry)
+{
+    struct KnFeExc *x = fe->exc;
+    if (x && x->nmarks < MAX_MARKS && caught_name(fe, node))
+        x->marks[x->nmarks++].node = node, x->marks[x->nmarks - 1].entry = entry;
+}
+
+/* func is a Name for the builtin `name` (not shadowed by a local or a global) */
+static int
+builtin_named(FE *fe, PyObject *func, const char *name)
+{
+    if (!is(func, "Name") || PyUnicode_CompareWithASCIIString(A(func, "id"), name) != 0 ||
+        PySet_Contains(fe->locals, A(func, "id")) > 0)
+        return 0;
+    PyObject *b = PyEval_GetBuiltins();
+    PyObject *o = b ? PyDict_GetItemString(b, name) : NULL;
+    return o && kn_fe_lookup_global(fe, A(func, "id")) == o;
+}
+
+Val
+kn_fe_exc_call(FE *fe, PyObject *node, int *handled)
+{
+    *handled = 0;
+    if (!fe->exc || !fe->exc->nhandlers)
+        return NULL;
+    PyObject *func = A(node, "func"), *pargs = A(node, "args"), *kws = A(node, "keywords");
+    Py_ssize_t n = PyList_GET_SIZE(pargs), nkw = kws ? PyList_GET_SIZE(kws) : 0;
+    if (builtin_named(fe, func, "print") || builtin_named(fe, func, "format")) {
+        int print = builtin_named(fe, func, "print");
+        for (Py_ssize_t i = 0; i < n && (print || n == 1); i++) /* format(e, spec): refused */
+            mark(fe, PyList_GET_ITEM(pargs, i), KN_BI_CAUGHT_STR);
+        return NULL;
+    }
+    int r = builtin_named(fe, func, "repr");
+    Handler *h = n == 1 && !nkw ? caught_name(fe, PyList_GET_ITEM(pargs, 0)) : NULL;
+    if (!h || !(r || builtin_named(fe, func, "str")))
+        return NULL;
+    *handled = 1;
+    return caught_call(fe, node, h, r ? KN_BI_CAUGHT_REPR : KN_BI_CAUGHT_STR);
+}
+
+Val
+kn_fe_exc_attr(FE *fe, PyObject *node, int *handled)
+{
+    Handler *h = caught_name(fe, A(node, "value"));
+    *handled = h != NULL;
+    if (!h)
+        return NULL;
+    if (PyUnicode_CompareWithASCIIString(A(node, "attr"), "args") == 0)
+        return caught_call(fe, node, h, KN_BI_CAUGHT_ARGS);
+    return UNSUPPORTED(fe, node,
+                       "the exception bound by 'except ... as %s' has only .args in compiled "
+                       "code, not .%s",
+                       kn_fe_str_of(fe, h->name), kn_fe_str_of(fe, A(node, "attr")));
+}
+
 int
-kn_fe_exc_name_used(FE *fe, PyObject *node)
+kn_fe_exc_fvalue(FE *fe, PyObject *value, int conversion, int has_spec)
+{
+    if (!caught_name(fe, value) || (has_spec && conversion != 'r' && conversion != 's'))
+        return conversion;
+    mark(fe, value, conversion == 'r' ? KN_BI_CAUGHT_REPR : KN_BI_CAUGHT_STR);
+    return conversion == 'r' || conversion == 's' ? -1 : conversion; /* done by the text */
+}
+
+Val
+kn_fe_exc_name_value(FE *fe, PyObject *node, int *handled)
 {
     PyObject *id = A(node, "id");
-    if (!id || !bound_handler(fe, id))
-        return 0;
-    UNSUPPORTED(fe, node,
-                "the exception bound by 'except ... as %s' can only be raised again "
-                "('raise %s') in compiled code",
-                kn_fe_str_of(fe, id), kn_fe_str_of(fe, id));
-    return 1;
+    Handler *h = id ? bound_handler(fe, id) : NULL;
+    *handled = h != NULL;
+    if (!h)
+        return NULL;
+    struct KnFeExc *x = fe->exc;
+    for (int k = x->nmarks - 1; k >= 0; k--)
+        if (x->marks[k].node == node)
+            return caught_call(fe, node, h, x->marks[k].entry);
+    return UNSUPPORTED(fe, node,
+                       "the exception bound by 'except ... as %s' can be used in compiled code "
+                       "as str(%s), repr(%s), print(%s), f\"{%s}\", %s.args and 'raise %s'",
+                       kn_fe_str_of(fe, id), kn_fe_str_of(fe, id), kn_fe_str_of(fe, id),
+                       kn_fe_str_of(fe, id), kn_fe_str_of(fe, id), kn_fe_str_of(fe, id),
+                       kn_fe_str_of(fe, id));
 }
 
 /* ---- raise ---- */

@@ -1274,11 +1274,21 @@ set_of(L *l, KnInstr *x, const KnType *st)
     return s;
 }
 
-/* ==, != and | & - ^ of a keys view with a set or a keys view (typing/dict.c: keys_view_op) */
+/* ==, !=, <=, <, >=, > and | & - ^ of a keys view with a set or a keys view (typing/dict.c:
+ * keys_view_op); < and > are <= and >= of different lengths */
 static LLVMValueRef
 keys_view_op(L *l, KnInstr *in, int id)
 {
     LLVMValueRef a = val(l, in, 0), b = val(l, in, 1);
+    if (in->op == KN_OP_CMP && in->aux != KN_CMP_EQ && in->aux != KN_CMP_NE) {
+        int le = in->aux == KN_CMP_LE || in->aux == KN_CMP_LT; /* a within b, else b within a */
+        LLVMValueRef sub = truth_of(l, "kn_rt_set_subset", le ? a : b, le ? b : a);
+        if (in->aux == KN_CMP_LE || in->aux == KN_CMP_GE)
+            return sub;
+        LLVMValueRef proper =
+            LLVMBuildICmp(l->b, LLVMIntNE, kn_lower_dict_len(l, a), kn_lower_dict_len(l, b), "");
+        return LLVMBuildAnd(l->b, sub, proper, "");
+    }
     if (in->op == KN_OP_CMP) { /* the same length, and every key of a in b */
         LLVMValueRef eq = LLVMBuildAnd(
             l->b,
@@ -1330,6 +1340,10 @@ kn_lower_rule_dict(L *l, KnInstr *in, int id)
         (is_keys_view(in->args[0]->type) || is_keys_view(in->args[1]->type)) &&
         id != KN_BI_DICT_CONTAINS && id != KN_BI_SET_CONTAINS)
         return keys_view_op(l, in, id);
+    if (id == KN_BI_DICT_IOR) { /* d1 |= d2: d1.update(d2), the result d1 itself */
+        call_status(l, "kn_rt_dict_update", val(l, in, 0), val(l, in, 1));
+        return incref_ret(l, val(l, in, 0), in->type);
+    }
     if (id == KN_BI_DICT_OR) { /* d1 | d2 */
         LLVMValueRef r = copy_table(l, val(l, in, 0));
         kn_lower_own(l, r, in->type); /* released if the update raises */

@@ -80,6 +80,12 @@ saved(L *l, int id)
     return l->exc_saved[id];
 }
 
+LLVMValueRef
+kn_lower_exc_saved(L *l, int id)
+{
+    return id > 0 && id <= l->nexc_saved ? saved(l, id) : NULL;
+}
+
 static void
 copy_excinfo(L *l, LLVMValueRef to, LLVMValueRef from)
 {

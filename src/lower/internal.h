@@ -185,6 +185,8 @@ void kn_lower_exc_setup(L *l);
 void kn_lower_exc_leaving(L *l); /* an exception leaves the function: copy it out */
 LLVMValueRef kn_lower_exc_match(L *l, KnInstr *in);
 void kn_lower_reraise(L *l, KnInstr *in);
+/* the KnExcInfo that try `id` saved when one of its clauses matched (caught.c), or NULL */
+LLVMValueRef kn_lower_exc_saved(L *l, int id);
 void kn_lower_raise(L *l, KnInstr *in);
 LLVMValueRef kn_lower_array_getitem(L *l, KnInstr *in);
 LLVMValueRef kn_lower_array_const_slice(L *l, KnInstr *in); /* SLICE op on an array */

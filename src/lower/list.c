@@ -673,6 +673,9 @@ sort_list(L *l, KnInstr *in, LLVMValueRef mi, const KnType *item)
         loop_begin(l, &lp, LLVMConstInt(l->i64, 0, 0), n);
         LLVMValueRef kv = call_key(l, in, key, kn_lower_list_item(l, mi, lp.k, item), item);
         append(l, kl, kv, kt, kt);
+        if (kn_lower_has_refs(
+                kt)) /* the key's result came with a reference; the list took its own */
+            kn_lower_decref(l, kv, kt);
         loop_end(l, &lp);
         keys = LLVMBuildLoad2(l->b, l->ptr, at(l, kn_lower_list_hdr(l, kl), H_ITEMS), "");
         keysize = isize(l, kt);

@@ -42,6 +42,10 @@ kn_lower_rule_random(L *l, KnInstr *in, int id)
     LLVMTypeRef d2[2] = {l->f64, l->f64}, i1[1] = {l->i64};
     switch (id) {
     case KN_BI_RANDOM_SEED: {
+        if (in->nargs == 1 || in->args[1]->type->kind == KN_TY_NONE) { /* seed(), seed(None) */
+            kn_lower_extern(l, "kn_rt_random_reseed", LLVMVoidTypeInContext(l->ctx), NULL, 0, NULL);
+            return LLVMConstInt(l->i8, 0, 0);
+        }
         LLVMValueRef a = arg_as(l, in, 0, &kn_type_int64);
         kn_lower_extern(l, "kn_rt_random_seed", LLVMVoidTypeInContext(l->ctx), i1, 1, &a);
         return LLVMConstInt(l->i8, 0, 0); /* None */

@@ -16,6 +16,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <sys/random.h>
 #include <time.h>
 
 typedef struct {
@@ -108,6 +109,25 @@ kn_rt_random_seed(int64_t n)
 {
     /* |n| as an unsigned magnitude: -2**63 too */
     seed_u64(thread_state(), n < 0 ? -(uint64_t)n : (uint64_t)n);
+}
+
+/* random.seed() / seed(None): CPython seeds from os.urandom; here from getrandom(2), with the
+ * clock and the state's address when that fails */
+void
+kn_rt_random_reseed(void)
+{
+    KnRandom *r = thread_state();
+    uint32_t key[16];
+    if (getrandom(key, sizeof key, 0) != (ssize_t)sizeof key) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        for (int i = 0; i < 16; i++)
+            key[i] =
+                (uint32_t)(ts.tv_nsec * (i + 1)) ^ (uint32_t)ts.tv_sec ^ (uint32_t)(uintptr_t)r;
+    }
+    kn_mt_init_by_array(&r->mt, key, 16);
+    r->seeded = 1;
+    r->has_gauss = 0;
 }
 
 double

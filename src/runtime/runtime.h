@@ -183,6 +183,7 @@ enum {
     KN_EXC_HIST_WEIGHTS,  /* np.histogram weights of another shape */
     KN_EXC_NUM_THREADS,   /* set_num_threads(n) out of range (lower/threads.c) */
     KN_EXC_CHUNKSIZE_NEG, /* set_parallel_chunksize(n < 0) */
+    KN_EXC_CAUGHT_ARGS,   /* e.args of a caught exception that does not hold one str (caught.c) */
     KN_EXC__FIXED
 };
 
@@ -218,6 +219,7 @@ void kn_rt_cdiv(double ar, double ai, double br, double bi, double *out);
 double kn_rt_float_floordiv(double a, double b);
 /* random.c: CPython's Mersenne Twister, per thread */
 void kn_rt_random_seed(int64_t n);
+void kn_rt_random_reseed(void); /* seed() without an argument */
 double kn_rt_random_random(void);
 int64_t kn_rt_random_below(int64_t n);
 int64_t kn_rt_random_getrandbits(int64_t k, int32_t *err);

@@ -468,16 +468,18 @@ as_set(KnCompilation *c, const KnType *t)
     return NULL;
 }
 
-/* a keys view with a set or another keys view: ==, != and | & - ^ as sets (lower/dict.c); 1
- * when typed so, 0 when the operands are something else */
+/* a keys view with a set or another keys view: ==, !=, <=, <, >=, > and | & - ^ as sets
+ * (lower/dict.c); 1 when typed so, 0 when the operands are something else */
 static int
 keys_view_op(KnCompilation *c, KnInstr *in, int id, KnType **a)
 {
     KnType *x = as_set(c, a[0]), *y = as_set(c, a[1]);
     if (!x || x != y || (a[0]->kind == KN_TY_SET && a[1]->kind == KN_TY_SET))
         return 0;
-    int cmp =
-        id == KN_BI_DICT_EQ || id == KN_BI_DICT_NE || id == KN_BI_SET_EQ || id == KN_BI_SET_NE;
+    int cmp = id == KN_BI_DICT_EQ || id == KN_BI_DICT_NE || id == KN_BI_SET_EQ ||
+              id == KN_BI_SET_NE || id == KN_BI_SET_LE || id == KN_BI_SET_LT ||
+              id == KN_BI_SET_GE || id == KN_BI_SET_GT || id == KN_BI_DICT_LE ||
+              id == KN_BI_DICT_LT || id == KN_BI_DICT_GE || id == KN_BI_DICT_GT;
     int setop = id == KN_BI_DICT_OR || id == KN_BI_DICT_AND || id == KN_BI_DICT_SUB ||
                 id == KN_BI_DICT_XOR || id == KN_BI_SET_OR || id == KN_BI_SET_AND ||
                 id == KN_BI_SET_SUB || id == KN_BI_SET_XOR;
@@ -493,6 +495,18 @@ type_operator(KnCompilation *c, KnInstr *in, int id, KnType **a)
 {
     if ((in->op == KN_OP_BINOP || in->op == KN_OP_CMP) && keys_view_op(c, in, id, a))
         return 0;
+    if (id == KN_BI_DICT_IOR) { /* d1 |= d2: d1.update(d2), d1 itself */
+        KN_TRY(need_same(c, in, a[0], a[1], "|="));
+        if (a[0]->id != KN_DICT_SELF)
+            return kn_typing_err(c, in->span, "|= of %s is not supported", a[0]->name);
+        in->type = a[0];
+        return 0;
+    }
+    if (id == KN_BI_DICT_LE || id == KN_BI_DICT_LT || id == KN_BI_DICT_GE || id == KN_BI_DICT_GT)
+        return kn_typing_err(c, in->span,
+                             "'%s' is not supported between %s and %s (only keys views compare "
+                             "as sets)",
+                             kn_kir_cmp_symbol((KnCmp)in->aux), a[0]->name, a[1]->name);
     if (id == KN_BI_DICT_OR) { /* d1 | d2: a new dict, d2's items last */
         KN_TRY(need_same(c, in, a[0], a[1], "|"));
         if (a[0]->id != KN_DICT_SELF)

@@ -55,7 +55,22 @@ kn_type_rule_iter(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
         return kn_typing_err(c, in->span,
                              "np.ndarray() cannot be called in compiled code (use "
                              "np.empty)");
-    if (id != KN_BI_ITER_INDEXABLE)
+    if (id == KN_BI_ITER_STR_KEYED && n == 1) {
+        if (a[0]->kind != KN_TY_DICT || a[0]->id != KN_DICT_SELF ||
+            a[0]->items[0]->kind != KN_TY_STR)
+            return kn_typing_err(c, in->span,
+                                 "the argument after ** must be a dict with str keys, not %s "
+                                 "(CPython: keywords must be strings)",
+                                 a[0]->name);
+        in->type = a[0];
+        return 0;
+    }
+    if (id == KN_BI_ITER_REVERSIBLE && n == 1 && a[0]->kind == KN_TY_DICT)
+        return kn_type_rule_list(c, in, KN_BI_LIST_NEW, a, n); /* list(d): lower/iter_builtins.c */
+    if (id == KN_BI_ITER_REVERSIBLE && n == 1 && a[0]->kind == KN_TY_SET)
+        return kn_typing_err(c, in->span, "'%s' object is not reversible (CPython's TypeError)",
+                             a[0]->name);
+    if (id != KN_BI_ITER_INDEXABLE && id != KN_BI_ITER_REVERSIBLE)
         return kn_typing_err(c, in->span,
                              "%s() is supported when called directly, as the iterable of a for "
                              "loop or of sum/any/all/min/max/sorted/list/zip/enumerate",
@@ -75,10 +90,10 @@ kn_type_rule_iter(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
     default:
         return kn_typing_err(c, in->span,
                              "reversed() of %s is not supported (kiln reverses "
-                             "ranges, lists, strs, tuples and arrays)",
+                             "ranges, lists, strs, tuples, arrays, dicts and dict views)",
                              a[0]->name);
     }
-    in->type = &kn_type_none;
+    in->type = id == KN_BI_ITER_REVERSIBLE ? a[0] : &kn_type_none;
     return 0;
 }
 

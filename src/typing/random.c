@@ -42,9 +42,14 @@ kn_type_rule_random(KnCompilation *c, KnInstr *in, int id, KnType **a, int n)
                              kn_kir_builtin_name(id));
     switch (id) {
     case KN_BI_RANDOM_SEED:
+        if (n == 0 || (n == 1 && a[0]->kind == KN_TY_NONE)) { /* seed(): from the system */
+            in->type = &kn_type_none;
+            impl->operand = &kn_type_none;
+            return 0;
+        }
         if (!args_ok(a, n, 1, 1, 1))
             return kn_typing_err(c, in->span,
-                                 "random.seed() in compiled code takes one int, got (%s)",
+                                 "random.seed() in compiled code takes one int or none, got (%s)",
                                  kn_typing_arg_list(c, a, n));
         in->type = &kn_type_none;
         impl->operand = &kn_type_int64;
