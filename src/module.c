@@ -348,6 +348,9 @@ register_runtime(KnJit *jit, char **err)
         {"kn_rt_print", (void *)kn_rt_print},
         {"kn_rt_exc_match_late", (void *)kn_rt_exc_match_late},
         {"kn_rt_interrupt_flag", (void *)&kn_rt_interrupt_flag},
+        {"__truncdfhf2", (void *)kn_rt_f16_from_f64}, /* float16 (runtime/float16.c) */
+        {"__truncsfhf2", (void *)kn_rt_f16_from_f32},
+        {"__extendhfsf2", (void *)kn_rt_f16_to_f32},
     };
     return kn_jit_define_symbols(jit, syms, KN_ARRAY_LEN(syms), err);
 }

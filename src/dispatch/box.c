@@ -48,7 +48,7 @@ numpy_scalar_type(PyObject *o)
     if (!d)
         return NULL;
     KnType *t =
-        d->type_num < NPY_OBJECT ? kn_box_dtype_by_kind(d->kind, (int)PyDataType_ELSIZE(d)) : NULL;
+        d->type_num < NPY_OBJECT || d->type_num == NPY_HALF ? kn_box_dtype_by_kind(d->kind, (int)PyDataType_ELSIZE(d)) : NULL;
     Py_DECREF(d);
     return t;
 }

@@ -22,7 +22,7 @@ dtype_type(PyArray_Descr *d)
 {
     if (PyDataType_ISNOTSWAPPED(d) && (d->type_num == NPY_DATETIME || d->type_num == NPY_TIMEDELTA))
         return kn_box_datetime_dtype(kn_state, (PyObject *)d); /* box_datetime.c */
-    if (!PyDataType_ISNOTSWAPPED(d) || d->type_num >= NPY_OBJECT)
+    if (!PyDataType_ISNOTSWAPPED(d) || (d->type_num >= NPY_OBJECT && d->type_num != NPY_HALF))
         return NULL;
     return kn_box_dtype_by_kind(d->kind, (int)PyDataType_ELSIZE(d));
 }

@@ -101,6 +101,7 @@ kn_fe_numpy_type_by_name(const char *name)
     } map[] = {
         {"float64", &kn_type_float64},
         {"float32", &kn_type_float32},
+        {"float16", &kn_type_float16},
         {"int64", &kn_type_int64},
         {"int32", &kn_type_int32},
         {"int16", &kn_type_int16},

@@ -452,20 +452,25 @@ two_value(L *l, KnInstr *in, LLVMValueRef *e, int k)
         LLVMValueRef y = kn_lower_convert(l, e[1], elem_of(in->args[2]->type), op);
         return ufunc_binop(l, k ? KN_BIN_MOD : KN_BIN_FLOORDIV, x, y, op);
     }
-    LLVMTypeRef ft = kn_lower_type(l, op);
-    int f32 = op->bits == 32;
+    LLVMTypeRef ft = kn_lower_type(l, op), ht = ft;
+    int f32 = op->bits <= 32;
+    if (op->bits == 16) { /* float16 in float32: both parts are exact in float16 again */
+        x = LLVMBuildFPExt(l->b, x, l->f32, "");
+        ft = l->f32;
+    }
     if (id == KN_BI_NP_FREXP) {
         LLVMValueRef ep = kn_lower_entry_alloca(l, l->i32, "exp");
         LLVMTypeRef ps[2] = {ft, l->ptr};
         LLVMValueRef args[2] = {x, ep};
         LLVMValueRef m = kn_lower_extern(l, f32 ? "frexpf" : "frexp", ft, ps, 2, args);
-        return k ? LLVMBuildLoad2(l->b, l->i32, ep, "") : m;
+        return k ? LLVMBuildLoad2(l->b, l->i32, ep, "") : LLVMBuildFPTrunc(l->b, m, ht, "");
     }
     LLVMValueRef ip = kn_lower_entry_alloca(l, ft, "ipart");
     LLVMTypeRef ps[2] = {ft, l->ptr};
     LLVMValueRef args[2] = {x, ip};
     LLVMValueRef frac = kn_lower_extern(l, f32 ? "modff" : "modf", ft, ps, 2, args);
-    return k ? LLVMBuildLoad2(l->b, ft, ip, "") : frac;
+    LLVMValueRef r = k ? LLVMBuildLoad2(l->b, ft, ip, "") : frac;
+    return ht == ft ? r : LLVMBuildFPTrunc(l->b, r, ht, "");
 }
 
 static LLVMValueRef

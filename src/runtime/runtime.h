@@ -402,4 +402,9 @@ void kn_rt_exc_swap_texts(void);
 int64_t kn_rt_datetime_months_to_days(int64_t months);
 int64_t kn_rt_datetime_days_to_months(int64_t days);
 
+/* float16.c: float16 conversions (the JIT's __truncdfhf2, __truncsfhf2, __extendhfsf2) */
+_Float16 kn_rt_f16_from_f64(double x);
+_Float16 kn_rt_f16_from_f32(float x);
+float kn_rt_f16_to_f32(_Float16 h);
+
 #endif
