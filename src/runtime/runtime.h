@@ -199,6 +199,7 @@ enum {
     KN_PRINT_TUPLE_END,
     KN_PRINT_BOXED, /* {KnType *t, value}: a dict or set, printed as its Python object */
     KN_PRINT_BYTES, /* {KnType *t, ptr}: the value in C layout at ptr, boxed (records, datetimes) */
+    KN_PRINT_F16,   /* a float16, printed as NumPy prints np.float16 (shortest repr) */
 };
 
 int64_t kn_rt_ipow(int64_t base, uint64_t exp);
