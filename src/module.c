@@ -299,6 +299,11 @@ fixed_exceptions(PyObject *table)
                 {KN_EXC_SORTER_BOUNDS, PyExc_ValueError, "Sorter index out of range."},
                 {KN_EXC_SORTER_SIZE, PyExc_ValueError, "sorter.size must equal a.size"},
                 {KN_EXC_HIST_WEIGHTS, PyExc_ValueError, "weights should have the same shape as a."},
+                {KN_EXC_FROMBUFFER_OFFSET, PyExc_ValueError,
+                 "offset must be non-negative and no greater than buffer length ({})"},
+                {KN_EXC_FROMBUFFER_MULTIPLE, PyExc_ValueError,
+                 "buffer size must be a multiple of element size"},
+                {KN_EXC_FROMBUFFER_SHORT, PyExc_ValueError, "buffer is smaller than requested size"},
             };
             const char *msg = "error in compiled code";
             PyObject *cls = PyExc_ValueError;

@@ -136,6 +136,8 @@ typeof_slow(KnState *s, PyObject *o)
         if (t)
             return t == (KnType *)-1 ? NULL : t;
     }
+    if (PyBytes_Check(o) || PyByteArray_Check(o) || PyMemoryView_Check(o))
+        return kn_box_typeof_buffer(s, o); /* a uint8 array (box_array.c) */
     PyErr_Format(PyExc_TypeError, "kiln cannot determine the type of %R (of type %s)", o,
                  Py_TYPE(o)->tp_name);
     return NULL;

@@ -181,6 +181,9 @@ enum {
     KN_EXC_SORTER_BOUNDS, /* np.searchsorted(a, v, sorter=s) with an index of s out of bounds */
     KN_EXC_SORTER_SIZE,   /* ... with s of another length than a */
     KN_EXC_HIST_WEIGHTS,  /* np.histogram weights of another shape */
+    KN_EXC_FROMBUFFER_OFFSET,   /* np.frombuffer: offset outside the buffer (lower/frombuffer.c) */
+    KN_EXC_FROMBUFFER_MULTIPLE, /* ... the bytes past offset not a multiple of the itemsize */
+    KN_EXC_FROMBUFFER_SHORT,    /* ... fewer bytes than count items need */
     KN_EXC__FIXED
 };
 
