@@ -303,7 +303,8 @@ fixed_exceptions(PyObject *table)
                  "offset must be non-negative and no greater than buffer length ({})"},
                 {KN_EXC_FROMBUFFER_MULTIPLE, PyExc_ValueError,
                  "buffer size must be a multiple of element size"},
-                {KN_EXC_FROMBUFFER_SHORT, PyExc_ValueError, "buffer is smaller than requested size"},
+                {KN_EXC_FROMBUFFER_SHORT, PyExc_ValueError,
+                 "buffer is smaller than requested size"},
             };
             const char *msg = "error in compiled code";
             PyObject *cls = PyExc_ValueError;

@@ -47,8 +47,9 @@ numpy_scalar_type(PyObject *o)
     PyArray_Descr *d = PyArray_DescrFromScalar(o);
     if (!d)
         return NULL;
-    KnType *t =
-        d->type_num < NPY_OBJECT || d->type_num == NPY_HALF ? kn_box_dtype_by_kind(d->kind, (int)PyDataType_ELSIZE(d)) : NULL;
+    KnType *t = d->type_num < NPY_OBJECT || d->type_num == NPY_HALF
+                    ? kn_box_dtype_by_kind(d->kind, (int)PyDataType_ELSIZE(d))
+                    : NULL;
     Py_DECREF(d);
     return t;
 }

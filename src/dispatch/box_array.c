@@ -272,8 +272,7 @@ box_array(KnType *t, const KnArrayStruct *s)
             return Py_NewRef(s->parent);
         /* a view of a bytes/bytearray/memoryview argument: its base holds the buffer export
          * (a memoryview), so a bytearray cannot be resized under it, as np.frombuffer's */
-        base = PyArray_Check(s->parent) ? Py_NewRef(s->parent)
-                                        : PyMemoryView_FromObject(s->parent);
+        base = PyArray_Check(s->parent) ? Py_NewRef(s->parent) : PyMemoryView_FromObject(s->parent);
         if (!base)
             return NULL;
     } else {

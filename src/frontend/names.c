@@ -101,7 +101,6 @@ kn_fe_numpy_type_by_name(const char *name)
     } map[] = {
         {"float64", &kn_type_float64},
         {"float32", &kn_type_float32},
-        {"float16", &kn_type_float16},
         {"int64", &kn_type_int64},
         {"int32", &kn_type_int32},
         {"int16", &kn_type_int16},
@@ -114,6 +113,7 @@ kn_fe_numpy_type_by_name(const char *name)
         {"complex64", &kn_type_complex64},
         {"bool", &kn_type_bool},
         {"bool_", &kn_type_bool},
+        {"float16", &kn_type_float16},
     };
     for (int i = 0; i < KN_ARRAY_LEN(map); i++)
         if (!strcmp(name, map[i].name))

@@ -75,8 +75,11 @@ walk(Walk *w, const KnType *t, int32_t off)
     case KN_TY_ENUM: /* an enum member: its int value */
         return add_field(w, KN_DF_BYTES, off, (int32_t)kn_type_size(t));
     case KN_TY_FLOAT:
-        return add_field(w, t->bits == 16 ? KN_DF_F16 : t->bits == 32 ? KN_DF_F32 : KN_DF_F64, off,
-                         t->bits / 8);
+        return add_field(w,
+                         t->bits == 16   ? KN_DF_F16
+                         : t->bits == 32 ? KN_DF_F32
+                                         : KN_DF_F64,
+                         off, t->bits / 8);
     case KN_TY_COMPLEX: {
         int32_t half = t->bits / 16;
         int32_t k = half == 4 ? KN_DF_F32 : KN_DF_F64;

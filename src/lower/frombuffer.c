@@ -22,20 +22,20 @@ kn_lower_rule_frombuffer(L *l, KnInstr *in, int id)
     LLVMValueRef b = l->vals[buf->id];
     const KnType *vt = in->type;
     LLVMValueRef isz = i64c(l, itemsize(vt->dtype));
-    LLVMValueRef nbytes = LLVMBuildMul(l->b, field(l, b, F_NITEMS),
-                                       i64c(l, itemsize(buf->type->dtype)), "");
+    LLVMValueRef nbytes =
+        LLVMBuildMul(l->b, field(l, b, F_NITEMS), i64c(l, itemsize(buf->type->dtype)), "");
     LLVMValueRef count = int_arg(l, in, 2, "count", -1), off = int_arg(l, in, 3, "offset", 0);
     LLVMValueRef bad_off = LLVMBuildOr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, off, i64c(l, 0), ""),
                                        LLVMBuildICmp(l->b, LLVMIntSGT, off, nbytes, ""), "");
     kn_lower_raise_if_args(l, bad_off, KN_EXC_FROMBUFFER_OFFSET, &nbytes, 1);
     LLVMValueRef rest = LLVMBuildSub(l->b, nbytes, off, "");
     LLVMValueRef all = LLVMBuildICmp(l->b, LLVMIntSLT, count, i64c(l, 0), "");
-    LLVMValueRef ragged = LLVMBuildICmp(l->b, LLVMIntNE, LLVMBuildSRem(l->b, rest, isz, ""),
-                                        i64c(l, 0), "");
+    LLVMValueRef ragged =
+        LLVMBuildICmp(l->b, LLVMIntNE, LLVMBuildSRem(l->b, rest, isz, ""), i64c(l, 0), "");
     kn_lower_raise_if(l, LLVMBuildAnd(l->b, all, ragged, ""), KN_EXC_FROMBUFFER_MULTIPLE);
     /* count * itemsize > rest without overflow: count > rest / itemsize */
-    LLVMValueRef short_ = LLVMBuildICmp(l->b, LLVMIntSGT, count, LLVMBuildSDiv(l->b, rest, isz, ""),
-                                        "");
+    LLVMValueRef short_ =
+        LLVMBuildICmp(l->b, LLVMIntSGT, count, LLVMBuildSDiv(l->b, rest, isz, ""), "");
     kn_lower_raise_if(l, LLVMBuildAnd(l->b, LLVMBuildNot(l->b, all, ""), short_, ""),
                       KN_EXC_FROMBUFFER_SHORT);
     LLVMValueRef n = LLVMBuildSelect(l->b, all, LLVMBuildSDiv(l->b, rest, isz, ""), count, "");

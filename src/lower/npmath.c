@@ -37,12 +37,11 @@ half_nextafter(L *l, LLVMValueRef x, LLVMValueRef y)
     LLVMValueRef zero = LLVMConstNull(ht);
     LLVMValueRef up = LLVMBuildICmp(l->b, LLVMIntEQ, LLVMBuildFCmp(l->b, LLVMRealOLT, x, y, ""),
                                     LLVMBuildFCmp(l->b, LLVMRealOGT, x, zero, ""), "");
-    LLVMValueRef step = LLVMBuildSelect(l->b, up, LLVMConstInt(i16, 1, 0),
-                                        LLVMConstInt(i16, 0xffff, 0), "");
+    LLVMValueRef step =
+        LLVMBuildSelect(l->b, up, LLVMConstInt(i16, 1, 0), LLVMConstInt(i16, 0xffff, 0), "");
     LLVMValueRef r = LLVMBuildAdd(l->b, xb, step, "");
-    LLVMValueRef tiny =
-        LLVMBuildOr(l->b, LLVMBuildAnd(l->b, yb, LLVMConstInt(i16, 0x8000, 0), ""),
-                    LLVMConstInt(i16, 1, 0), "");
+    LLVMValueRef tiny = LLVMBuildOr(l->b, LLVMBuildAnd(l->b, yb, LLVMConstInt(i16, 0x8000, 0), ""),
+                                    LLVMConstInt(i16, 1, 0), "");
     r = LLVMBuildSelect(l->b, LLVMBuildFCmp(l->b, LLVMRealOEQ, x, zero, ""), tiny, r, "");
     r = LLVMBuildBitCast(l->b, r, ht, "");
     r = LLVMBuildSelect(l->b, LLVMBuildFCmp(l->b, LLVMRealOEQ, x, y, ""), y, r, "");

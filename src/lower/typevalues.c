@@ -38,7 +38,7 @@ half_info(int id)
         return -65504.0;
     case KN_BI_INFO_RESOLUTION:
         return 0.0010004043579101562; /* np.float16(1e-3) */
-    default: /* PRECISION */
+    default:                          /* PRECISION */
         return 3;
     }
 }

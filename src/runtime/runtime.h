@@ -181,9 +181,11 @@ enum {
     KN_EXC_SORTER_BOUNDS, /* np.searchsorted(a, v, sorter=s) with an index of s out of bounds */
     KN_EXC_SORTER_SIZE,   /* ... with s of another length than a */
     KN_EXC_HIST_WEIGHTS,  /* np.histogram weights of another shape */
-    KN_EXC_FROMBUFFER_OFFSET,   /* np.frombuffer: offset outside the buffer (lower/frombuffer.c) */
-    KN_EXC_FROMBUFFER_MULTIPLE, /* ... the bytes past offset not a multiple of the itemsize */
-    KN_EXC_FROMBUFFER_SHORT,    /* ... fewer bytes than count items need */
+    /* np.frombuffer (lower/frombuffer.c): an offset outside the buffer, bytes past it not a
+     * multiple of the itemsize (count < 0), fewer bytes than count items need */
+    KN_EXC_FROMBUFFER_OFFSET,
+    KN_EXC_FROMBUFFER_MULTIPLE,
+    KN_EXC_FROMBUFFER_SHORT,
     KN_EXC__FIXED
 };
 

@@ -33,7 +33,6 @@ static KnType *const primitives[] = {
     &kn_type_int64,      &kn_type_uint8,   &kn_type_uint16,  &kn_type_uint32,
     &kn_type_uint64,     &kn_type_float32, &kn_type_float64, &kn_type_complex64,
     &kn_type_complex128, &kn_type_none,    &kn_type_str,     &kn_type_range,
-    &kn_type_float16,
 };
 
 void
@@ -58,6 +57,8 @@ kn_type_by_name(const char *name)
             return primitives[i];
     if (!strcmp(name, "range"))
         return &kn_type_range;
+    if (!strcmp(name, "float16"))
+        return &kn_type_float16;
     return NULL;
 }
 

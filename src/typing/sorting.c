@@ -561,8 +561,8 @@ type_histogram(KnCompilation *c, KnInstr *in, int id)
 static int
 refuse_float16(KnCompilation *c, KnInstr *in, int id)
 {
-    KnInstr *recv = in->args[0]->op == KN_OP_GETATTR && in->args[0]->nargs ? in->args[0]->args[0]
-                                                                           : NULL;
+    KnInstr *recv =
+        in->args[0]->op == KN_OP_GETATTR && in->args[0]->nargs ? in->args[0]->args[0] : NULL;
     for (int i = recv ? 0 : 1; i < in->nargs; i++) {
         KnInstr *x = i ? in->args[i] : recv;
         if (x->type && x->type->kind == KN_TY_ARRAY && x->type->dtype == &kn_type_float16)
