@@ -16,7 +16,8 @@ it across the boundary to ``kiln._core`` (docs/core-api.md): ``"int64"``, ``"non
     "Array(float64, 2, 'C', readonly=True)(intp)"   "ListType(int64)()"   "DictType(str, f8)()"
 
 Every scalar alias of ``numba.types`` is known (``intp``, ``intc``, ``double``, ``np_intc``,
-``py_int``, ``c_uintp`` ...), except float16. ``optional(t)`` is :class:`Optional`.
+``py_int``, ``c_uintp`` ...), float16 among them (``f2``, ``np_float16``, ``c_float16``; as in
+Numba, not exported at kiln's top level). ``optional(t)`` is :class:`Optional`.
 """
 
 import struct as _struct
@@ -277,6 +278,7 @@ uint16 = u2 = Integer("uint16")
 uint32 = u4 = Integer("uint32")
 uint64 = u8 = Integer("uint64")
 
+float16 = f2 = Float("float16")
 float32 = f4 = Float("float32")
 float64 = f8 = double = Float("float64")
 float_ = float32  # as in Numba: C's float
@@ -317,6 +319,7 @@ np_char, np_uchar, np_short, np_ushort = char, uchar, short, ushort
 np_intc, np_uintc, np_int_, np_uint, np_intp, np_uintp = intc, uintc, intp, uintp, intp, uintp
 np_long, np_ulong, np_longlong, np_ulonglong = long_, ulong, longlong, ulonglong
 np_double, np_float_ = float64, float32  # np_float_ is float32 in Numba too (C's float)
+np_float16 = c_float16 = float16
 
 # The names ``from kiln import *``-style exports take (Numba's numba.types.__all__, scalars).
 scalar_names = (
@@ -332,10 +335,10 @@ origin_names = (
     "np_int64 np_uint8 np_uint16 np_uint32 np_uint64 np_float32 np_float64 np_complex64 "
     "np_complex128 np_char np_uchar np_short np_ushort np_intc np_uintc np_int_ np_uint np_intp "
     "np_uintp np_long np_ulong np_longlong np_ulonglong np_double np_float_"
-).split()
+).split() + ["float16", "f2", "np_float16", "c_float16"]  # in numba.types, not its __all__
 
 _BY_KEY = {t.key: t for t in (boolean, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
-                              float32, float64, complex64, complex128, none,
+                              float16, float32, float64, complex64, complex128, none,
                               range_state64_type, unicode_type, npy_rng)}
 
 
@@ -344,13 +347,13 @@ def _value_classes():
     (it converts, and it is a dtype); the dispatcher maps them when it first compiles."""
     import numpy
 
-    scalars = (boolean, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float32,
-               float64, complex64, complex128)
+    scalars = (boolean, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16,
+               float32, float64, complex64, complex128)
     canonical = {t.key: getattr(numpy, "bool_" if t is boolean else t.name) for t in scalars}
     pairs = [(t, canonical[t.key]) for t in scalars]
     # NumPy's classes of the same dtype under another name (np.longlong beside np.int64)
     for name in ("byte ubyte short ushort intc uintc int_ uint long ulong longlong ulonglong "
-                 "intp uintp single double csingle cdouble").split():
+                 "intp uintp half single double csingle cdouble").split():
         cls = getattr(numpy, name, None)
         key = numpy.dtype(cls).name if isinstance(cls, type) else None
         if key in canonical and canonical[key] is not cls:
@@ -397,9 +400,7 @@ def from_key(key):
 # --- signature strings --------------------------------------------------------------------------
 
 _NAMES = {name: globals()[name] for name in scalar_names + origin_names}
-_UNSUPPORTED_NAMES = {"float16": "float16 is not supported (kiln has no half-precision floats)"}
-_UNSUPPORTED_NAMES.update(f2=_UNSUPPORTED_NAMES["float16"], c_float16=_UNSUPPORTED_NAMES["float16"],
-                          np_float16=_UNSUPPORTED_NAMES["float16"])
+_UNSUPPORTED_NAMES = {}
 _NAMES.update(bool=boolean, unicode_type=unicode_type, string=unicode_type,
               range_state64=range_state64_type, range_state64_type=range_state64_type)
 

@@ -310,6 +310,12 @@ fixed_exceptions(PyObject *table)
                 {KN_EXC_CAUGHT_ARGS, PyExc_TypeError,
                  "kiln: e.args of a caught exception is supported when the exception holds "
                  "one str argument (use str(e))"},
+                {KN_EXC_FROMBUFFER_OFFSET, PyExc_ValueError,
+                 "offset must be non-negative and no greater than buffer length ({})"},
+                {KN_EXC_FROMBUFFER_MULTIPLE, PyExc_ValueError,
+                 "buffer size must be a multiple of element size"},
+                {KN_EXC_FROMBUFFER_SHORT, PyExc_ValueError,
+                 "buffer is smaller than requested size"},
             };
             const char *msg = "error in compiled code";
             PyObject *cls = PyExc_ValueError;
@@ -360,6 +366,9 @@ register_runtime(KnJit *jit, char **err)
         {"kn_rt_exc_match_late", (void *)kn_rt_exc_match_late},
         {"kn_rt_exc_caught_text", (void *)kn_rt_exc_caught_text},
         {"kn_rt_interrupt_flag", (void *)&kn_rt_interrupt_flag},
+        {"__truncdfhf2", (void *)kn_rt_f16_from_f64}, /* float16 (runtime/float16.c) */
+        {"__truncsfhf2", (void *)kn_rt_f16_from_f32},
+        {"__extendhfsf2", (void *)kn_rt_f16_to_f32},
     };
     return kn_jit_define_symbols(jit, syms, KN_ARRAY_LEN(syms), err);
 }

@@ -112,6 +112,7 @@ def _products(rt, blas):
     above _SMALL multiply-adds when `blas`. Each writes into a given output."""
     code = _CODES.get(rt, -1)
     small = _SMALL if blas else -1
+    at = np.float32 if rt is np.float16 else rt  # NumPy's float16 products add in float32
 
     @register_jitable
     def vv(a, b):
@@ -120,10 +121,10 @@ def _products(rt, blas):
             out = np.empty(1, rt)
             _status(_la_dot(code, a, b, out, 0))
             return out[0]
-        acc = rt(0)
+        acc = at(0)
         for i in range(n):
-            acc = rt(acc + a[i] * b[i])
-        return acc
+            acc = at(acc + at(a[i]) * b[i])
+        return rt(acc)
 
     @register_jitable
     def mv_into(a, b, out):
@@ -132,9 +133,9 @@ def _products(rt, blas):
             _status(_la_gemv(code, a, b, out))
             return
         for i in range(n):
-            acc = rt(0)
+            acc = at(0)
             for p in range(k):
-                acc = rt(acc + a[i, p] * b[p])
+                acc = at(acc + at(a[i, p]) * b[p])
             out[i] = acc
 
     @register_jitable
@@ -144,9 +145,9 @@ def _products(rt, blas):
             _status(_la_gemv(code, b.T, a, out))
             return
         for j in range(m):
-            acc = rt(0)
+            acc = at(0)
             for p in range(k):
-                acc = rt(acc + a[p] * b[p, j])
+                acc = at(acc + at(a[p]) * b[p, j])
             out[j] = acc
 
     @register_jitable
@@ -158,9 +159,9 @@ def _products(rt, blas):
             return
         for i in range(n):  # dot-product form: a reduction LLVM does not vectorize (cheap O3)
             for j in range(m):
-                acc = rt(0)
+                acc = at(0)
                 for p in range(k):
-                    acc = rt(acc + a[i, p] * b[p, j])
+                    acc = at(acc + at(a[i, p]) * b[p, j])
                 out[i, j] = acc
 
     return vv, mv_into, vm_into, mm_into
@@ -172,6 +173,7 @@ def _direct(rt, msg, blas):
     (no helper calls: a first call compiles one function, see docs/internals.md)."""
     code = _CODES.get(rt, -1)
     small = _SMALL if blas else -1
+    at = np.float32 if rt is np.float16 else rt  # NumPy's float16 products add in float32
 
     @register_jitable
     def vv(a, b):
@@ -183,10 +185,10 @@ def _direct(rt, msg, blas):
             if _la_dot(code, a, b, out, 0) != 0:
                 raise MemoryError("BLAS: out of memory or sizes past int32")
             return out[0]
-        acc = rt(0)
+        acc = at(0)
         for i in range(n):
-            acc = rt(acc + a[i] * b[i])
-        return acc
+            acc = at(acc + at(a[i]) * b[i])
+        return rt(acc)
 
     @register_jitable
     def mv(a, b):
@@ -199,9 +201,9 @@ def _direct(rt, msg, blas):
                 raise MemoryError("BLAS: out of memory or sizes past int32")
             return out
         for i in range(n):
-            acc = rt(0)
+            acc = at(0)
             for p in range(k):
-                acc = rt(acc + a[i, p] * b[p])
+                acc = at(acc + at(a[i, p]) * b[p])
             out[i] = acc
         return out
 
@@ -216,9 +218,9 @@ def _direct(rt, msg, blas):
                 raise MemoryError("BLAS: out of memory or sizes past int32")
             return out
         for j in range(m):
-            acc = rt(0)
+            acc = at(0)
             for p in range(k):
-                acc = rt(acc + a[p] * b[p, j])
+                acc = at(acc + at(a[p]) * b[p, j])
             out[j] = acc
         return out
 
@@ -235,9 +237,9 @@ def _direct(rt, msg, blas):
             return out
         for i in range(n):
             for j in range(m):
-                acc = rt(0)
+                acc = at(0)
                 for p in range(k):
-                    acc = rt(acc + a[i, p] * b[p, j])
+                    acc = at(acc + at(a[i, p]) * b[p, j])
                 out[i, j] = acc
         return out
 

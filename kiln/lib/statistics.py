@@ -28,6 +28,8 @@ def _result_type(dtype):
     """NumPy's type for the variance of elements of `dtype` (a NumPy scalar type)."""
     if isinstance(dtype, types.Complex):
         dtype = dtype.underlying_float
+    if dtype == types.float16:
+        return np.float16
     return np.float32 if dtype == types.float32 else np.float64
 
 

@@ -47,8 +47,9 @@ numpy_scalar_type(PyObject *o)
     PyArray_Descr *d = PyArray_DescrFromScalar(o);
     if (!d)
         return NULL;
-    KnType *t =
-        d->type_num < NPY_OBJECT ? kn_box_dtype_by_kind(d->kind, (int)PyDataType_ELSIZE(d)) : NULL;
+    KnType *t = d->type_num < NPY_OBJECT || d->type_num == NPY_HALF
+                    ? kn_box_dtype_by_kind(d->kind, (int)PyDataType_ELSIZE(d))
+                    : NULL;
     Py_DECREF(d);
     return t;
 }
@@ -136,6 +137,8 @@ typeof_slow(KnState *s, PyObject *o)
         if (t)
             return t == (KnType *)-1 ? NULL : t;
     }
+    if (PyBytes_Check(o) || PyByteArray_Check(o) || PyMemoryView_Check(o))
+        return kn_box_typeof_buffer(s, o); /* a uint8 array (box_array.c) */
     PyErr_Format(PyExc_TypeError, "kiln cannot determine the type of %R (of type %s)", o,
                  Py_TYPE(o)->tp_name);
     return NULL;

@@ -22,7 +22,7 @@ dtype_type(PyArray_Descr *d)
 {
     if (PyDataType_ISNOTSWAPPED(d) && (d->type_num == NPY_DATETIME || d->type_num == NPY_TIMEDELTA))
         return kn_box_datetime_dtype(kn_state, (PyObject *)d); /* box_datetime.c */
-    if (!PyDataType_ISNOTSWAPPED(d) || d->type_num >= NPY_OBJECT)
+    if (!PyDataType_ISNOTSWAPPED(d) || (d->type_num >= NPY_OBJECT && d->type_num != NPY_HALF))
         return NULL;
     return kn_box_dtype_by_kind(d->kind, (int)PyDataType_ELSIZE(d));
 }
@@ -105,10 +105,60 @@ kn_box_typeof_array(KnState *s, PyObject *o)
     return t;
 }
 
+KnType *
+kn_box_typeof_buffer(KnState *s, PyObject *o)
+{
+    Py_buffer view;
+    if (PyObject_GetBuffer(o, &view, PyBUF_C_CONTIGUOUS) < 0) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError,
+                     "kiln takes bytes, bytearray and C-contiguous memoryview objects as buffers, "
+                     "not %R",
+                     o);
+        return NULL;
+    }
+    int readonly = view.readonly;
+    PyBuffer_Release(&view);
+    return kn_type_array(&s->types, &kn_type_uint8, 1, 'C', readonly);
+}
+
+/* A buffer (bytes, bytearray, memoryview) as the uint8 array over its bytes, borrowed: the
+ * object is the parent, which a returned view keeps alive (box_array: its base). The buffer is
+ * released at once: nothing can resize a bytearray while compiled code runs with the object
+ * held by the call's arguments. */
+static int
+unbox_buffer(KnType *t, PyObject *o, char *dst)
+{
+    Py_buffer view;
+    if (t->ndim != 1 || t->dtype != &kn_type_uint8 ||
+        PyObject_GetBuffer(o, &view, PyBUF_C_CONTIGUOUS) < 0) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "expected %s, got %R", t->name, o);
+        return -1;
+    }
+    if (view.readonly && !t->readonly) {
+        PyBuffer_Release(&view);
+        PyErr_Format(PyExc_TypeError, "expected %s, got the read-only buffer %R", t->name, o);
+        return -1;
+    }
+    KnArrayStruct *s = (KnArrayStruct *)dst;
+    s->meminfo = NULL;
+    s->parent = o;
+    s->nitems = (int64_t)view.len;
+    s->itemsize = 1;
+    s->data = view.buf;
+    s->dims[0] = (int64_t)view.len;
+    s->dims[1] = 1;
+    PyBuffer_Release(&view);
+    return 0;
+}
+
 /* The array struct compiled code sees; Python's arrays are borrowed (meminfo NULL). */
 static int
 unbox_array(KnType *t, PyObject *o, char *dst)
 {
+    if (!PyArray_Check(o) && (PyBytes_Check(o) || PyByteArray_Check(o) || PyMemoryView_Check(o)))
+        return unbox_buffer(t, o, dst);
     if (!PyArray_Check(o) || PyArray_NDIM((PyArrayObject *)o) != t->ndim) {
         PyErr_Format(PyExc_TypeError, "expected %s, got %R", t->name, o);
         return -1;
@@ -220,7 +270,11 @@ box_array(KnType *t, const KnArrayStruct *s)
         if (PyArray_Check(s->parent) &&
             same_as_parent(s, (PyArrayObject *)s->parent, t->ndim, t->dtype))
             return Py_NewRef(s->parent);
-        base = Py_NewRef(s->parent);
+        /* a view of a bytes/bytearray/memoryview argument: its base holds the buffer export
+         * (a memoryview), so a bytearray cannot be resized under it, as np.frombuffer's */
+        base = PyArray_Check(s->parent) ? Py_NewRef(s->parent) : PyMemoryView_FromObject(s->parent);
+        if (!base)
+            return NULL;
     } else {
         return box_copy(t, s); /* a view of memory nothing counts: a record's sub-array */
     }

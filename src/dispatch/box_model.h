@@ -47,6 +47,10 @@ KnType *kn_box_dtype_by_kind(char kind, int size);
  * TypeError; typeof of an ndarray or an accepted subclass */
 int kn_box_check_subclass(PyObject *o);
 KnType *kn_box_typeof_array(KnState *s, PyObject *o);
+/* box_array.c: bytes, bytearray and memoryview are 1-d uint8 C arrays over their bytes
+ * (read-only for bytes and read-only memoryviews), for np.frombuffer as in Numba; a memoryview
+ * that is not C-contiguous is a TypeError */
+KnType *kn_box_typeof_buffer(KnState *s, PyObject *o);
 /* box_namedtuple.c: typeof of an instance of a tuple subclass: its namedtuple type, NULL (no
  * error) when the class is no namedtuple, (KnType *)-1 with an error set; the instance of t's
  * class made from items (a tuple; its reference taken over) */

@@ -178,7 +178,9 @@ float_unbox(KnType *t, PyObject *o, char *dst)
     double v = PyFloat_AsDouble(o);
     if (v == -1.0 && PyErr_Occurred())
         return -1;
-    if (t->bits == 32)
+    if (t->bits == 16)
+        *(_Float16 *)dst = kn_rt_f16_from_f64(v);
+    else if (t->bits == 32)
         *(float *)dst = (float)v;
     else
         *(double *)dst = v;
@@ -188,6 +190,8 @@ float_unbox(KnType *t, PyObject *o, char *dst)
 static PyObject *
 float_box(KnType *t, const char *src)
 {
+    if (t->bits == 16)
+        return PyFloat_FromDouble((double)kn_rt_f16_to_f32(*(const _Float16 *)src));
     return PyFloat_FromDouble(t->bits == 32 ? *(const float *)src : *(const double *)src);
 }
 

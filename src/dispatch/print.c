@@ -2,9 +2,23 @@
  * pointers; this rebuilds the Python objects and calls Python's own print, so the output is
  * formatted exactly as the interpreter formats it and goes wherever sys.stdout points (pytest's
  * capture included). It takes the GIL itself, so it is safe from any thread. */
+#define NO_IMPORT_ARRAY
+#define PY_ARRAY_UNIQUE_SYMBOL kn_ARRAY_API
 #include "dispatch/dispatch.h"
 
+#include <numpy/arrayobject.h>
+
 #include "runtime/str.h"
+
+/* an np.float16 scalar of the half at p (print shows NumPy's shortest digits for it) */
+static PyObject *
+half_scalar(void *p)
+{
+    PyArray_Descr *d = PyArray_DescrFromType(NPY_HALF);
+    PyObject *r = d ? PyArray_Scalar(p, d, NULL) : NULL;
+    Py_XDECREF(d);
+    return r;
+}
 
 static PyObject *
 print_value(int kind, void *p)
@@ -20,6 +34,8 @@ print_value(int kind, void *p)
         return PyFloat_FromDouble(*(double *)p);
     case KN_PRINT_F32:
         return PyFloat_FromDouble(*(float *)p);
+    case KN_PRINT_F16:
+        return half_scalar(p);
     case KN_PRINT_C128:
         return PyComplex_FromDoubles(((double *)p)[0], ((double *)p)[1]);
     case KN_PRINT_C64:

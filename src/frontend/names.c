@@ -113,6 +113,7 @@ kn_fe_numpy_type_by_name(const char *name)
         {"complex64", &kn_type_complex64},
         {"bool", &kn_type_bool},
         {"bool_", &kn_type_bool},
+        {"float16", &kn_type_float16},
     };
     for (int i = 0; i < KN_ARRAY_LEN(map); i++)
         if (!strcmp(name, map[i].name))

@@ -284,7 +284,7 @@ print_kind(const KnType *t)
     case KN_TY_INT:
         return t->is_signed ? KN_PRINT_I64 : KN_PRINT_U64;
     case KN_TY_FLOAT:
-        return t->bits == 32 ? KN_PRINT_F32 : KN_PRINT_F64;
+        return t->bits == 16 ? KN_PRINT_F16 : t->bits == 32 ? KN_PRINT_F32 : KN_PRINT_F64;
     case KN_TY_COMPLEX:
         return t->bits == 64 ? KN_PRINT_C64 : KN_PRINT_C128;
     case KN_TY_STR:

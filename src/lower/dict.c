@@ -75,7 +75,11 @@ walk(Walk *w, const KnType *t, int32_t off)
     case KN_TY_ENUM: /* an enum member: its int value */
         return add_field(w, KN_DF_BYTES, off, (int32_t)kn_type_size(t));
     case KN_TY_FLOAT:
-        return add_field(w, t->bits == 32 ? KN_DF_F32 : KN_DF_F64, off, t->bits / 8);
+        return add_field(w,
+                         t->bits == 16   ? KN_DF_F16
+                         : t->bits == 32 ? KN_DF_F32
+                                         : KN_DF_F64,
+                         off, t->bits / 8);
     case KN_TY_COMPLEX: {
         int32_t half = t->bits / 16;
         int32_t k = half == 4 ? KN_DF_F32 : KN_DF_F64;
@@ -287,7 +291,7 @@ static LLVMValueRef hash_of(L *l, LLVMValueRef v, const KnType *t);
 static LLVMValueRef
 hash_float(L *l, LLVMValueRef v, const KnType *t)
 {
-    if (t->bits == 32)
+    if (t->bits < 64)
         v = LLVMBuildFPExt(l->b, v, l->f64, "");
     LLVMTypeRef p = l->f64;
     return rt_pure(l, "kn_rt_hash_double", l->i64, &p, 1, &v, 0);
@@ -566,7 +570,7 @@ static LLVMValueRef
 key_part(L *l, LLVMValueRef v, const KnType *t)
 {
     if (t->kind == KN_TY_FLOAT) {
-        if (t->bits == 32)
+        if (t->bits < 64)
             v = LLVMBuildFPExt(l->b, v, l->f64, "");
         return LLVMBuildBitCast(l->b, v, l->i64, "");
     }

@@ -82,6 +82,8 @@ kn_lower_fmf(L *l, LLVMValueRef inst)
 LLVMValueRef
 kn_lower_const_f(L *l, const KnType *t, double v)
 {
+    if (t->kind == KN_TY_FLOAT && t->bits == 16)
+        return LLVMConstReal(LLVMHalfTypeInContext(l->ctx), v);
     return LLVMConstReal(t->kind == KN_TY_FLOAT && t->bits == 32 ? l->f32 : l->f64, v);
 }
 
@@ -140,12 +142,28 @@ kn_lower_extern(L *l, const char *name, LLVMTypeRef ret, LLVMTypeRef *params, in
     return kn_lower_fmf(l, r);
 }
 
+/* A math function of float16 values: its float32 version on the widened arguments, rounded
+ * back to float16 (NumPy's 'e' loops) */
+static LLVMValueRef
+half_math(L *l, const char *name, LLVMValueRef *args, int nargs)
+{
+    LLVMValueRef wide[4];
+    for (int i = 0; i < nargs && i < KN_ARRAY_LEN(wide); i++)
+        wide[i] = LLVMGetTypeKind(LLVMTypeOf(args[i])) == LLVMHalfTypeKind
+                      ? LLVMBuildFPExt(l->b, args[i], l->f32, "")
+                      : args[i];
+    LLVMValueRef r = kn_lower_math(l, name, wide, nargs);
+    return LLVMBuildFPTrunc(l->b, r, LLVMTypeOf(args[0]), "");
+}
+
 LLVMValueRef
 kn_lower_math(L *l, const char *name, LLVMValueRef *args, int nargs)
 {
     const KnTarget *t = l->c->target;
     LLVMTypeRef ft = LLVMTypeOf(args[0]), params[4];
     char sym[64];
+    if (LLVMGetTypeKind(ft) == LLVMHalfTypeKind) /* float16 computes in float32, as NumPy */
+        return half_math(l, name, args, nargs);
     switch (t->math_symbol(t, name, ft == l->f32 ? 32 : 64, sym, sizeof sym)) {
     case KN_MATH_INTRINSIC:
         return kn_lower_intrinsic(l, sym, &ft, 1, args, nargs);

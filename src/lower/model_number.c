@@ -20,7 +20,7 @@ number_type(L *l, const KnType *t)
     case KN_TY_INT:
         return LLVMIntTypeInContext(l->ctx, (unsigned)t->bits);
     case KN_TY_FLOAT:
-        return t->bits == 32 ? l->f32 : l->f64;
+        return t->bits == 16 ? LLVMHalfTypeInContext(l->ctx) : t->bits == 32 ? l->f32 : l->f64;
     default: {
         LLVMTypeRef f = t->bits == 64 ? l->f32 : l->f64;
         LLVMTypeRef fs[2] = {f, f};
@@ -46,6 +46,8 @@ int_to(L *l, LLVMValueRef v, const KnType *from, const KnType *to)
             return sgn ? LLVMBuildSExt(l->b, v, tt, "") : LLVMBuildZExt(l->b, v, tt, "");
         return v;
     case KN_TY_FLOAT:
+        if (to->bits == 16) /* NumPy rounds an int to float16 once, from its double */
+            return LLVMBuildFPTrunc(l->b, int_to(l, v, from, &kn_type_float64), tt, "");
         return sgn ? LLVMBuildSIToFP(l->b, v, tt, "") : LLVMBuildUIToFP(l->b, v, tt, "");
     case KN_TY_COMPLEX: {
         const KnType *ft = kn_type_float(to->bits / 2);
@@ -64,6 +66,9 @@ float_to(L *l, LLVMValueRef v, const KnType *from, const KnType *to)
     case KN_TY_BOOL:
         return LLVMBuildFCmp(l->b, LLVMRealUNE, v, LLVMConstNull(LLVMTypeOf(v)), "");
     case KN_TY_INT:
+        if (from->bits == 16) /* a float16 converts through its float32 */
+            return kn_lower_float_to_int(l, LLVMBuildFPExt(l->b, v, l->f32, ""), &kn_type_float32,
+                                         to);
         return kn_lower_float_to_int(l, v, from, to);
     case KN_TY_FLOAT:
         if (to->bits < from->bits)

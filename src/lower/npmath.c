@@ -26,10 +26,35 @@ math1(L *l, const char *name, LLVMValueRef x)
     return kn_lower_math(l, name, &x, 1);
 }
 
+/* nextafter of two float16 values, on their bits (float32's would step by a float32 ulp): NaN
+ * in, NaN out; x == y gives y; from a zero, the smallest subnormal with y's sign; else one
+ * step of the magnitude, up when moving away from zero */
+static LLVMValueRef
+half_nextafter(L *l, LLVMValueRef x, LLVMValueRef y)
+{
+    LLVMTypeRef i16 = LLVMInt16TypeInContext(l->ctx), ht = LLVMTypeOf(x);
+    LLVMValueRef xb = LLVMBuildBitCast(l->b, x, i16, ""), yb = LLVMBuildBitCast(l->b, y, i16, "");
+    LLVMValueRef zero = LLVMConstNull(ht);
+    LLVMValueRef up = LLVMBuildICmp(l->b, LLVMIntEQ, LLVMBuildFCmp(l->b, LLVMRealOLT, x, y, ""),
+                                    LLVMBuildFCmp(l->b, LLVMRealOGT, x, zero, ""), "");
+    LLVMValueRef step =
+        LLVMBuildSelect(l->b, up, LLVMConstInt(i16, 1, 0), LLVMConstInt(i16, 0xffff, 0), "");
+    LLVMValueRef r = LLVMBuildAdd(l->b, xb, step, "");
+    LLVMValueRef tiny = LLVMBuildOr(l->b, LLVMBuildAnd(l->b, yb, LLVMConstInt(i16, 0x8000, 0), ""),
+                                    LLVMConstInt(i16, 1, 0), "");
+    r = LLVMBuildSelect(l->b, LLVMBuildFCmp(l->b, LLVMRealOEQ, x, zero, ""), tiny, r, "");
+    r = LLVMBuildBitCast(l->b, r, ht, "");
+    r = LLVMBuildSelect(l->b, LLVMBuildFCmp(l->b, LLVMRealOEQ, x, y, ""), y, r, "");
+    return LLVMBuildSelect(l->b, LLVMBuildFCmp(l->b, LLVMRealUNO, x, y, ""),
+                           LLVMBuildFAdd(l->b, x, y, ""), r, "");
+}
+
 static LLVMValueRef
 math2(L *l, const char *name, LLVMValueRef x, LLVMValueRef y)
 {
     LLVMValueRef args[2] = {x, y};
+    if (LLVMGetTypeKind(LLVMTypeOf(x)) == LLVMHalfTypeKind && !strcmp(name, "nextafter"))
+        return half_nextafter(l, x, y);
     return kn_lower_math(l, name, args, 2);
 }
 
@@ -108,14 +133,16 @@ logaddexp(L *l, LLVMValueRef x, LLVMValueRef y, const KnType *t, int base2)
     return sel(l, fcmp(l, LLVMRealOEQ, x, y), same, r);
 }
 
-/* NumPy's spacing: the distance to the next float away from zero (toward +inf at both zeros);
- * NaN for infinities */
+/* NumPy's spacing: the distance to the next float away from zero (toward +inf at both zeros;
+ * always toward +inf for float16, as NumPy's npy_half_spacing); NaN for infinities */
 static LLVMValueRef
 spacing(L *l, LLVMValueRef x, const KnType *t)
 {
     LLVMValueRef inf = fconst(l, t, 1.0 / 0.0);
     LLVMValueRef neg = fcmp(l, LLVMRealOLT, x, fconst(l, t, 0.0));
     LLVMValueRef to = sel(l, neg, LLVMBuildFNeg(l->b, inf, ""), inf);
+    if (t->bits == 16)
+        to = inf;
     LLVMValueRef r = fsub(l, math2(l, "nextafter", x, to), x);
     LLVMTypeRef ft = LLVMTypeOf(x);
     LLVMValueRef ax = kn_lower_intrinsic(l, "llvm.fabs", &ft, 1, &x, 1);
@@ -452,20 +479,25 @@ two_value(L *l, KnInstr *in, LLVMValueRef *e, int k)
         LLVMValueRef y = kn_lower_convert(l, e[1], elem_of(in->args[2]->type), op);
         return ufunc_binop(l, k ? KN_BIN_MOD : KN_BIN_FLOORDIV, x, y, op);
     }
-    LLVMTypeRef ft = kn_lower_type(l, op);
-    int f32 = op->bits == 32;
+    LLVMTypeRef ft = kn_lower_type(l, op), ht = ft;
+    int f32 = op->bits <= 32;
+    if (op->bits == 16) { /* float16 in float32: both parts are exact in float16 again */
+        x = LLVMBuildFPExt(l->b, x, l->f32, "");
+        ft = l->f32;
+    }
     if (id == KN_BI_NP_FREXP) {
         LLVMValueRef ep = kn_lower_entry_alloca(l, l->i32, "exp");
         LLVMTypeRef ps[2] = {ft, l->ptr};
         LLVMValueRef args[2] = {x, ep};
         LLVMValueRef m = kn_lower_extern(l, f32 ? "frexpf" : "frexp", ft, ps, 2, args);
-        return k ? LLVMBuildLoad2(l->b, l->i32, ep, "") : m;
+        return k ? LLVMBuildLoad2(l->b, l->i32, ep, "") : LLVMBuildFPTrunc(l->b, m, ht, "");
     }
     LLVMValueRef ip = kn_lower_entry_alloca(l, ft, "ipart");
     LLVMTypeRef ps[2] = {ft, l->ptr};
     LLVMValueRef args[2] = {x, ip};
     LLVMValueRef frac = kn_lower_extern(l, f32 ? "modff" : "modf", ft, ps, 2, args);
-    return k ? LLVMBuildLoad2(l->b, ft, ip, "") : frac;
+    LLVMValueRef r = k ? LLVMBuildLoad2(l->b, ft, ip, "") : frac;
+    return ht == ft ? r : LLVMBuildFPTrunc(l->b, r, ht, "");
 }
 
 static LLVMValueRef

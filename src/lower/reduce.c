@@ -14,6 +14,7 @@ typedef struct Reduce {
     LLVMValueRef acc;   /* alloca */
     LLVMValueRef first; /* alloca i1: no element seen yet (min/max) */
     const KnType *elem_t;
+    const KnType *res_t; /* the result's dtype: a float16 sum/prod/mean accumulates in float32 */
 } Reduce;
 
 static void
@@ -66,14 +67,18 @@ reduce_end(L *l, Reduce *r, int mean, LLVMValueRef count)
         v = kn_lower_binop(l, KN_BIN_TRUEDIV, v, n, r->acc_t, r->acc_t, r->acc_t);
         l->in_ufunc = 0;
     }
-    return v;
+    return kn_lower_convert(l, v, r->acc_t, r->res_t);
 }
 
 static Reduce
 reduce_new(L *l, const char *name, const KnType *acc_t, const KnType *elem_t)
 {
-    Reduce r = {!strcmp(name, "mean") ? "sum" : name, acc_t, NULL, NULL, elem_t};
-    r.acc = kn_lower_entry_alloca(l, kn_lower_type(l, acc_t), "acc");
+    /* NumPy's float16 loops add and multiply in float32, rounding once at the end */
+    const KnType *wide = acc_t == &kn_type_float16 && strcmp(name, "min") && strcmp(name, "max")
+                             ? &kn_type_float32
+                             : acc_t;
+    Reduce r = {!strcmp(name, "mean") ? "sum" : name, wide, NULL, NULL, elem_t, acc_t};
+    r.acc = kn_lower_entry_alloca(l, kn_lower_type(l, wide), "acc");
     r.first = kn_lower_entry_alloca(l, l->i1, "first");
     return r;
 }

@@ -227,13 +227,13 @@ static LLVMValueRef
 float_helper(L *l, const char *name, LLVMValueRef a, LLVMValueRef b, const KnType *t)
 {
     LLVMValueRef args[2] = {a, b};
-    if (t->bits == 32) {
+    if (t->bits < 64) {
         args[0] = LLVMBuildFPExt(l->b, a, l->f64, "");
         args[1] = LLVMBuildFPExt(l->b, b, l->f64, "");
     }
     LLVMTypeRef ps[2] = {l->f64, l->f64};
     LLVMValueRef r = kn_lower_extern(l, name, l->f64, ps, 2, args);
-    return t->bits == 32 ? LLVMBuildFPTrunc(l->b, r, l->f32, "") : r;
+    return t->bits < 64 ? LLVMBuildFPTrunc(l->b, r, LLVMTypeOf(a), "") : r;
 }
 
 static LLVMValueRef

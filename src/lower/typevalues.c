@@ -27,11 +27,33 @@ int_limit(L *l, const KnInstr *in, const KnType *dt, int max)
     return LLVMConstInt(kn_lower_type(l, in->type), v, dt->is_signed);
 }
 
-/* finfo's attributes of a float of `bits` bits (32 or 64): NumPy's values */
+/* finfo's attributes of float16: NumPy's values */
+static double
+half_info(int id)
+{
+    switch (id) {
+    case KN_BI_INFO_MAX:
+        return 65504.0;
+    case KN_BI_INFO_MIN:
+        return -65504.0;
+    case KN_BI_INFO_RESOLUTION:
+        return 0.0010004043579101562; /* np.float16(1e-3) */
+    default:                          /* PRECISION */
+        return 3;
+    }
+}
+
+/* finfo's attributes of a float of `bits` bits (16, 32 or 64): NumPy's values */
 static double
 float_info(int id, int bits)
 {
     int f32 = bits == 32, nmant = f32 ? 23 : 52, nexp = f32 ? 8 : 11, maxexp = f32 ? 128 : 1024;
+    if (bits == 16) {
+        nmant = 10, nexp = 5, maxexp = 16;
+        if (id == KN_BI_INFO_MAX || id == KN_BI_INFO_MIN || id == KN_BI_INFO_RESOLUTION ||
+            id == KN_BI_INFO_PRECISION)
+            return half_info(id);
+    }
     switch (id) {
     case KN_BI_INFO_BITS:
         return bits;

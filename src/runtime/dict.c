@@ -72,6 +72,14 @@ fields_equal(const KnDictField *f, int n, const char *a, const char *b)
                 return 0;
             break;
         }
+        case KN_DF_F16: {
+            _Float16 x, y;
+            memcpy(&x, p, 2);
+            memcpy(&y, q, 2);
+            if (x != y)
+                return 0;
+            break;
+        }
         case KN_DF_STR:
             if (!str_equal(p, q))
                 return 0;

@@ -22,6 +22,7 @@ enum {
     KN_DF_F64,   /* a double: ==, so 0.0 == -0.0 and nan != nan */
     KN_DF_F32,
     KN_DF_STR, /* a KnStr (runtime/str.h): length, kind and characters */
+    KN_DF_F16, /* a float16: == as KN_DF_F64 */
 };
 
 typedef struct KnDictField {

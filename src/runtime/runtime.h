@@ -184,6 +184,11 @@ enum {
     KN_EXC_NUM_THREADS,   /* set_num_threads(n) out of range (lower/threads.c) */
     KN_EXC_CHUNKSIZE_NEG, /* set_parallel_chunksize(n < 0) */
     KN_EXC_CAUGHT_ARGS,   /* e.args of a caught exception that does not hold one str (caught.c) */
+    /* np.frombuffer (lower/frombuffer.c): an offset outside the buffer, bytes past it not a
+     * multiple of the itemsize (count < 0), fewer bytes than count items need */
+    KN_EXC_FROMBUFFER_OFFSET,
+    KN_EXC_FROMBUFFER_MULTIPLE,
+    KN_EXC_FROMBUFFER_SHORT,
     KN_EXC__FIXED
 };
 
@@ -202,6 +207,7 @@ enum {
     KN_PRINT_TUPLE_END,
     KN_PRINT_BOXED, /* {KnType *t, value}: a dict or set, printed as its Python object */
     KN_PRINT_BYTES, /* {KnType *t, ptr}: the value in C layout at ptr, boxed (records, datetimes) */
+    KN_PRINT_F16,   /* a float16, printed as NumPy prints np.float16 (shortest repr) */
 };
 
 int64_t kn_rt_ipow(int64_t base, uint64_t exp);
@@ -405,5 +411,10 @@ void kn_rt_exc_swap_texts(void);
  * day to its month (np.datetime64's calendar conversions) */
 int64_t kn_rt_datetime_months_to_days(int64_t months);
 int64_t kn_rt_datetime_days_to_months(int64_t days);
+
+/* float16.c: float16 conversions (the JIT's __truncdfhf2, __truncsfhf2, __extendhfsf2) */
+_Float16 kn_rt_f16_from_f64(double x);
+_Float16 kn_rt_f16_from_f32(float x);
+float kn_rt_f16_to_f32(_Float16 h);
 
 #endif

@@ -50,16 +50,20 @@ kn_type_promote(KnType *a, KnType *b)
         for (int i = 0; i < 2; i++) {
             const KnType *t = both[i];
             if ((t->kind == KN_TY_COMPLEX && t->bits != 64) ||
-                (t->kind == KN_TY_FLOAT && t->bits != 32) || (t->kind == KN_TY_INT && t->bits > 16))
+                (t->kind == KN_TY_FLOAT && t->bits > 32) || (t->kind == KN_TY_INT && t->bits > 16))
                 small = 0;
         }
         return small ? &kn_type_complex64 : &kn_type_complex128;
     }
     /* at least one float */
     if (ra == 2 && rb == 2)
-        return (a->bits == 32 && b->bits == 32) ? &kn_type_float32 : &kn_type_float64;
+        return kn_type_float(a->bits >= b->bits ? a->bits : b->bits);
     const KnType *f = ra == 2 ? a : b, *i = ra == 2 ? b : a;
-    if (f->bits == 32 && (i->kind == KN_TY_BOOL || i->bits <= 16))
+    if (i->kind == KN_TY_BOOL) /* float16 with bool is float16 */
+        return kn_type_float(f->bits);
+    if (f->bits == 16 && i->bits == 8) /* with an int8/uint8 too; int16 needs float32 */
+        return &kn_type_float16;
+    if (f->bits <= 32 && i->bits <= 16)
         return &kn_type_float32;
     return &kn_type_float64;
 }

@@ -16,6 +16,7 @@ PRIM(kn_type_uint8, KN_TY_INT, 8, 0, "uint8");
 PRIM(kn_type_uint16, KN_TY_INT, 16, 0, "uint16");
 PRIM(kn_type_uint32, KN_TY_INT, 32, 0, "uint32");
 PRIM(kn_type_uint64, KN_TY_INT, 64, 0, "uint64");
+PRIM(kn_type_float16, KN_TY_FLOAT, 16, 1, "float16");
 PRIM(kn_type_float32, KN_TY_FLOAT, 32, 1, "float32");
 PRIM(kn_type_float64, KN_TY_FLOAT, 64, 1, "float64");
 PRIM(kn_type_complex64, KN_TY_COMPLEX, 64, 1, "complex64");
@@ -56,6 +57,8 @@ kn_type_by_name(const char *name)
             return primitives[i];
     if (!strcmp(name, "range"))
         return &kn_type_range;
+    if (!strcmp(name, "float16"))
+        return &kn_type_float16;
     return NULL;
 }
 
@@ -77,7 +80,7 @@ kn_type_int(int bits, int is_signed)
 KnType *
 kn_type_float(int bits)
 {
-    return bits == 32 ? &kn_type_float32 : &kn_type_float64;
+    return bits == 16 ? &kn_type_float16 : bits == 32 ? &kn_type_float32 : &kn_type_float64;
 }
 
 /* ---- interning ---- */

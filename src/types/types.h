@@ -121,7 +121,8 @@ struct KnRecordField {
 /* The static singletons. */
 extern KnType kn_type_bool, kn_type_int8, kn_type_int16, kn_type_int32, kn_type_int64;
 extern KnType kn_type_uint8, kn_type_uint16, kn_type_uint32, kn_type_uint64;
-extern KnType kn_type_float32, kn_type_float64, kn_type_complex64, kn_type_complex128;
+extern KnType kn_type_float16, kn_type_float32, kn_type_float64, kn_type_complex64,
+    kn_type_complex128;
 extern KnType kn_type_none, kn_type_str, kn_type_range, kn_type_slice, kn_type_ellipsis;
 extern KnType kn_type_np_generator; /* np.random.Generator (types/model_np_random.c) */
 

@@ -569,11 +569,12 @@ ufunc_result(int id, KnType *d)
     default:
         if (d->kind == KN_TY_COMPLEX)
             return NULL;
-        /* NumPy: 16-bit ints compute in float32 (8-bit ones and bools in float16, which kiln
-         * does not have: float32 here) */
-        if (d->kind == KN_TY_BOOL || (d->kind == KN_TY_INT && d->bits <= 16))
+        /* NumPy: 8-bit ints and bools compute in float16, 16-bit ints in float32 */
+        if (d->kind == KN_TY_BOOL || (d->kind == KN_TY_INT && d->bits <= 8))
+            return &kn_type_float16;
+        if (d->kind == KN_TY_INT && d->bits <= 16)
             return &kn_type_float32;
-        return d->kind == KN_TY_FLOAT && d->bits == 32 ? &kn_type_float32 : &kn_type_float64;
+        return d->kind == KN_TY_FLOAT ? d : &kn_type_float64;
     }
 }
 

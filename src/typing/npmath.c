@@ -7,16 +7,18 @@
  * lower/npmath.c lowers them all. */
 #include "typing/internal.h"
 
-/* the dtype a float ufunc computes in for operand dtype d (NumPy: bool and 8/16-bit ints give
- * float16 and float32; kiln has no float16 yet, so float32 for both), or NULL for complex */
+/* the dtype a float ufunc computes in for operand dtype d (NumPy: bool and 8-bit ints give
+ * float16, 16-bit ints float32), or NULL for complex */
 static KnType *
 floaty(const KnType *d)
 {
     if (d->kind == KN_TY_COMPLEX)
         return NULL;
-    if (d->kind == KN_TY_BOOL || (d->kind == KN_TY_INT && d->bits <= 16))
+    if (d->kind == KN_TY_BOOL || (d->kind == KN_TY_INT && d->bits <= 8))
+        return &kn_type_float16;
+    if (d->kind == KN_TY_INT && d->bits <= 16)
         return &kn_type_float32;
-    return d->kind == KN_TY_FLOAT && d->bits == 32 ? &kn_type_float32 : &kn_type_float64;
+    return d->kind == KN_TY_FLOAT ? (KnType *)d : &kn_type_float64;
 }
 
 static const KnType *

@@ -556,11 +556,31 @@ type_histogram(KnCompilation *c, KnInstr *in, int id)
 
 /* The NumPy functions of the family (lib/sorting.def), and the methods a.sort(), a.argsort()
  * (the call's callee is the method bound to the array, in->args[0]). */
+/* The runtime's sorts and selections have no float16 keys yet: a float16 array (the method's
+ * receiver or an argument) is a TypingError at it, naming the conversion that works. */
+static int
+refuse_float16(KnCompilation *c, KnInstr *in, int id)
+{
+    KnInstr *recv =
+        in->args[0]->op == KN_OP_GETATTR && in->args[0]->nargs ? in->args[0]->args[0] : NULL;
+    for (int i = recv ? 0 : 1; i < in->nargs; i++) {
+        KnInstr *x = i ? in->args[i] : recv;
+        if (x->type && x->type->kind == KN_TY_ARRAY && x->type->dtype == &kn_type_float16)
+            return kn_typing_err(c, x->span,
+                                 "%s() of float16 arrays is not supported in kiln yet (convert "
+                                 "with .astype(np.float32) first)",
+                                 fname(id));
+    }
+    return 0;
+}
+
 int
 kn_type_rule_sorting(KnCompilation *c, KnInstr *in, int id, KnType **args, int n)
 {
     (void)args;
     (void)n;
+    if (id != KN_BI_NP_DIGITIZE && id != KN_BI_NP_INTERP && id != KN_BI_NP_HISTOGRAM)
+        KN_TRY(refuse_float16(c, in, id));
     switch (id) {
     case KN_BI_ARRAY_SORT:
     case KN_BI_ARRAY_ARGSORT:
