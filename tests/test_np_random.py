@@ -844,3 +844,25 @@ def test_generator_through_nested_calls_and_signatures():
     f = njit(gen_outer)
     assert f(a) == b.random() + b.random()
     assert str(f.signatures[0][0]) == "NumPyRandomGeneratorType"
+
+
+def test_numpy_random_is_imported_only_by_the_user(tmp_path):
+    # kiln defers the registry entries of modules nobody has imported (numpy.random costs
+    # ~25 ms); np.random named by a function imports it during its compile, and the entries
+    # are found then
+    script = tmp_path / "lazy.py"
+    script.write_text(
+        "import sys\nimport numpy as np\nimport kiln\n\n"
+        "@kiln.njit\n"
+        "def plain(a):\n"
+        "    return a.sum()\n\n"
+        "@kiln.njit\n"
+        "def draw(n):\n"
+        "    np.random.seed(3)\n"
+        "    return np.random.rand(n)\n\n"
+        "plain(np.arange(3.0))\n"
+        "print('numpy.random' in sys.modules)\n"
+        "print(list(draw(4)) == list(np.random.RandomState(3).rand(4)))\n")
+    out = subprocess.run([sys.executable, "-P", str(script)], capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == ["False", "True"]

@@ -9,6 +9,9 @@ npgen_pytype(void)
 {
     static PyTypeObject *type;
     if (!type) {
+        /* not imported yet: no object can be a Generator (importing it costs ~25 ms) */
+        if (!PyDict_GetItemString(PyImport_GetModuleDict(), "numpy.random"))
+            return NULL;
         PyObject *mod = PyImport_ImportModule("numpy.random");
         PyObject *cls = mod ? PyObject_GetAttrString(mod, "Generator") : NULL;
         Py_XDECREF(mod);

@@ -25,6 +25,8 @@ typedef struct KnState {
     char *jit_error;         /* why the JIT could not be created, or NULL */
     PyObject *exc_table;     /* list of (class, args); RAISE indexes into it */
     PyObject *builtin_ids;   /* dict: callable -> KnBuiltin id (built on first compile) */
+    int *deferred_ids;       /* registry ids whose module was not imported yet (malloc) */
+    int ndeferred;           /* added when their module appears: kn_dispatch_refresh_builtins */
     PyObject *support;       /* kiln._support, imported on first use */
     PyObject *overloads;     /* kiln.extending's registry: callable -> overload set */
     PyObject *resolve;       /* kiln.extending._resolve (the resolve_overload hook calls it) */
@@ -130,6 +132,11 @@ typedef struct KnDispatchEntry {
 /* Compile (when needed) and link the overload of the jitted function `disp` for exactly `args`
  * (declared_ret: the return type a signature gives, or NULL); fill *out. 0, or -1 with a Python
  * exception set (the compile error, or a TypeError when disp is not a jitted function). */
+/* Add to builtin_ids the registry entries whose module has been imported since they were
+ * deferred (kiln never imports numpy.random or random itself: ~35 ms of a first call). Returns
+ * how many were added. */
+int kn_dispatch_refresh_builtins(void);
+
 int kn_dispatch_entry(PyObject *disp, KnType **args, int n, KnType *declared_ret,
                       KnDispatchEntry *out);
 

@@ -383,6 +383,7 @@ run_compile(Dispatcher *d, KnType **args, int n, KnType *declared_ret, Overload 
     }
     double tb = now_ms();
     KN_TRY(builtins_setup(s));
+    kn_dispatch_refresh_builtins();
     if (dump_flags() & KN_DUMP_TIME)
         fprintf(stderr, "kiln: builtins %.2f ms\n", now_ms() - tb);
     KnCompilation local, *c = text ? text : &local;
@@ -415,7 +416,8 @@ run_compile(Dispatcher *d, KnType **args, int n, KnType *declared_ret, Overload 
                          s->exc_table,
                          kn_support(),
                          keep,
-                         s->overloads};
+                         s->overloads,
+                         kn_dispatch_refresh_builtins};
     KnFrame frame = {d, args, n, c, s->compiling, {0}, 0, {0}, 0};
     int rc = -1;
     if (!keep || !env.support || kn_dispatch_set_locals(c, d->options) < 0)
@@ -763,9 +765,17 @@ builtins_setup(KnState *s)
     PyObject *ids = PyDict_New();
     if (!ids)
         return -1;
+    PyObject *modules = PyImport_GetModuleDict();
+    s->deferred_ids = malloc(sizeof(int) * KN_BI__COUNT);
     for (int id = 0; id < KN_BI__COUNT; id++) {
         if (kn_lib_flags(id) & (KN_CF_METHOD | KN_CF_ATTR))
             continue; /* methods and attributes are found by name, not by object */
+        if (!PyDict_GetItemString(modules, kn_kir_builtin_module(id))) {
+            /* not imported by anyone yet: a function cannot name it before it is */
+            if (s->deferred_ids)
+                s->deferred_ids[s->ndeferred++] = id;
+            continue;
+        }
         PyObject *mod = PyImport_ImportModule(kn_kir_builtin_module(id));
         PyObject *obj = mod ? PyObject_GetAttrString(mod, kn_kir_builtin_attr(id)) : NULL;
         PyObject *key = PyLong_FromLong(id);
@@ -786,6 +796,35 @@ builtins_setup(KnState *s)
     if (!s->overloads || !s->resolve)
         return -1;
     return 0;
+}
+
+int
+kn_dispatch_refresh_builtins(void)
+{
+    KnState *s = kn_state;
+    if (!s->builtin_ids || !s->ndeferred)
+        return 0;
+    PyObject *modules = PyImport_GetModuleDict();
+    int added = 0, kept = 0;
+    for (int i = 0; i < s->ndeferred; i++) {
+        int id = s->deferred_ids[i];
+        PyObject *mod = PyDict_GetItemString(modules, kn_kir_builtin_module(id));
+        if (!mod) {
+            s->deferred_ids[kept++] = id;
+            continue;
+        }
+        PyObject *obj = PyObject_GetAttrString(mod, kn_kir_builtin_attr(id));
+        PyObject *key = PyLong_FromLong(id);
+        if (obj && key && PyDict_SetItem(s->builtin_ids, obj, key) == 0)
+            added++;
+        PyErr_Clear();
+        Py_XDECREF(obj);
+        Py_XDECREF(key);
+    }
+    s->ndeferred = kept;
+    if (added)
+        value_classes(s->builtin_ids); /* kiln's type objects whose NumPy class just came */
+    return added;
 }
 
 /* numba.literal_unroll and numba.literally as kiln's, when the user has imported numba (found

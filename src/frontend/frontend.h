@@ -20,6 +20,9 @@ typedef struct KnFrontendEnv {
     PyObject *keepalive;       /* borrowed list: objects the compiled code refers to */
     PyObject
         *overloads; /* borrowed dict: callable -> its Python implementations (kiln.extending) */
+    /* adds the registry entries of modules imported since builtin_ids was built (a module
+     * attribute such as np.random imports one while the frontend runs); returns how many */
+    int (*refresh_builtins)(void);
 } KnFrontendEnv;
 
 /* Build c->fn from `func`. Returns 0, or -1 with either a diagnostic in c->diags or a Python

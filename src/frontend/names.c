@@ -224,6 +224,10 @@ frozen_callable(FE *fe, KnSpan sp, PyObject *o)
     PyObject *id = PyDict_GetItemWithError(fe->env->builtin_ids, o);
     if (!id && PyErr_Occurred())
         PyErr_Clear(); /* unhashable */
+    if (!id && !PyErr_Occurred() && fe->env->refresh_builtins && fe->env->refresh_builtins() > 0) {
+        id = PyDict_GetItemWithError(fe->env->builtin_ids, o);
+        PyErr_Clear();
+    }
     if (id) {
         int bid = (int)PyLong_AsLong(id);
         return global_value(fe, sp, kn_type_func(fe->c->types, bid, NULL, kn_kir_builtin_name(bid)),
