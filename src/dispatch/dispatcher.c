@@ -770,8 +770,10 @@ builtins_setup(KnState *s)
     for (int id = 0; id < KN_BI__COUNT; id++) {
         if (kn_lib_flags(id) & (KN_CF_METHOD | KN_CF_ATTR))
             continue; /* methods and attributes are found by name, not by object */
-        if (!PyDict_GetItemString(modules, kn_kir_builtin_module(id))) {
-            /* not imported by anyone yet: a function cannot name it before it is */
+        const char *mname = kn_kir_builtin_module(id);
+        if (!strncmp(mname, "numpy.random", 12) && !PyDict_GetItemString(modules, mname)) {
+            /* not imported by anyone yet, and costly to import (~25 ms): a function cannot
+             * name it before it is (np.random, named, imports it while the frontend runs) */
             if (s->deferred_ids)
                 s->deferred_ids[s->ndeferred++] = id;
             continue;
