@@ -573,3 +573,21 @@ def test_jitted_callee_in_the_body_is_inlined():
     llvm = par.inspect_llvm(par.signatures[0])
     assert not any(line.startswith("declare") and "_scaled_point" in line
                    for line in llvm.splitlines())
+
+
+def _scale_rows(a, out):
+    for i in prange(a.shape[0]):
+        out[i, :] = a[i, :] * 2.0 + 1.0  # an array expression inside the outlined body
+    return out.sum()
+
+
+@pytest.mark.parametrize("shape", [(3, 5), (64, 40000)])
+def test_array_expression_inside_a_prange_body(shape):
+    # the body's array kernel may build a region of its own: nested, it runs inline
+    par = njit(parallel=True)(_scale_rows)
+    a = np.random.default_rng(1).random(shape)
+    got, ref = np.empty_like(a), np.empty_like(a)
+    total = par(a, got)
+    expected = _scale_rows(a, ref)
+    np.testing.assert_array_equal(got, ref)
+    assert_allclose(total, expected, rtol=1e-12)
