@@ -844,27 +844,16 @@ numba_aliases(KnState *s)
         int id;
     } names[] = {{"literal_unroll", KN_BI_LITERAL_UNROLL},
                  {"literally", KN_BI_LITERALLY},
-                 {"prange", KN_BI_PRANGE}};
+                 {"prange", KN_BI_PRANGE},
+                 /* the thread API (lib/threads.def) under numba's names */
+                 {"get_num_threads", KN_BI_THREADS_GET_NUM},
+                 {"set_num_threads", KN_BI_THREADS_SET_NUM},
+                 {"get_thread_id", KN_BI_THREADS_THREAD_ID},
+                 {"get_parallel_chunksize", KN_BI_THREADS_GET_CHUNK},
+                 {"set_parallel_chunksize", KN_BI_THREADS_SET_CHUNK}};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         PyObject *obj = PyObject_GetAttrString(nb, names[i].attr);
         PyObject *key = PyLong_FromLong(names[i].id);
-        if (obj && key)
-            PyDict_SetItem(s->builtin_ids, obj, key);
-        Py_XDECREF(obj);
-        Py_XDECREF(key);
-    }
-    /* the thread API (lib/threads.def) under numba's names */
-    static const struct {
-        const char *attr;
-        int id;
-    } thread_names[] = {{"get_num_threads", KN_BI_THREADS_GET_NUM},
-                        {"set_num_threads", KN_BI_THREADS_SET_NUM},
-                        {"get_thread_id", KN_BI_THREADS_THREAD_ID},
-                        {"get_parallel_chunksize", KN_BI_THREADS_GET_CHUNK},
-                        {"set_parallel_chunksize", KN_BI_THREADS_SET_CHUNK}};
-    for (size_t i = 0; i < sizeof thread_names / sizeof thread_names[0]; i++) {
-        PyObject *obj = PyObject_GetAttrString(nb, thread_names[i].attr);
-        PyObject *key = PyLong_FromLong(thread_names[i].id);
         if (obj && key)
             PyDict_SetItem(s->builtin_ids, obj, key);
         Py_XDECREF(obj);

@@ -243,6 +243,6 @@ Val kn_fe_yield_value(FE *fe, PyObject *node);
 int kn_fe_for_over(FE *fe, PyObject *node, Val seqv);
 /* unroll.c: for x in literal_unroll(t): the body once per item of the tuple t */
 int kn_fe_literal_unroll(FE *fe, PyObject *node);
-int kn_fe_is_unroll_attr(FE *fe, PyObject *iter);
+int kn_fe_is_module_builtin_call(FE *fe, PyObject *call, int id);
 
 #endif

@@ -306,26 +306,6 @@ kn_fe_for_over(FE *fe, PyObject *node, Val seqv)
     return iter_loop(fe, node, seq_iter(fe, span_of(fe, A(node, "iter")), seqv));
 }
 
-/* `mod.prange(...)` (kiln.prange, numba.prange, nb.prange) of a global module */
-static int
-module_prange(FE *fe, PyObject *iter)
-{
-    if (!is(iter, "Call") || !is(A(iter, "func"), "Attribute"))
-        return 0;
-    PyObject *func = A(iter, "func"), *base = A(func, "value");
-    if (!is(base, "Name") || PySet_Contains(fe->locals, A(base, "id")) != 0) {
-        PyErr_Clear();
-        return 0;
-    }
-    PyObject *mod = kn_fe_lookup_global(fe, A(base, "id"));
-    PyObject *o = mod && PyModule_Check(mod) ? PyObject_GetAttr(mod, A(func, "attr")) : NULL;
-    PyObject *id = o ? PyDict_GetItemWithError(fe->env->builtin_ids, o) : NULL;
-    int r = id && PyLong_AsLong(id) == KN_BI_PRANGE;
-    Py_XDECREF(o);
-    PyErr_Clear();
-    return r;
-}
-
 int
 kn_fe_for_stmt(FE *fe, PyObject *node)
 {
@@ -340,9 +320,11 @@ kn_fe_for_stmt(FE *fe, PyObject *node)
         return iter_loop(fe, node, itv);
     if (iter_handled)
         return iter_rc;
-    if (kn_fe_is_unroll_attr(fe, iter)) /* numba.literal_unroll(t), kiln.literal_unroll(t) */
+    if (kn_fe_is_module_builtin_call(
+            fe, iter, KN_BI_LITERAL_UNROLL)) /* numba.literal_unroll(t), kiln.literal_unroll(t) */
         return kn_fe_literal_unroll(fe, node);
-    if (is(iter, "Call") && (is(A(iter, "func"), "Name") || module_prange(fe, iter)) &&
+    if (is(iter, "Call") &&
+        (is(A(iter, "func"), "Name") || kn_fe_is_module_builtin_call(fe, iter, KN_BI_PRANGE)) &&
         PyList_GET_SIZE(A(iter, "args")) >= 1 && PyList_GET_SIZE(A(iter, "args")) <= 3 &&
         !PyList_GET_SIZE(A(iter, "keywords"))) {
         Val callee = kn_fe_expr(fe, A(iter, "func"));

@@ -64,22 +64,22 @@ body_copy(FE *fe, PyObject *node, int seq, int k, KnBlock *next, KnBlock *exit)
     return 0;
 }
 
-/* whether the for loop's iterable is `mod.literal_unroll(...)`, mod a global module (numba,
- * kiln): the Name form is found by loops.c as the other builtins are */
+/* whether `call` is `mod.f(...)`, mod a global module and mod.f the registry's builtin `id`
+ * (numba.literal_unroll, kiln.prange, nb.prange): the Name forms are found as other builtins */
 int
-kn_fe_is_unroll_attr(FE *fe, PyObject *iter)
+kn_fe_is_module_builtin_call(FE *fe, PyObject *call, int id)
 {
-    if (!is(iter, "Call") || !is(A(iter, "func"), "Attribute"))
+    if (!is(call, "Call") || !is(A(call, "func"), "Attribute"))
         return 0;
-    PyObject *func = A(iter, "func"), *base = A(func, "value");
+    PyObject *func = A(call, "func"), *base = A(func, "value");
     if (!is(base, "Name") || PySet_Contains(fe->locals, A(base, "id")) != 0) {
         PyErr_Clear();
         return 0;
     }
     PyObject *mod = kn_fe_lookup_global(fe, A(base, "id"));
     PyObject *o = mod && PyModule_Check(mod) ? PyObject_GetAttr(mod, A(func, "attr")) : NULL;
-    PyObject *id = o ? PyDict_GetItemWithError(fe->env->builtin_ids, o) : NULL;
-    int r = id && PyLong_AsLong(id) == KN_BI_LITERAL_UNROLL;
+    PyObject *found = o ? PyDict_GetItemWithError(fe->env->builtin_ids, o) : NULL;
+    int r = found && PyLong_AsLong(found) == id;
     Py_XDECREF(o);
     PyErr_Clear();
     return r;

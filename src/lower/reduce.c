@@ -409,20 +409,25 @@ par_scan_gen(L *l, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef tid, void *ctx
     LLVMBuildStore(l->b, LLVMBuildZExt(l->b, got, l->i8, ""), seenp);
 }
 
-/* argmin/argmax/any/all of a over the pool, the partials combined into s; 0: serially */
+/* Combine one region thread's partial (its slot, which it wrote) into the caller's result */
+typedef void (*ParCombine)(L *l, LLVMValueRef slot, void *ctx);
+
+/* A reduction `name` of a over the pool: gen (ctx) computes one partial per region thread into
+ * the slots (stored through *slots_field before the region is built), and combine takes every
+ * slot a thread wrote, in tid order. 0, with nothing emitted: lower it serially. */
 static int
-par_scan(L *l, Scan *s, LLVMValueRef a, const KnType *t, const char *name)
+par_over(L *l, LLVMValueRef a, const KnType *t, const char *name, KnParGen gen, void *ctx,
+         LLVMValueRef *slots_field, ParCombine combine, void *cctx)
 {
     if (!l->c->parallel || t->ndim == 0 || t->dtype->kind == KN_TY_RECORD)
         return 0;
     char what[64];
     snprintf(what, sizeof what, "reduction %s", name);
     LLVMValueRef count, saved, slots = kn_lower_par_slots(l, &count, &saved);
-    ParScan p = {s, a, slots, t};
+    *slots_field = slots;
     LLVMValueRef nitems = field(l, a, F_NITEMS);
     KnParRegion reg = {
-        what, t->layout == 'C' ? nitems : dim(l, a, F_SHAPE, 0), nitems, 1, slots, par_scan_gen,
-        &p};
+        what, t->layout == 'C' ? nitems : dim(l, a, F_SHAPE, 0), nitems, 1, slots, gen, ctx};
     if (!kn_lower_par_region(l, &reg)) {
         kn_lower_par_slots_free(l, saved);
         return 0;
@@ -437,13 +442,28 @@ par_scan(L *l, Scan *s, LLVMValueRef a, const KnType *t, const char *name)
     LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, seen, LLVMConstInt(l->i8, 0, 0), ""), yes,
                     next);
     LLVMPositionBuilderAtEnd(l->b, yes);
-    scan_combine(l, s, load_elem(l, s->acc_t, slot),
-                 LLVMBuildLoad2(l->b, l->i64, offset_ptr(l, slot, i64c(l, PAR_BEST)), ""));
+    combine(l, slot, cctx);
     LLVMBuildBr(l->b, next);
     LLVMPositionBuilderAtEnd(l->b, next);
     kn_lower_loop_end(l, &lp);
     kn_lower_par_slots_free(l, saved);
     return 1;
+}
+
+static void
+par_scan_combine(L *l, LLVMValueRef slot, void *ctx)
+{
+    Scan *s = ctx;
+    scan_combine(l, s, load_elem(l, s->acc_t, slot),
+                 LLVMBuildLoad2(l->b, l->i64, offset_ptr(l, slot, i64c(l, PAR_BEST)), ""));
+}
+
+/* argmin/argmax/any/all of a over the pool, the partials combined into s; 0: serially */
+static int
+par_scan(L *l, Scan *s, LLVMValueRef a, const KnType *t, const char *name)
+{
+    ParScan p = {s, a, NULL, t};
+    return par_over(l, a, t, name, par_scan_gen, &p, &p.slots, par_scan_combine, s);
 }
 
 static LLVMValueRef
@@ -532,44 +552,22 @@ par_reduce_gen(L *l, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef tid, void *c
     LLVMBuildStore(l->b, LLVMConstInt(l->i8, 1, 0), seenp);
 }
 
+static void
+par_reduce_combine(L *l, LLVMValueRef slot, void *ctx)
+{
+    reduce_step(l, slot, ctx);
+}
+
 /* The reduction r of a over the pool: one partial per region thread, combined into r in tid
  * order (so a float sum depends on the number of threads, not on the timing). 0: lower it
  * serially. */
 static int
 par_reduce(L *l, Reduce *r, LLVMValueRef a, const KnType *t, const char *name)
 {
-    if (!l->c->parallel || t->ndim == 0 || t->dtype->kind == KN_TY_RECORD)
-        return 0;
-    char what[64];
-    snprintf(what, sizeof what, "reduction %s", name);
-    LLVMValueRef count, saved, slots = kn_lower_par_slots(l, &count, &saved);
-    ParReduce p = {r, a, slots, t};
-    LLVMValueRef nitems = field(l, a, F_NITEMS);
-    KnParRegion reg = {
-        what, t->layout == 'C' ? nitems : dim(l, a, F_SHAPE, 0), nitems, 1, slots, par_reduce_gen,
-        &p};
-    if (!kn_lower_par_region(l, &reg)) {
-        kn_lower_par_slots_free(l, saved);
-        return 0;
-    }
+    ParReduce p = {r, a, NULL, t};
     Reduce c = *r; /* the partials, taken as elements of the accumulator's type */
     c.elem_t = r->acc_t;
-    Loop lp;
-    kn_lower_loop_begin(l, &lp, count);
-    LLVMValueRef slot = offset_ptr(
-        l, slots, LLVMBuildMul(l->b, kn_lower_loop_index(l, &lp), i64c(l, KN_PAR_SLOT), ""));
-    LLVMValueRef seen = LLVMBuildLoad2(l->b, l->i8, offset_ptr(l, slot, i64c(l, KN_PAR_SEEN)), "");
-    LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "partial");
-    LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(l->ctx, l->fn, "next_partial");
-    LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntNE, seen, LLVMConstInt(l->i8, 0, 0), ""), yes,
-                    next);
-    LLVMPositionBuilderAtEnd(l->b, yes);
-    reduce_step(l, slot, &c);
-    LLVMBuildBr(l->b, next);
-    LLVMPositionBuilderAtEnd(l->b, next);
-    kn_lower_loop_end(l, &lp);
-    kn_lower_par_slots_free(l, saved);
-    return 1;
+    return par_over(l, a, t, name, par_reduce_gen, &p, &p.slots, par_reduce_combine, &c);
 }
 
 static LLVMValueRef reduction(L *l, KnInstr *in, const char *name, LLVMValueRef a, const KnType *t);
