@@ -591,3 +591,19 @@ def test_array_expression_inside_a_prange_body(shape):
     expected = _scale_rows(a, ref)
     np.testing.assert_array_equal(got, ref)
     assert_allclose(total, expected, rtol=1e-12)
+
+
+def _sum_prange_of(x):
+    s = 0
+    for i in prange(x):
+        s += i
+    return s
+
+
+@pytest.mark.parametrize("parallel", [True, False])
+def test_prange_of_a_float_is_an_error_at_its_argument(parallel):
+    f = njit(parallel=parallel)(_sum_prange_of)
+    with pytest.raises(kiln.errors.TypingError, match="expected an integer, got float64") as e:
+        f(1.5)
+    lineno = _sum_prange_of.__code__.co_firstlineno + 2
+    assert f":{lineno}:" in str(e.value)
